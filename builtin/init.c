@@ -1,0 +1,256 @@
+/*
+ * git rolling init: configure a rolling branch and create it at the
+ * release its policy recommends.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+#include "../lib/usage.h"
+#include "../lib/branch.h"
+#include "../lib/preset.h"
+#include "../lib/ident.h"
+#include "../lib/repo.h"
+#include "../lib/update.h"
+
+static const char *const init_usage[] = {
+	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"                        [--release-pattern <regex>] [--mainline-pattern <regex>]\n"
+	"                        [--ident <ident>] [--[no-]signoff] [--at <release>] [--force] [-q]\n"
+	"                        <branch>",
+	NULL,
+};
+
+/* How many series with releases to list; older ones are only counted. */
+#define SHOW_SERIES 8
+
+struct init_options {
+	const char *preset;
+	int policy;
+	const char *series;
+	const char *pin;
+	const char *release_pattern;
+	const char *mainline_pattern;
+	const char *ident;
+	int signoff;
+	const char *at;
+	int force;
+	int quiet;
+};
+
+static char *xstrdup_or_null(const char *s)
+{
+	char *copy;
+
+	if (!s)
+		return NULL;
+	if (!(copy = strdup(s)))
+		die("out of memory");
+	return copy;
+}
+
+/* Turn the options into the configuration that will be written. */
+static void build_config(struct rolling_config *cfg, const struct init_options *o,
+			 const char *branch)
+{
+	const struct rolling_preset *preset = rolling_preset_find(o->preset ? o->preset : "linux");
+
+	if (!preset)
+		die("unknown preset '%s' (known: %s)", o->preset, rolling_preset_names());
+	if (o->series && o->policy != ROLLING_POLICY_LTS)
+		die("--series lists long-term series; it needs --lts");
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->branch = xstrdup_or_null(branch);
+	cfg->policy = xstrdup_or_null(o->policy == ROLLING_POLICY_LTS ? "lts" : "stable");
+	cfg->release_pattern = xstrdup_or_null(o->release_pattern ? o->release_pattern
+							      : preset->release_pattern);
+	cfg->mainline_pattern = xstrdup_or_null(o->mainline_pattern ? o->mainline_pattern
+								: preset->mainline_pattern);
+	if (o->policy == ROLLING_POLICY_LTS)
+		cfg->series = xstrdup_or_null(o->series ? o->series : preset->lts_series);
+	cfg->pin = xstrdup_or_null(o->pin);
+	cfg->ident = xstrdup_or_null(o->ident);
+	cfg->signoff = o->signoff;
+}
+
+static void check_not_configured(git_repository *repo, const char *branch, int force)
+{
+	struct rolling_config existing;
+	git_oid tip;
+	int err;
+
+	if (force)
+		return;
+	err = rolling_branch_tip(&tip, repo, branch);
+	if (!err)
+		die("a branch named '%s' already exists (use --force to replace it)", branch);
+	if (err != ROLLING_ENOTFOUND)
+		die_last_error();
+	err = rolling_config_read(&existing, repo, branch);
+	if (!err || err != ROLLING_ENOTFOUND)
+		die("rolling.%s.* is already configured (use --force to replace it)", branch);
+	rolling_config_free(&existing);
+}
+
+static const struct rolling_release *choose_target(struct rolling_branch *b, const char *at,
+						   const struct rolling_series_info **followed)
+{
+	const struct rolling_release *release;
+
+	*followed = NULL;
+	if (at) {
+		if (!(release = rolling_tags_find_name(&b->tags, &b->patterns, at)))
+			die("'%s' is not a release tag matching rolling.%s.releasePattern",
+			    at, b->config.branch);
+		return release;
+	}
+	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0)
+		die("%s; nothing created", rolling_last_error());
+	return rolling_series_newest(&b->tags, *followed);
+}
+
+static void show_findings(const struct rolling_branch *b,
+			  const struct rolling_series_info *followed)
+{
+	const struct rolling_tags *tags = &b->tags;
+	char name[ROLLING_SERIES_BUFSZ];
+	size_t i = tags->series_nr > SHOW_SERIES ? tags->series_nr - SHOW_SERIES : 0;
+
+	printf("found %zu release tags in %zu series, %zu mainline tags\n",
+	       tags->releases_nr, tags->series_nr, tags->mainline_nr);
+	if (i)
+		printf("  (%zu older series not shown)\n", i);
+	for (; i < tags->series_nr; i++)
+		printf("  %-8s newest %s\n",
+		       rolling_series_format(name, sizeof(name), &tags->series[i].series,
+					     tags->has_minor),
+		       rolling_series_newest(tags, &tags->series[i])->name);
+	if (tags->has_mainline)
+		printf("mainline has reached %s\n",
+		       rolling_series_format(name, sizeof(name), &tags->newest_mainline,
+					     tags->has_minor));
+	if (followed)
+		printf("policy %s%s follows %s\n", b->config.policy,
+		       b->policy.has_pin ? " (pinned)" : "",
+		       rolling_series_format(name, sizeof(name), &followed->series,
+					     tags->has_minor));
+}
+
+/* Put the branch back as it was after the configuration could not be written. */
+static void undo_create(git_repository *repo, const char *branch, const git_oid *old_tip,
+			const git_oid *created)
+{
+	char refname[1024];
+	git_reference *ref;
+
+	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if (old_tip) {
+		if (!git_reference_create_matching(&ref, repo, refname, old_tip, 1, created,
+						   "rolling: init failed, restored"))
+			git_reference_free(ref);
+	} else if (!git_reference_lookup(&ref, repo, refname)) {
+		if (git_oid_equal(git_reference_target(ref), created))
+			git_reference_delete(ref);
+		git_reference_free(ref);
+	}
+}
+
+static void create_branch(git_repository *repo, struct rolling_branch *b,
+			  const struct rolling_release *target, int force)
+{
+	const char *branch = b->config.branch;
+	struct rolling_config_tx tx;
+	struct rolling_ref_move move;
+	git_oid old_tip;
+	int exists = force && !rolling_branch_tip(&old_tip, repo, branch);
+
+	git_oid_cpy(&move.to, &target->commit);
+	snprintf(move.message, sizeof(move.message), "rolling: created at %s", target->name);
+	/*
+	 * The configuration is staged under its lock and committed once the
+	 * branch exists; if either fails, neither is left behind.
+	 */
+	if (rolling_config_stage(&tx, repo, &b->config) < 0)
+		die_last_error();
+	if (rolling_branch_move(repo, branch, exists ? &old_tip : NULL, &move, 1) < 0) {
+		rolling_config_abort(&tx);
+		die_last_error();
+	}
+	if (rolling_config_commit(&tx) < 0) {
+		undo_create(repo, branch, exists ? &old_tip : NULL, &move.to);
+		die_last_error();
+	}
+}
+
+static int cmd_init(int argc, const char **argv)
+{
+	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 };
+	const struct rolling_option options[] = {
+		OPT_STRING(0, "preset", &o.preset, "name",
+			   "tag scheme of a known project: linux (default) or systemd"),
+		OPT_SET_INT(0, "stable", &o.policy, "follow the newest stable series (default)",
+			    ROLLING_POLICY_STABLE),
+		OPT_SET_INT(0, "lts", &o.policy, "follow the newest long-term series",
+			    ROLLING_POLICY_LTS),
+		OPT_STRING(0, "series", &o.series, "list", "the long-term series, for --lts"),
+		OPT_STRING(0, "pin", &o.pin, "series", "hold the branch on one series"),
+		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
+			   "PCRE2 pattern of release tags"),
+		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
+			   "PCRE2 pattern of mainline tags"),
+		OPT_STRING(0, "ident", &o.ident, "ident",
+			   "'Name <email>' for the merges (default: user.name, user.email)"),
+		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
+		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
+		OPT_BOOL('f', "force", &o.force, "replace an existing branch and configuration"),
+		OPT__QUIET(&o.quiet),
+		OPT_END(),
+	};
+	const struct rolling_series_info *followed;
+	const struct rolling_release *target;
+	struct rolling_config cfg;
+	struct rolling_branch b;
+	struct rolling_ident ident;
+	git_repository *repo;
+	char refname[1024], hex[GIT_OID_HEXSZ + 1];
+
+	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
+	if (argc != 1)
+		usage_with_options(init_usage, options);
+	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
+	if (!git_reference_is_valid_name(refname) || argv[0][0] == '-')
+		die("'%s' is not a valid branch name", argv[0]);
+	if (o.ident && rolling_ident_parse(&ident, o.ident, "--ident") < 0)
+		die_last_error();
+	if (o.ident)
+		rolling_ident_free(&ident);
+
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	if (rolling_repo_warn_hazards(repo) < 0)
+		die_last_error();
+	check_not_configured(repo, argv[0], o.force);
+	build_config(&cfg, &o, argv[0]);
+	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
+		die_last_error();
+	target = choose_target(&b, o.at, &followed);
+	if (!o.quiet)
+		show_findings(&b, followed);
+	create_branch(repo, &b, target, o.force);
+	if (!o.quiet)
+		printf("created '%s' at %s (%s)\n", argv[0], target->name,
+		       git_oid_tostr(hex, 8, &target->commit));
+	rolling_branch_free(&b);
+	git_repository_free(repo);
+	return 0;
+}
+
+int main(int argc, const char **argv)
+{
+	int ret;
+
+	git_libgit2_init();
+	ret = cmd_init(argc, argv);
+	git_libgit2_shutdown();
+	return ret;
+}

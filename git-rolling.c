@@ -1,0 +1,103 @@
+/*
+ * git-rolling: the dispatcher.  `git rolling <command>` runs
+ * git-rolling-<command>, from the directory this program lives in when it
+ * is there (so an uninstalled build works), else from PATH.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ROLLING_VERSION "0.1.0"
+
+static const char *const commands[][2] = {
+	{ "init", "configure a rolling branch and create it" },
+	{ "advance", "merge the releases a rolling branch has not reached yet" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: git rolling [--version] [-h | --help] <command> [<args>]\n\n"
+	      "commands:\n", out);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i][0], commands[i][1]);
+	fputs("\nSee 'git rolling <command> -h' for a command's options.\n", out);
+}
+
+/* The directory holding this executable, for running uninstalled builds. */
+static int own_directory(char *buf, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	if (!(slash = strrchr(buf, '/')))
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+static void run(const char *command, char **argv)
+{
+	char program[256], dir[PATH_MAX], path[PATH_MAX + 256];
+
+	if (strchr(command, '/') || snprintf(program, sizeof(program), "git-rolling-%s",
+					     command) >= (int)sizeof(program)) {
+		fprintf(stderr, "git rolling: '%s' is not a git rolling command. "
+			"See 'git rolling --help'.\n", command);
+		exit(1);
+	}
+	argv[0] = program;
+	if (!own_directory(dir, sizeof(dir))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, program);
+		if (!access(path, X_OK))
+			execv(path, argv);
+	}
+	execvp(program, argv);
+	if (errno == ENOENT) {
+		fprintf(stderr, "git rolling: '%s' is not a git rolling command. "
+			"See 'git rolling --help'.\n", command);
+		exit(1);
+	}
+	fprintf(stderr, "fatal: cannot run %s: %s\n", program, strerror(errno));
+	exit(128);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 129;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && argv[1][0] == 'h') {
+			char *help[] = { argv[2], "--help", NULL };
+
+			run(argv[2], help);
+		}
+		execlp("git", "git", "help", "rolling", (char *)NULL);
+		fprintf(stderr, "fatal: cannot run git help: %s\n", strerror(errno));
+		return 128;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("git-rolling version %s\n", ROLLING_VERSION);
+		return 0;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "error: unknown option `%s'\n", argv[1]);
+		usage(stderr);
+		return 129;
+	}
+	run(argv[1], argv + 1);
+	return 128;
+}

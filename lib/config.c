@@ -1,0 +1,252 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "error.h"
+
+#define KEY_MAX 1024
+
+static const char *const section_keys[] = {
+	"policy", "series", "pin", "releasePattern", "mainlinePattern", "ident", "signoff",
+};
+
+const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key)
+{
+	snprintf(buf, size, "rolling.%s.%s", branch, key);
+	return buf;
+}
+
+/* Read an optional string key: *out stays NULL when it is not set. */
+static int read_string(char **out, git_config *config, const char *branch, const char *key)
+{
+	char name[KEY_MAX];
+	git_buf value = GIT_BUF_INIT;
+	int err;
+
+	*out = NULL;
+	rolling_config_key(name, sizeof(name), branch, key);
+	err = git_config_get_string_buf(&value, config, name);
+	if (err == GIT_ENOTFOUND)
+		return 0;
+	if (err < 0)
+		return rolling_git_error(err, "%s", name);
+	*out = strdup(value.ptr);
+	git_buf_dispose(&value);
+	return *out ? 0 : rolling_error("out of memory");
+}
+
+static int require(const char *value, const char *branch, const char *key)
+{
+	char name[KEY_MAX];
+
+	if (value)
+		return 0;
+	return rolling_error("%s is not set", rolling_config_key(name, sizeof(name), branch, key));
+}
+
+static int read_signoff(int *signoff, git_config *config, const char *branch)
+{
+	char name[KEY_MAX];
+	int err;
+
+	rolling_config_key(name, sizeof(name), branch, "signoff");
+	err = git_config_get_bool(signoff, config, name);
+	if (err == GIT_ENOTFOUND) {
+		*signoff = 1;
+		return 0;
+	}
+	return err < 0 ? rolling_git_error(err, "%s", name) : 0;
+}
+
+int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const char *branch)
+{
+	git_config *config = NULL;
+	int err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	if (!(cfg->branch = strdup(branch))) {
+		err = rolling_error("out of memory");
+		goto out;
+	}
+	if ((err = read_string(&cfg->policy, config, branch, "policy")) < 0 ||
+	    (err = read_string(&cfg->release_pattern, config, branch, "releasePattern")) < 0 ||
+	    (err = read_string(&cfg->mainline_pattern, config, branch, "mainlinePattern")) < 0 ||
+	    (err = read_string(&cfg->series, config, branch, "series")) < 0 ||
+	    (err = read_string(&cfg->pin, config, branch, "pin")) < 0 ||
+	    (err = read_string(&cfg->ident, config, branch, "ident")) < 0 ||
+	    (err = read_signoff(&cfg->signoff, config, branch)) < 0)
+		goto out;
+	if (!cfg->policy && !cfg->release_pattern && !cfg->mainline_pattern) {
+		err = rolling_error_code(ROLLING_ENOTFOUND,
+					 "'%s' is not a rolling branch (no rolling.%s.* configuration);"
+					 " see git rolling init", branch, branch);
+		goto out;
+	}
+	if ((err = require(cfg->policy, branch, "policy")) < 0 ||
+	    (err = require(cfg->release_pattern, branch, "releasePattern")) < 0 ||
+	    (err = require(cfg->mainline_pattern, branch, "mainlinePattern")) < 0)
+		goto out;
+out:
+	git_config_free(config);
+	if (err < 0)
+		rolling_config_free(cfg);
+	return err;
+}
+
+static int set_string(git_config *config, const char *branch, const char *key,
+		      const char *value)
+{
+	char name[KEY_MAX];
+	int err;
+
+	if (!value)
+		return 0;
+	rolling_config_key(name, sizeof(name), branch, key);
+	err = git_config_set_string(config, name, value);
+	return err < 0 ? rolling_git_error(err, "cannot set %s", name) : 0;
+}
+
+static int clear_section(git_config *config, const char *branch)
+{
+	char name[KEY_MAX];
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(section_keys) / sizeof(section_keys[0]); i++) {
+		rolling_config_key(name, sizeof(name), branch, section_keys[i]);
+		err = git_config_delete_entry(config, name);
+		if (err < 0 && err != GIT_ENOTFOUND)
+			return rolling_git_error(err, "cannot unset %s", name);
+	}
+	return 0;
+}
+
+int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
+			 const struct rolling_config *cfg)
+{
+	git_config *config = NULL;
+	char signoff_key[KEY_MAX];
+	int err;
+
+	memset(tx, 0, sizeof(*tx));
+	/* The transaction writes through `local`: it lives until commit or abort. */
+	if ((err = git_repository_config(&config, repo)) < 0 ||
+	    (err = git_config_open_level(&tx->local, config, GIT_CONFIG_LEVEL_LOCAL)) < 0 ||
+	    (err = git_config_lock(&tx->tx, tx->local)) < 0) {
+		err = rolling_git_error(err, "cannot lock the repository configuration");
+		goto out;
+	}
+	rolling_config_key(signoff_key, sizeof(signoff_key), cfg->branch, "signoff");
+	if ((err = clear_section(tx->local, cfg->branch)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "policy", cfg->policy)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "releasePattern", cfg->release_pattern)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "mainlinePattern", cfg->mainline_pattern)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "ident", cfg->ident)) < 0)
+		goto out;
+	if ((err = git_config_set_bool(tx->local, signoff_key, cfg->signoff)) < 0)
+		err = rolling_git_error(err, "cannot set %s", signoff_key);
+out:
+	if (err < 0)
+		rolling_config_abort(tx);
+	git_config_free(config);
+	return err;
+}
+
+int rolling_config_commit(struct rolling_config_tx *tx)
+{
+	int err = git_transaction_commit(tx->tx);
+
+	if (err < 0)
+		err = rolling_git_error(err, "cannot write the repository configuration");
+	rolling_config_abort(tx);
+	return err;
+}
+
+void rolling_config_abort(struct rolling_config_tx *tx)
+{
+	git_transaction_free(tx->tx);
+	git_config_free(tx->local);
+	memset(tx, 0, sizeof(*tx));
+}
+
+/* "rolling.<branch>.policy" -> "<branch>"; branch names may hold dots. */
+static char *branch_of_key(const char *name)
+{
+	const char *start = name + strlen("rolling.");
+	const char *end = strrchr(name, '.');
+
+	if (end <= start)
+		return NULL;
+	return strndup(start, (size_t)(end - start));
+}
+
+int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
+{
+	git_config *config = NULL;
+	git_config_iterator *iter = NULL;
+	git_config_entry *entry;
+	size_t alloc = 0;
+	int err;
+
+	*branches = NULL;
+	*nr = 0;
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
+	    (err = git_config_iterator_glob_new(&iter, config, "^rolling\\..*\\.policy$")) < 0) {
+		err = rolling_git_error(err, "cannot read the configuration");
+		goto out;
+	}
+	while (!(err = git_config_next(&entry, iter))) {
+		char *branch = branch_of_key(entry->name);
+
+		if (!branch)
+			continue;
+		if (*nr + 1 >= alloc) {
+			char **grown;
+
+			alloc = alloc ? alloc * 2 : 8;
+			grown = realloc(*branches, alloc * sizeof(**branches));
+			if (!grown) {
+				free(branch);
+				err = rolling_error("out of memory");
+				goto out;
+			}
+			*branches = grown;
+		}
+		(*branches)[(*nr)++] = branch;
+	}
+	err = err == GIT_ITEROVER ? 0 : rolling_git_error(err, "cannot read the configuration");
+out:
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	if (err < 0) {
+		rolling_config_free_branches(*branches, *nr);
+		*branches = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
+void rolling_config_free(struct rolling_config *cfg)
+{
+	free(cfg->branch);
+	free(cfg->policy);
+	free(cfg->series);
+	free(cfg->pin);
+	free(cfg->release_pattern);
+	free(cfg->mainline_pattern);
+	free(cfg->ident);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+void rolling_config_free_branches(char **branches, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(branches[i]);
+	free(branches);
+}

@@ -1,0 +1,54 @@
+#ifndef ROLLING_CONFIG_H
+#define ROLLING_CONFIG_H
+
+#include <git2.h>
+
+/*
+ * The rolling.<branch>.* section of the repository configuration, as
+ * plain strings: it is read and written by `git config` as well, so
+ * everything is validated where it is used, with the key in the message.
+ */
+struct rolling_config {
+	char *branch;
+	char *policy;            /* "stable" or "lts" */
+	char *series;            /* long-term series, space separated */
+	char *pin;               /* a series, or NULL */
+	char *release_pattern;
+	char *mainline_pattern;
+	char *ident;             /* "Name <email>", or NULL for user.name/user.email */
+	int signoff;
+};
+
+/*
+ * Read the section for `branch`.  Returns ROLLING_ENOTFOUND when the
+ * branch is not configured at all, another negative error when a key
+ * is missing or unreadable.
+ */
+int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const char *branch);
+
+/* A staged change of the repository's config file, held under its lock. */
+struct rolling_config_tx {
+	git_config *local;
+	git_transaction *tx;
+};
+
+/*
+ * Lock the repository's own config file and stage the section (replacing
+ * whatever it held).  Nothing is written until rolling_config_commit();
+ * rolling_config_abort() leaves the file as it was.
+ */
+int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
+			 const struct rolling_config *cfg);
+int rolling_config_commit(struct rolling_config_tx *tx);
+void rolling_config_abort(struct rolling_config_tx *tx);
+
+/* The configured branches, in config order, NULL-terminated via *nr. */
+int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo);
+
+/* Format "rolling.<branch>.<key>" into buf. */
+const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key);
+
+void rolling_config_free(struct rolling_config *cfg);
+void rolling_config_free_branches(char **branches, size_t nr);
+
+#endif

@@ -1,0 +1,39 @@
+#ifndef ROLLING_ERROR_H
+#define ROLLING_ERROR_H
+
+/*
+ * Library functions return 0 on success and a negative value on failure,
+ * after recording a message here.  Only builtin/ code turns the message
+ * into "fatal: ..." and an exit code; the library never exits.
+ */
+
+#define ROLLING_ERROR      -1
+#define ROLLING_ENOTFOUND  -3   /* matches GIT_ENOTFOUND on purpose */
+#define ROLLING_ECONFLICT  -13  /* local changes would be overwritten */
+#define ROLLING_ERACE      -100 /* the ref moved under us */
+
+#ifdef __GNUC__
+#define ROLLING_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ROLLING_PRINTF(f, a)
+#endif
+
+/* Record a message and return ROLLING_ERROR. */
+int rolling_error(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+/* Record a message with a specific code and return that code. */
+int rolling_error_code(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
+
+/*
+ * Record "<what>: <libgit2's last error>" and return `code` (a libgit2
+ * return value), so callers can write `return rolling_git_error(err, ...)`.
+ */
+int rolling_git_error(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
+
+/* The last recorded message, never NULL. */
+const char *rolling_last_error(void);
+
+/* Warnings go to stderr at once: they do not stop the operation. */
+void rolling_warning(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+#endif

@@ -1,0 +1,150 @@
+#include <string.h>
+#include "parse-options.h"
+#include "error.h"
+
+static const struct rolling_option *find_long(const struct rolling_option *o, const char *name,
+					      size_t len)
+{
+	for (; o->type != ROLLING_OPTION_END; o++)
+		if (o->long_name && strlen(o->long_name) == len &&
+		    !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct rolling_option *find_short(const struct rolling_option *o, int c)
+{
+	for (; o->type != ROLLING_OPTION_END; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/*
+ * Apply one option.  `arg` is the attached argument ("--x=arg", "-xarg")
+ * or NULL; `next` the following word, consumed through *used.
+ */
+static int apply(const struct rolling_option *o, int negated, const char *arg,
+		 const char *next, int *used, const char *spelled)
+{
+	switch (o->type) {
+	case ROLLING_OPTION_BOOL:
+	case ROLLING_OPTION_SET_INT:
+		if (arg)
+			return rolling_error("option `%s' takes no value", spelled);
+		if (negated && o->type == ROLLING_OPTION_SET_INT)
+			return rolling_error("unknown option `no-%s'", o->long_name);
+		*(int *)o->value = negated ? 0 : (o->type == ROLLING_OPTION_BOOL ? 1 : o->defval);
+		return 0;
+	case ROLLING_OPTION_STRING:
+		if (negated) {
+			if (arg)
+				return rolling_error("option `%s' takes no value", spelled);
+			*(const char **)o->value = NULL;
+			return 0;
+		}
+		if (!arg) {
+			if (!next)
+				return rolling_error("option `%s' requires a value", spelled);
+			arg = next;
+			*used = 1;
+		}
+		*(const char **)o->value = arg;
+		return 0;
+	default:
+		return rolling_error("internal error: bad option type");
+	}
+}
+
+static int parse_long(const char *word, const char *next, int *used,
+		      const struct rolling_option *options)
+{
+	const char *name = word + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct rolling_option *o = find_long(options, name, len);
+	int negated = 0;
+
+	if (!o && len > 3 && !strncmp(name, "no-", 3)) {
+		o = find_long(options, name + 3, len - 3);
+		negated = 1;
+	}
+	if (!o)
+		return rolling_error("unknown option `%.*s'", (int)len, name);
+	return apply(o, negated, eq ? eq + 1 : NULL, next, used, o->long_name);
+}
+
+static int parse_short(const char *word, const char *next, int *used,
+		       const struct rolling_option *options)
+{
+	const char *p;
+
+	for (p = word + 1; *p; p++) {
+		const struct rolling_option *o = find_short(options, *p);
+		char spelled[2] = { *p, 0 };
+
+		if (!o)
+			return rolling_error("unknown switch `%c'", *p);
+		if (o->type == ROLLING_OPTION_STRING)
+			return apply(o, 0, p[1] ? p + 1 : NULL, next, used, spelled);
+		if (apply(o, 0, NULL, NULL, used, spelled) < 0)
+			return ROLLING_ERROR;
+	}
+	return 0;
+}
+
+int rolling_parse_options(int argc, const char **argv, const struct rolling_option *options)
+{
+	int i, nr = 0, only_args = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *word = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+		int used = 0, err;
+
+		if (only_args || word[0] != '-' || !word[1]) {
+			argv[nr++] = word;
+			continue;
+		}
+		if (!strcmp(word, "--")) {
+			only_args = 1;
+			continue;
+		}
+		if (!strcmp(word, "-h"))
+			return ROLLING_PARSE_HELP_SHORT;
+		if (!strcmp(word, "--help"))
+			return ROLLING_PARSE_HELP_LONG;
+		err = word[1] == '-' ? parse_long(word, next, &used, options)
+				     : parse_short(word, next, &used, options);
+		if (err < 0)
+			return err;
+		i += used;
+	}
+	argv[nr] = NULL;
+	return nr;
+}
+
+void rolling_print_usage(FILE *out, const char *const *usage, const struct rolling_option *o)
+{
+	const char *prefix = "usage: ";
+
+	for (; *usage; usage++, prefix = "   or: ")
+		fprintf(out, "%s%s\n", prefix, *usage);
+	fputc('\n', out);
+	for (; o->type != ROLLING_OPTION_END; o++) {
+		char left[64];
+		int n = 0;
+
+		if (o->short_name)
+			n += snprintf(left + n, sizeof(left) - n, "-%c%s", o->short_name,
+				      o->long_name ? ", " : "");
+		if (o->long_name)
+			n += snprintf(left + n, sizeof(left) - n, "--%s%s",
+				      o->type == ROLLING_OPTION_BOOL ? "[no-]" : "", o->long_name);
+		if (o->argh)
+			snprintf(left + n, sizeof(left) - n, " <%s>", o->argh);
+		if (strlen(left) > 24)
+			fprintf(out, "    %s\n%30s%s\n", left, "", o->help);
+		else
+			fprintf(out, "    %-24s  %s\n", left, o->help);
+	}
+	fputc('\n', out);
+}

@@ -1,0 +1,48 @@
+#ifndef ROLLING_PARSE_OPTIONS_H
+#define ROLLING_PARSE_OPTIONS_H
+
+/*
+ * A small option parser in Git's style: an options table per command,
+ * long options with "--name value" or "--name=value", short options,
+ * automatic "--no-<name>" for booleans, and "--" ending the options.
+ */
+enum rolling_option_type {
+	ROLLING_OPTION_END,
+	ROLLING_OPTION_BOOL,     /* int: 1, or 0 with --no-<name> */
+	ROLLING_OPTION_SET_INT,  /* int: set to defval */
+	ROLLING_OPTION_STRING,   /* const char *: the argument; --no-<name> resets to NULL */
+};
+
+struct rolling_option {
+	enum rolling_option_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;
+	const char *help;
+	int defval;
+};
+
+#define OPT_END()                  { ROLLING_OPTION_END, 0, NULL, NULL, NULL, NULL, 0 }
+#define OPT_BOOL(s, l, v, h)       { ROLLING_OPTION_BOOL, (s), (l), (v), NULL, (h), 0 }
+#define OPT_SET_INT(s, l, v, h, i) { ROLLING_OPTION_SET_INT, (s), (l), (v), NULL, (h), (i) }
+#define OPT_STRING(s, l, v, a, h)  { ROLLING_OPTION_STRING, (s), (l), (v), (a), (h), 0 }
+#define OPT__QUIET(v)              OPT_BOOL('q', "quiet", (v), "print only errors")
+#define OPT__DRY_RUN(v)            OPT_BOOL('n', "dry-run", (v), "show what would be done, change nothing")
+
+#define ROLLING_PARSE_HELP_SHORT  -2   /* -h */
+#define ROLLING_PARSE_HELP_LONG   -3   /* --help */
+
+/*
+ * Parse argv[1..argc) against `options`.  Arguments that are not options
+ * are moved to the front of argv, in order, and their count is returned.
+ * Returns ROLLING_ERROR (with a message) for an unknown option or a
+ * missing argument, or one of the ROLLING_PARSE_HELP_* codes.
+ */
+int rolling_parse_options(int argc, const char **argv, const struct rolling_option *options);
+
+/* Print "usage: ..." lines and the options table to `out`. */
+#include <stdio.h>
+void rolling_print_usage(FILE *out, const char *const *usage, const struct rolling_option *options);
+
+#endif

@@ -1,0 +1,136 @@
+#include <string.h>
+#include "pattern.h"
+#include "error.h"
+
+static int compile_one(pcre2_code **out, const char *re, const char *key)
+{
+	int errcode;
+	PCRE2_SIZE offset;
+	PCRE2_UCHAR message[256];
+
+	*out = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+			     PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF,
+			     &errcode, &offset, NULL);
+	if (!*out) {
+		pcre2_get_error_message(errcode, message, sizeof(message));
+		return rolling_error("%s: %s at offset %zu", key, (char *)message,
+				     (size_t)offset);
+	}
+	/* JIT is an optimisation: where it is unavailable we match without it. */
+	pcre2_jit_compile(*out, PCRE2_JIT_COMPLETE);
+	return 0;
+}
+
+static int has_group(const pcre2_code *code, const char *name)
+{
+	return pcre2_substring_number_from_name(code, (PCRE2_SPTR)name) > 0;
+}
+
+static int check_groups(struct rolling_patterns *p, const char *release_key,
+			const char *mainline_key)
+{
+	if (!has_group(p->release, "major") || !has_group(p->release, "patch"))
+		return rolling_error("%s: needs named groups (?<major>...) and (?<patch>...)",
+				     release_key);
+	if (!has_group(p->mainline, "major"))
+		return rolling_error("%s: needs a named group (?<major>...)", mainline_key);
+	p->has_minor = has_group(p->release, "minor");
+	if (p->has_minor != has_group(p->mainline, "minor"))
+		return rolling_error("%s and %s: (?<minor>...) must be in both patterns or in neither",
+				     release_key, mainline_key);
+	if (has_group(p->mainline, "patch"))
+		return rolling_error("%s: a mainline tag has no (?<patch>...) group",
+				     mainline_key);
+	return 0;
+}
+
+static uint32_t max_captures(const struct rolling_patterns *p)
+{
+	uint32_t release = 0, mainline = 0;
+
+	pcre2_pattern_info(p->release, PCRE2_INFO_CAPTURECOUNT, &release);
+	pcre2_pattern_info(p->mainline, PCRE2_INFO_CAPTURECOUNT, &mainline);
+	return release > mainline ? release : mainline;
+}
+
+int rolling_patterns_compile(struct rolling_patterns *p,
+			     const char *release_re, const char *release_key,
+			     const char *mainline_re, const char *mainline_key)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if ((err = compile_one(&p->release, release_re, release_key)) < 0 ||
+	    (err = compile_one(&p->mainline, mainline_re, mainline_key)) < 0 ||
+	    (err = check_groups(p, release_key, mainline_key)) < 0) {
+		rolling_patterns_free(p);
+		return err;
+	}
+	/* One match block sized for whichever pattern has more groups. */
+	p->match = pcre2_match_data_create(1 + max_captures(p), NULL);
+	if (!p->match) {
+		rolling_patterns_free(p);
+		return rolling_error("out of memory");
+	}
+	return 0;
+}
+
+/* Read an optional numeric group; an unset group reads as 0. */
+static int group_u32(uint32_t *out, const pcre2_code *code, pcre2_match_data *match,
+		     const char *subject, const char *group)
+{
+	int number = pcre2_substring_number_from_name(code, (PCRE2_SPTR)group);
+	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(match);
+
+	*out = 0;
+	if (number <= 0 || (uint32_t)number >= pcre2_get_ovector_count(match) ||
+	    ovector[2 * number] == PCRE2_UNSET)
+		return 0;
+	if (rolling_parse_u32(out, subject + ovector[2 * number],
+			      ovector[2 * number + 1] - ovector[2 * number]) < 0)
+		return rolling_error("tag '%s': %s number is not a decimal number of at most 32 bits",
+				     subject, group);
+	return 0;
+}
+
+static int matches(const pcre2_code *code, pcre2_match_data *match, const char *name)
+{
+	return pcre2_match(code, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) > 0;
+}
+
+static int read_version(struct rolling_version *v, const pcre2_code *code,
+			pcre2_match_data *match, const char *name)
+{
+	int err;
+
+	if ((err = group_u32(&v->series.major, code, match, name, "major")) < 0 ||
+	    (err = group_u32(&v->series.minor, code, match, name, "minor")) < 0 ||
+	    (err = group_u32(&v->patch, code, match, name, "patch")) < 0 ||
+	    (err = group_u32(&v->rc, code, match, name, "rc")) < 0)
+		return err;
+	return 0;
+}
+
+int rolling_patterns_classify(struct rolling_patterns *p, const char *name,
+			      enum rolling_tag_kind *kind, struct rolling_version *version)
+{
+	memset(version, 0, sizeof(*version));
+	*kind = ROLLING_TAG_OTHER;
+	if (matches(p->release, p->match, name)) {
+		*kind = ROLLING_TAG_RELEASE;
+		return read_version(version, p->release, p->match, name);
+	}
+	if (matches(p->mainline, p->match, name)) {
+		*kind = ROLLING_TAG_MAINLINE;
+		return read_version(version, p->mainline, p->match, name);
+	}
+	return 0;
+}
+
+void rolling_patterns_free(struct rolling_patterns *p)
+{
+	pcre2_match_data_free(p->match);
+	pcre2_code_free(p->release);
+	pcre2_code_free(p->mainline);
+	memset(p, 0, sizeof(*p));
+}

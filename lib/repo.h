@@ -1,0 +1,33 @@
+#ifndef ROLLING_REPO_H
+#define ROLLING_REPO_H
+
+#include <git2.h>
+
+/*
+ * Open the repository the way git does for a command run in it: from
+ * the current directory upwards, honouring GIT_DIR, GIT_WORK_TREE and
+ * GIT_CEILING_DIRECTORIES.
+ */
+int rolling_repo_open(git_repository **repo);
+
+/*
+ * libgit2 ignores refs/replace/ and grafts while git honours them, and a
+ * shallow clone cuts history; in each case the two can see different
+ * graphs.  Sets bits of enum rolling_repo_hazard in *hazards.
+ */
+enum rolling_repo_hazard {
+	ROLLING_HAZARD_REPLACE = 1 << 0,
+	ROLLING_HAZARD_GRAFTS = 1 << 1,
+	ROLLING_HAZARD_SHALLOW = 1 << 2,
+};
+
+int rolling_repo_hazards(unsigned *hazards, git_repository *repo);
+
+/*
+ * Warn about replacements and grafts: commands that build on stored
+ * objects are right regardless, but the user should know that git will
+ * show them a different history.
+ */
+int rolling_repo_warn_hazards(git_repository *repo);
+
+#endif

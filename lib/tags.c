@@ -1,0 +1,289 @@
+#include <stdlib.h>
+#include <string.h>
+#include "tags.h"
+#include "error.h"
+
+#define TAG_PREFIX "refs/tags/"
+#define MAX_TAG_DEPTH 16
+
+struct loader {
+	struct rolling_tags *tags;
+	git_repository *repo;
+	git_odb *odb;
+	struct rolling_patterns *patterns;
+	size_t alloc;
+};
+
+static const char *type_name(git_object_t type)
+{
+	const char *name = git_object_type2string(type);
+
+	return name && *name ? name : "unknown object";
+}
+
+/*
+ * Follow a tag ref to the commit it names.  Returns 0 with *commit set,
+ * 1 when the tag leads to something other than a commit (the caller
+ * skips it), or a negative error.  Packed refs usually carry their peeled
+ * value, which spares us reading the tag object.
+ */
+static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
+			  const char *name)
+{
+	const git_oid *peeled = git_reference_target_peel(ref);
+	git_oid id;
+	int depth, err;
+
+	git_oid_cpy(&id, peeled ? peeled : git_reference_target(ref));
+	for (depth = 0; depth < MAX_TAG_DEPTH; depth++) {
+		git_object_t type;
+		size_t size;
+		git_tag *tag;
+
+		if ((err = git_odb_read_header(&size, &type, l->odb, &id)) < 0)
+			return rolling_git_error(err, "tag '%s'", name);
+		if (type == GIT_OBJECT_COMMIT) {
+			git_oid_cpy(commit, &id);
+			return 0;
+		}
+		if (type != GIT_OBJECT_TAG) {
+			rolling_warning("ignoring release tag '%s': it points to a %s, not a commit",
+					name, type_name(type));
+			return 1;
+		}
+		if ((err = git_tag_lookup(&tag, l->repo, &id)) < 0)
+			return rolling_git_error(err, "tag '%s'", name);
+		git_oid_cpy(&id, git_tag_target_id(tag));
+		git_tag_free(tag);
+	}
+	rolling_warning("ignoring release tag '%s': tags nested too deeply", name);
+	return 1;
+}
+
+static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
+		       const git_oid *commit)
+{
+	struct rolling_tags *tags = l->tags;
+	struct rolling_release *release;
+
+	if (tags->releases_nr == l->alloc) {
+		size_t alloc = l->alloc ? l->alloc * 2 : 256;
+		void *grown = realloc(tags->releases, alloc * sizeof(*tags->releases));
+
+		if (!grown)
+			return rolling_error("out of memory");
+		tags->releases = grown;
+		l->alloc = alloc;
+	}
+	release = &tags->releases[tags->releases_nr];
+	if (!(release->name = strdup(name)))
+		return rolling_error("out of memory");
+	release->version = *v;
+	git_oid_cpy(&release->commit, commit);
+	tags->releases_nr++;
+	return 0;
+}
+
+static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+{
+	tags->mainline_nr++;
+	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
+		tags->newest_mainline = v->series;
+	tags->has_mainline = 1;
+	if (v->rc)
+		return;
+	if (!tags->has_mainline_final ||
+	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
+		tags->newest_mainline_final = v->series;
+	tags->has_mainline_final = 1;
+}
+
+static int load_ref(struct loader *l, git_reference *ref)
+{
+	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
+	git_reference *resolved = NULL;
+	struct rolling_version version;
+	enum rolling_tag_kind kind;
+	git_oid commit;
+	int err;
+
+	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
+		rolling_warning("ignoring %s", rolling_last_error());
+		return 0;
+	}
+	if (kind == ROLLING_TAG_MAINLINE) {
+		note_mainline(l->tags, &version);
+		return 0;
+	}
+	if (kind != ROLLING_TAG_RELEASE)
+		return 0;
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
+		if ((err = git_reference_resolve(&resolved, ref)) < 0)
+			return rolling_git_error(err, "tag '%s'", name);
+		ref = resolved;
+	}
+	err = peel_to_commit(&commit, l, ref, name);
+	git_reference_free(resolved);
+	if (err)
+		return err < 0 ? err : 0;
+	return add_release(l, name, &version, &commit);
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+	const struct rolling_release *ra = a, *rb = b;
+	int c = rolling_version_cmp(&ra->version, &rb->version);
+
+	return c ? c : strcmp(ra->name, rb->name);
+}
+
+/*
+ * Two tags may spell one version with a custom pattern ("v1.2.3" and
+ * "1.2.3"); keep the first by name so the choice is stable.
+ */
+static void drop_duplicates(struct rolling_tags *tags)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < tags->releases_nr; i++) {
+		if (kept && !rolling_version_cmp(&tags->releases[kept - 1].version,
+						 &tags->releases[i].version)) {
+			rolling_warning("ignoring release tag '%s': '%s' names the same version",
+					tags->releases[i].name, tags->releases[kept - 1].name);
+			free(tags->releases[i].name);
+			continue;
+		}
+		tags->releases[kept++] = tags->releases[i];
+	}
+	tags->releases_nr = kept;
+}
+
+static int index_releases(struct rolling_tags *tags)
+{
+	size_t i;
+
+	tags->series = calloc(tags->releases_nr + 1, sizeof(*tags->series));
+	if (!tags->series)
+		return rolling_error("out of memory");
+	for (i = 0; i < tags->releases_nr; i++) {
+		const struct rolling_release *r = &tags->releases[i];
+		struct rolling_series_info *last = tags->series_nr ?
+			&tags->series[tags->series_nr - 1] : NULL;
+
+		if (!last || rolling_series_cmp(&last->series, &r->version.series)) {
+			last = &tags->series[tags->series_nr++];
+			last->series = r->version.series;
+			last->first = i;
+		}
+		last->count++;
+		/* Ascending order: a commit tagged twice maps to its highest release. */
+		if (rolling_oidmap_put(&tags->by_commit, &r->commit, i) < 0)
+			return ROLLING_ERROR;
+	}
+	return 0;
+}
+
+int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
+		      struct rolling_patterns *patterns)
+{
+	struct loader l = { tags, repo, NULL, patterns, 0 };
+	git_reference_iterator *iter = NULL;
+	git_reference *ref;
+	int err;
+
+	memset(tags, 0, sizeof(*tags));
+	tags->has_minor = patterns->has_minor;
+	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
+	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
+		err = rolling_git_error(err, "cannot read tags");
+		goto out;
+	}
+	while (!(err = git_reference_next(&ref, iter))) {
+		err = load_ref(&l, ref);
+		git_reference_free(ref);
+		if (err < 0)
+			goto out;
+	}
+	if (err != GIT_ITEROVER) {
+		err = rolling_git_error(err, "cannot read tags");
+		goto out;
+	}
+	qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
+	drop_duplicates(tags);
+	err = index_releases(tags);
+out:
+	git_reference_iterator_free(iter);
+	git_odb_free(l.odb);
+	if (err < 0)
+		rolling_tags_free(tags);
+	return err < 0 ? err : 0;
+}
+
+static int cmp_version_key(const void *key, const void *elem)
+{
+	const struct rolling_release *r = elem;
+
+	return rolling_version_cmp(key, &r->version);
+}
+
+const struct rolling_release *rolling_tags_find_version(const struct rolling_tags *tags,
+						       const struct rolling_version *version)
+{
+	return bsearch(version, tags->releases, tags->releases_nr,
+		       sizeof(*tags->releases), cmp_version_key);
+}
+
+const struct rolling_release *rolling_tags_find_name(const struct rolling_tags *tags,
+						    struct rolling_patterns *patterns,
+						    const char *name)
+{
+	const struct rolling_release *r;
+	struct rolling_version version;
+	enum rolling_tag_kind kind;
+
+	if (rolling_patterns_classify(patterns, name, &kind, &version) < 0 ||
+	    kind != ROLLING_TAG_RELEASE)
+		return NULL;
+	r = rolling_tags_find_version(tags, &version);
+	return r && !strcmp(r->name, name) ? r : NULL;
+}
+
+const struct rolling_release *rolling_tags_find_commit(const struct rolling_tags *tags,
+						      const git_oid *commit)
+{
+	size_t i;
+
+	return rolling_oidmap_get(&tags->by_commit, commit, &i) ? &tags->releases[i] : NULL;
+}
+
+static int cmp_series_key(const void *key, const void *elem)
+{
+	const struct rolling_series_info *info = elem;
+
+	return rolling_series_cmp(key, &info->series);
+}
+
+const struct rolling_series_info *rolling_tags_find_series(const struct rolling_tags *tags,
+							  const struct rolling_series *s)
+{
+	return bsearch(s, tags->series, tags->series_nr, sizeof(*tags->series),
+		       cmp_series_key);
+}
+
+const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
+						    const struct rolling_series_info *info)
+{
+	return &tags->releases[info->first + info->count - 1];
+}
+
+void rolling_tags_free(struct rolling_tags *tags)
+{
+	size_t i;
+
+	for (i = 0; i < tags->releases_nr; i++)
+		free(tags->releases[i].name);
+	free(tags->releases);
+	free(tags->series);
+	rolling_oidmap_free(&tags->by_commit);
+	memset(tags, 0, sizeof(*tags));
+}

@@ -1,0 +1,73 @@
+#ifndef ROLLING_TAGS_H
+#define ROLLING_TAGS_H
+
+#include <git2.h>
+#include "version.h"
+#include "pattern.h"
+#include "oidmap.h"
+
+/* A release tag, peeled to the commit it names. */
+struct rolling_release {
+	char *name;                       /* without "refs/tags/" */
+	struct rolling_version version;
+	git_oid commit;
+};
+
+/* The releases of one series: releases[first .. first + count). */
+struct rolling_series_info {
+	struct rolling_series series;
+	size_t first;
+	size_t count;
+};
+
+/*
+ * What the tags of a repository say, read once: the release tags in
+ * version order, grouped by series, a hash map from release commit to
+ * release, and the newest series that mainline has tagged at all (an rc
+ * closes the previous series' merge window) and as a final release.
+ */
+struct rolling_tags {
+	struct rolling_release *releases;
+	size_t releases_nr;
+	struct rolling_series_info *series;
+	size_t series_nr;
+	struct rolling_oidmap by_commit;
+	size_t mainline_nr;
+	int has_mainline, has_mainline_final;
+	struct rolling_series newest_mainline;
+	struct rolling_series newest_mainline_final;
+	int has_minor;
+};
+
+/*
+ * Read refs/tags/ through the patterns.  Tags that match no pattern are
+ * ignored; release tags that do not lead to a commit, or whose numbers
+ * overflow, are skipped with a warning.
+ */
+int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
+		      struct rolling_patterns *patterns);
+
+/* The release with this exact version, or NULL. */
+const struct rolling_release *rolling_tags_find_version(const struct rolling_tags *tags,
+						       const struct rolling_version *version);
+
+/* The release tag of that name, or NULL. */
+const struct rolling_release *rolling_tags_find_name(const struct rolling_tags *tags,
+						    struct rolling_patterns *patterns,
+						    const char *name);
+
+/* The release (the highest one, if several) tagging this commit, or NULL. */
+const struct rolling_release *rolling_tags_find_commit(const struct rolling_tags *tags,
+						      const git_oid *commit);
+
+/* The series info for s, or NULL when s has no release. */
+const struct rolling_series_info *rolling_tags_find_series(const struct rolling_tags *tags,
+							  const struct rolling_series *s);
+
+/* The newest release of a series. */
+const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
+						    const struct rolling_series_info *info);
+
+void rolling_tags_free(struct rolling_tags *tags);
+
+#endif

@@ -1,0 +1,27 @@
+#ifndef ROLLING_UPDATE_H
+#define ROLLING_UPDATE_H
+
+#include <git2.h>
+
+/* One move of a branch, recorded in its reflog with `message`. */
+struct rolling_ref_move {
+	git_oid to;
+	char message[256];
+};
+
+/*
+ * Move refs/heads/<branch> through `moves` in order, each move a
+ * compare-and-swap against the previous value, starting at `old_tip`
+ * (NULL: the branch must not exist yet).  The objects must already be
+ * written.
+ *
+ * Where the branch is checked out in this repository's work tree, the
+ * work tree and index first follow the final tip as `git merge --ff-only`
+ * would; if local changes would be overwritten, nothing changes and
+ * ROLLING_ECONFLICT is returned.  A branch checked out in another work
+ * tree is refused.  ROLLING_ERACE means another process moved the branch.
+ */
+int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
+			const struct rolling_ref_move *moves, size_t nr);
+
+#endif
