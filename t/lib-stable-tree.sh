@@ -1,0 +1,362 @@
+# lib-stable-tree.sh - fixture repositories shaped like stable-release
+# trees (Linux-style and systemd-style).  Source it after test-lib.sh.
+#
+# Tests build these many times, so the whole history is written by one
+# `git fast-import` stream produced with shell builtins only (no process
+# per commit), and every date is computed, so a given call always yields
+# the same object ids.
+#
+#   stable_tree_linux DIR      mainline "master", branches linux-X.Y.y,
+#                              tags vX.Y-rcN, vX.Y, vX.Y.N
+#   stable_tree_systemd DIR    mainline "master", branches vN-stable,
+#                              tags vN-rcN, vN, vN.M
+#   stable_tree_replay DIR WEEK   leave only the tags of weeks <= WEEK
+#                                 (and the look-alike tags)
+#   stable_tree_weeks DIR      print the last week of the time line
+#   stable_tree_week_of DIR TAG   print the week TAG was released in
+#
+# Knobs (read when a tree is generated):
+#   STABLE_MAINLINE        Linux mainline versions, oldest first
+#                          (default "5.19 6.0 6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8")
+#   STABLE_LTS             Linux series released until the end of the time
+#                          line (default "5.19 6.1 6.6"; empty: none)
+#   SYSTEMD_MAINLINE       systemd versions (default "253 254 255 256 257")
+#   SYSTEMD_LTS            systemd long-lived series (default: none)
+#   STABLE_COMMITS_PER_WEEK  mainline commits per week (default 3)
+#   STABLE_LIGHTWEIGHT_TAGS  1: lightweight release tags (default annotated)
+#   STABLE_TAIL_WEEKS      weeks after the last mainline release (default 4)
+#
+# Each week of the time line gets, in this order: the mainline commits,
+# one release of every live stable series (1-3 backports, then a commit
+# bumping the version file, tagged), then the mainline tag commit if one
+# is due.  A mainline cycle is a two-week merge window closed by rc1,
+# one rc per week, and the final one week after the last rc.  A stable
+# series forks at its final, releases weekly from the next week, and
+# stops three weeks after the next final (LTS series never stop).
+#
+# DIR/.git/stable-timeline has one line per release tag, oldest first:
+#   <week> <tag> <tag-object-id, or commit id if lightweight> <commit-id>
+# DIR/.git/stable-lookalikes has the same format, week 0, for the tags
+# that look like releases but are not.
+
+STABLE_EPOCH_=1640995200	# 2022-01-01 00:00:00 UTC, start of week 1
+STABLE_WEEK_=604800
+
+# --- the Linux scheme ----------------------------------------------------
+
+st_linux_setup_ () {
+	st_rcs=7
+	st_dir=drivers
+	st_boss='Linus T <torvalds@example.org> -0700'
+	st_maint='Greg KH <gregkh@example.org> +0100'
+}
+
+# st_linux_name_ KIND VERSION [N]: set $st_tag (a ref name) and $st_title.
+# Results go through variables because $(...) would fork per commit.
+st_linux_name_ () {
+	case $1 in
+	rc) st_tag=v$2-rc$3 ;;
+	final) st_tag=v$2 ;;
+	stable) st_tag=v$2.$3 ;;
+	branch) st_tag=linux-$2.y ;;
+	esac
+	st_title="Linux ${st_tag#v}"
+}
+
+# st_linux_version_file_ KIND VERSION [N]: emit the top-level Makefile.
+st_linux_version_file_ () {
+	st_v=$2 st_sub=0 st_extra=
+	case $1 in
+	init) st_v=0.0 ;;
+	rc) st_extra=" -rc$3" ;;
+	stable) st_sub=$3 ;;
+	esac
+	printf 'M 100644 inline Makefile\ndata <<EOT\n# SPDX-License-Identifier: GPL-2.0\nVERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION =%s\nNAME = Fixture Sloth\nEOT\n' \
+		"${st_v%%.*}" "${st_v#*.}" "$st_sub" "$st_extra"
+}
+
+# Tags and branches that only look like releases.  Lines: KIND NAME
+# ANCHOR; anchors that do not exist (custom version lists) are skipped.
+st_linux_lookalikes_ () {
+	echo "annotated v5.5-test v$1-rc1^"
+	echo "light next-20240101 master"
+	echo "annotated v6.6.4-rc1 v6.6.4^"
+	echo "branch v6.6.y-queue linux-6.6.y"
+}
+
+# --- the systemd scheme --------------------------------------------------
+
+st_systemd_setup_ () {
+	st_rcs=3
+	st_dir=src/core
+	st_boss='Lennart P <lennart@example.org> +0100'
+	st_maint='Luca B <bluca@example.org> +0000'
+}
+
+st_systemd_name_ () {
+	case $1 in
+	rc) st_tag=v$2-rc$3 ;;
+	final) st_tag=v$2 ;;
+	stable) st_tag=v$2.$3 ;;
+	branch) st_tag=v$2-stable ;;
+	esac
+	st_title="systemd ${st_tag#v}"
+}
+
+st_systemd_version_file_ () {
+	case $1 in
+	init) st_v=0 ;;
+	rc) st_v=$2~rc$3 ;;
+	final) st_v=$2 ;;
+	stable) st_v=$2.$3 ;;
+	esac
+	printf 'M 100644 inline meson.version\ndata <<EOT\n%s\nEOT\n' "$st_v"
+}
+
+st_systemd_lookalikes_ () {
+	echo "light v255-test v255-rc2^"
+	echo "annotated systemd-255.3 v255.3"
+}
+
+# --- public entry points -------------------------------------------------
+
+stable_tree_linux () {
+	stable_tree_generate_ "$1" st_linux_ \
+		"${STABLE_MAINLINE:-5.19 6.0 6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8}" \
+		"${STABLE_LTS-5.19 6.1 6.6}"
+}
+
+stable_tree_systemd () {
+	stable_tree_generate_ "$1" st_systemd_ \
+		"${SYSTEMD_MAINLINE:-253 254 255 256 257}" "${SYSTEMD_LTS-}"
+}
+
+# stable_tree_replay DIR WEEK: one ref transaction that deletes every tag
+# not released by WEEK and (re)creates every tag that was.
+stable_tree_replay () {
+	git -C "$1" for-each-ref --format='%(refname)' refs/tags |
+	awk -v week="$2" '
+		NF == 1 { if (!($1 in want)) print "delete " $1; next }
+		$1 + 0 <= week + 0 {
+			want["refs/tags/" $2] = 1
+			print "update refs/tags/" $2 " " $3
+		}
+	' "$1/.git/stable-timeline" "$1/.git/stable-lookalikes" - |
+	git -C "$1" update-ref --stdin
+}
+
+stable_tree_weeks () {
+	sed -n '$s/ .*//p' "$1/.git/stable-timeline"
+}
+
+stable_tree_week_of () {
+	awk -v tag="$2" '$2 == tag { print $1 }' "$1/.git/stable-timeline"
+}
+
+# --- the shared generator ------------------------------------------------
+
+# stable_tree_generate_ DIR SCHEME MAINLINE LTS
+stable_tree_generate_ () {
+	st_repo=$1 st_p=$2 st_lts=" $4 "
+	st_per_week=${STABLE_COMMITS_PER_WEEK:-3}
+	st_light=${STABLE_LIGHTWEIGHT_TAGS:-0}
+	"${st_p}setup_"
+	set -- $3
+	st_n=$# st_first=$1
+	st_cycle=$((st_rcs + 2))
+	st_weeks=$((st_n * st_cycle + ${STABLE_TAIL_WEEKS:-4}))
+	# Spread a week's commits over the week; the spare slots are for
+	# stable releases.  stable_week_ keeps dates increasing regardless.
+	st_step=$((STABLE_WEEK_ / (st_per_week + 48)))
+
+	git init -q -b master "$st_repo" &&
+	{
+		stable_stream_ "$@" 3>"$st_repo/.git/stable-events" &&
+		echo done
+	} | git -C "$st_repo" fast-import --quiet --done --active-branches=64 &&
+	stable_lookalikes_ &&
+	stable_write_timeline_ &&
+	git -C "$st_repo" reset -q --hard
+}
+
+# stable_stream_ VERSION...: the fast-import stream on stdout, and
+# "<week> <tag>" lines on fd 3 in release order.
+stable_stream_ () {
+	st_now=$STABLE_EPOCH_ st_mark=0 st_count=0
+	# Per-series state lives in st_<field>_<index> variables.
+	st_i=0
+	for st_ver
+	do
+		st_final=$(((st_i + 1) * st_cycle))
+		st_end=$((st_final + st_cycle + 3))
+		case $st_lts in *" $st_ver "*) st_end=$st_weeks ;; esac
+		test $st_end -le $st_weeks || st_end=$st_weeks
+		eval "st_ver_$st_i=\$st_ver st_final_$st_i=$st_final st_end_$st_i=$st_end"
+		st_i=$((st_i + 1))
+	done
+
+	stable_commit_ master "$st_boss" "$st_boss" "Initial commit" &&
+	printf 'M 100644 inline README\ndata <<EOT\nA fixture tree for git-rolling tests.\nEOT\n' &&
+	"${st_p}version_file_" init || return 1
+
+	st_w=1
+	while test $st_w -le $st_weeks
+	do
+		stable_week_ || return 1
+		st_w=$((st_w + 1))
+	done
+}
+
+stable_week_ () {
+	st_start=$((STABLE_EPOCH_ + (st_w - 1) * STABLE_WEEK_))
+	test $st_now -ge $st_start || st_now=$st_start
+
+	st_j=0
+	while test $st_j -lt $st_per_week
+	do
+		stable_change_ master "$st_boss" "" || return 1
+		st_j=$((st_j + 1))
+	done
+
+	st_k=0
+	while test $st_k -lt $st_n
+	do
+		eval "st_final=\$st_final_$st_k st_end=\$st_end_$st_k"
+		if test $st_final -lt $st_w && test $st_w -le $st_end
+		then
+			stable_release_ $st_k $((st_w - st_final)) || return 1
+		fi
+		st_k=$((st_k + 1))
+	done
+
+	# Which mainline tag, if any, closes this week?
+	st_k=$(((st_w - 1) / st_cycle))
+	st_q=$(((st_w - 1) % st_cycle))
+	test $st_k -lt $st_n && test $st_q -ge 1 || return 0
+	eval "st_ver=\$st_ver_$st_k"
+	if test $st_q -le $st_rcs
+	then
+		stable_tag_commit_ master "$st_boss" rc "$st_ver" $st_q
+	else
+		stable_tag_commit_ master "$st_boss" final "$st_ver" &&
+		eval "st_fork_$st_k=$st_mark"
+	fi
+}
+
+# stable_release_ SERIES N: backports, then the release commit and tag.
+stable_release_ () {
+	eval "st_ver=\$st_ver_$1 st_from=\$st_fork_$1"
+	"${st_p}name_" branch "$st_ver"
+	st_branch=$st_tag
+	st_j=$((1 + ($1 + $2) % 3))
+	while test $st_j -gt 0
+	do
+		stable_change_ "$st_branch" "$st_maint" "$st_from" || return 1
+		st_from=
+		st_j=$((st_j - 1))
+	done
+	eval "st_fork_$1="
+	# Every other release is made while travelling, so that the release
+	# dates that rolling merges copy carry time zones of both signs.
+	st_releaser=$st_maint
+	test $(($2 % 2)) = 0 && st_releaser="${st_maint% *} -0330"
+	stable_tag_commit_ "$st_branch" "$st_releaser" stable "$st_ver" $2
+}
+
+# stable_change_ BRANCH COMMITTER FROM-MARK: an ordinary commit touching
+# one source file; authors rotate so identities and time zones vary.
+stable_change_ () {
+	st_count=$((st_count + 1))
+	case $((st_count % 4)) in
+	0) st_author='Ada Lovelace <ada@example.com> +0100' ;;
+	1) st_author='Bob Builder <bob@example.net> -0700' ;;
+	2) st_author='Chandra Rao <chandra@example.in> +0530' ;;
+	3) st_author='Stable Dev <stable@example.org> +0000' ;;
+	esac
+	st_file=$st_dir/$((st_count % 50)).c
+	stable_commit_ "$1" "$st_author" "$2" "$st_file: change $st_count" "$3" &&
+	printf 'M 100644 inline %s\ndata <<EOT\n/* change %d on %s */\nEOT\n' \
+		"$st_file" $st_count "$1"
+}
+
+# stable_tag_commit_ BRANCH WHO KIND VERSION [N]: the commit that bumps
+# the version file, and its tag.
+stable_tag_commit_ () {
+	"${st_p}name_" "$3" "$4" "$5"
+	stable_commit_ "$1" "$2" "$2" "$st_title" "" &&
+	"${st_p}version_file_" "$3" "$4" "$5" || return 1
+	if test "$st_light" = 1
+	then
+		printf 'reset refs/tags/%s\nfrom :%d\n\n' "$st_tag" $st_mark
+	else
+		printf 'tag %s\nfrom :%d\ntagger %s %d %s\ndata <<EOT\n%s\nEOT\n' \
+			"$st_tag" $st_mark "${2% *}" $st_now "${2##* }" "$st_title"
+	fi
+	echo "$st_w $st_tag" >&3
+}
+
+# stable_commit_ BRANCH AUTHOR COMMITTER SUBJECT [FROM-MARK]: a commit
+# header one step later than the previous commit.  Without FROM-MARK
+# fast-import continues the branch from its current tip.
+stable_commit_ () {
+	st_now=$((st_now + st_step))
+	st_mark=$((st_mark + 1))
+	printf 'commit refs/heads/%s\nmark :%d\nauthor %s %d %s\ncommitter %s %d %s\ndata <<EOT\n%s\nEOT\n' \
+		"$1" $st_mark "${2% *}" $st_now "${2##* }" \
+		"${3% *}" $st_now "${3##* }" "$4"
+	test -z "$5" || printf 'from :%d\n' "$5"
+}
+
+# Add the look-alikes on top of the imported history, dated after the
+# end of the time line: resolve all anchors with one cat-file, then feed
+# a second, small fast-import stream.
+stable_lookalikes_ () {
+	"${st_p}lookalikes_" "$st_first" >"$st_repo/.git/stable-lookalikes.spec" &&
+	awk '{ print $3 "^{commit}" }' "$st_repo/.git/stable-lookalikes.spec" |
+	git -C "$st_repo" cat-file --batch-check='%(objectname) %(objecttype)' |
+	paste -d' ' "$st_repo/.git/stable-lookalikes.spec" - |
+	{
+		st_now=$((STABLE_EPOCH_ + st_weeks * STABLE_WEEK_))
+		while read st_kind st_name st_anchor st_oid st_type
+		do
+			test "$st_type" = commit || continue
+			st_now=$((st_now + 3600))
+			case $st_kind in
+			light)
+				printf 'reset refs/tags/%s\nfrom %s\n\n' "$st_name" "$st_oid" ;;
+			annotated)
+				printf 'tag %s\nfrom %s\ntagger %s %d %s\ndata <<EOT\nnot a release: %s\nEOT\n' \
+					"$st_name" "$st_oid" "${st_maint% *}" $st_now \
+					"${st_maint##* }" "$st_name" ;;
+			branch)
+				printf 'commit refs/heads/%s\ncommitter %s %d %s\ndata <<EOT\nqueue: pending fix\nEOT\nfrom %s\nM 100644 inline %s/queued.c\ndata <<EOT\n/* queued */\nEOT\n' \
+					"$st_name" "${st_maint% *}" $st_now "${st_maint##* }" \
+					"$st_oid" "$st_dir" ;;
+			esac
+		done
+		echo done
+	} | git -C "$st_repo" fast-import --quiet --done
+}
+
+# Join the release events with the final tag objects: the time line gets
+# the releases in order, everything else is a look-alike.
+stable_write_timeline_ () {
+	git -C "$st_repo" for-each-ref \
+		--format='%(refname:lstrip=2) %(objectname) %(*objectname)' refs/tags |
+	awk -v timeline="$st_repo/.git/stable-timeline" \
+	    -v lookalikes="$st_repo/.git/stable-lookalikes" '
+		NR == FNR { week[$2] = $1; order[++n] = $2; next }
+		{
+			line = $1 " " $2 " " ($3 == "" ? $2 : $3)
+			if ($1 in week) found[$1] = week[$1] " " line
+			else print "0 " line > lookalikes
+		}
+		END {
+			printf "" > lookalikes
+			for (i = 1; i <= n; i++) {
+				if (!(order[i] in found)) exit 1
+				print found[order[i]] > timeline
+			}
+		}
+	' "$st_repo/.git/stable-events" -
+}
