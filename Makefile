@@ -12,7 +12,8 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) \
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8)
 
-COMMANDS = init advance
+# Every builtin/<cmd>.c is one git-rolling-<cmd> executable.
+COMMANDS = $(sort $(basename $(notdir $(wildcard builtin/*.c))))
 PROGRAMS = git-rolling $(addprefix git-rolling-,$(COMMANDS))
 
 LIB_OBJS = $(patsubst %.c,%.o,$(wildcard lib/*.c))

@@ -1,41 +1,42 @@
 # Helpers for tests of rolling branches: independent oracles for what a
 # rolling branch must look like, written with plain git so that they do
 # not share code (or bugs) with git-rolling.  Source after test-lib.sh.
+# Scratch files go to the trash directory, never into a work tree.
 
 # The stable policy, computed from the tags present with sort -V: the
 # newest series with a release below the newest series mainline has
 # tagged, and that series' newest release.  Prints the release tag.
 expected_stable_target () {
-	git -C "${1:-.}" tag -l 'v*' >tags.all &&
-	newest_mainline=$(grep -E '^v[0-9]+\.[0-9]+(-rc[0-9]+)?$' tags.all |
+	git -C "${1:-.}" tag -l 'v*' >"$TRASH_DIRECTORY/tags.all" &&
+	newest_mainline=$(grep -E '^v[0-9]+\.[0-9]+(-rc[0-9]+)?$' "$TRASH_DIRECTORY/tags.all" |
 		sed -e 's/-rc[0-9]*$//' | sort -V | tail -n 1) &&
-	rolling_target_below "$newest_mainline" "" <tags.all
+	rolling_target_below "$newest_mainline" "" <"$TRASH_DIRECTORY/tags.all"
 }
 
 # The lts policy: like stable, but only series in $2 (space separated)
 # and only final mainline tags count.
 expected_lts_target () {
-	git -C "$1" tag -l 'v*' >tags.all &&
-	newest_final=$(grep -E '^v[0-9]+\.[0-9]+$' tags.all | sort -V | tail -n 1) &&
-	rolling_target_below "$newest_final" "$2" <tags.all
+	git -C "$1" tag -l 'v*' >"$TRASH_DIRECTORY/tags.all" &&
+	newest_final=$(grep -E '^v[0-9]+\.[0-9]+$' "$TRASH_DIRECTORY/tags.all" | sort -V | tail -n 1) &&
+	rolling_target_below "$newest_final" "$2" <"$TRASH_DIRECTORY/tags.all"
 }
 
 # rolling_target_below <vX.Y> <series-list>: newest release (from stdin)
 # of the newest series below vX.Y, restricted to the list if not empty.
 rolling_target_below () {
-	grep -E '^v[0-9]+\.[0-9]+\.[1-9][0-9]*$' >releases.all
-	sed -e 's/\.[0-9]*$//' releases.all | sort -u >series.all &&
-	{ cat series.all && echo "$1"; } | sort -u -V |
-		awk -v limit="$1" '$0 == limit { exit } { print }' >series.below &&
+	grep -E '^v[0-9]+\.[0-9]+\.[1-9][0-9]*$' >"$TRASH_DIRECTORY/releases.all"
+	sed -e 's/\.[0-9]*$//' "$TRASH_DIRECTORY/releases.all" | sort -u >"$TRASH_DIRECTORY/series.all" &&
+	{ cat "$TRASH_DIRECTORY/series.all" && echo "$1"; } | sort -u -V |
+		awk -v limit="$1" '$0 == limit { exit } { print }' >"$TRASH_DIRECTORY/series.below" &&
 	if test -n "$2"
 	then
-		for s in $2; do echo "v$s"; done | grep -Fx -f - series.below >series.eligible
+		for s in $2; do echo "v$s"; done | grep -Fx -f - "$TRASH_DIRECTORY/series.below" >"$TRASH_DIRECTORY/series.eligible"
 	else
-		cp series.below series.eligible
+		cp "$TRASH_DIRECTORY/series.below" "$TRASH_DIRECTORY/series.eligible"
 	fi &&
-	target_series=$(sort -V series.eligible | tail -n 1) &&
+	target_series=$(sort -V "$TRASH_DIRECTORY/series.eligible" | tail -n 1) &&
 	test -n "$target_series" &&
-	awk -v prefix="$target_series." 'index($0, prefix) == 1' releases.all |
+	awk -v prefix="$target_series." 'index($0, prefix) == 1' "$TRASH_DIRECTORY/releases.all" |
 		sort -V | tail -n 1
 }
 
@@ -44,13 +45,13 @@ rolling_target_below () {
 check_rolling_merge () {
 	merge_tag=$(git log -1 --format=%s "$1" | sed -n "s/^Merge //p") &&
 	test -n "$merge_tag" &&
-	git rev-parse "$1^1" "$merge_tag^{commit}" >merge.expect &&
-	git rev-parse "$1^@" >merge.parents &&
-	test_cmp merge.expect merge.parents &&
+	git rev-parse "$1^1" "$merge_tag^{commit}" >"$TRASH_DIRECTORY/merge.expect" &&
+	git rev-parse "$1^@" >"$TRASH_DIRECTORY/merge.parents" &&
+	test_cmp "$TRASH_DIRECTORY/merge.expect" "$TRASH_DIRECTORY/merge.parents" &&
 	test "$(git rev-parse "$1^{tree}")" = "$(git rev-parse "$merge_tag^{tree}")" &&
-	git log -1 --format="%ad %cd" --date=raw "$merge_tag^{commit}" >merge.dates.expect &&
-	git log -1 --format="%ad %cd" --date=raw "$1" >merge.dates &&
-	test_cmp merge.dates.expect merge.dates &&
+	git log -1 --format="%ad %cd" --date=raw "$merge_tag^{commit}" >"$TRASH_DIRECTORY/merge.dates.expect" &&
+	git log -1 --format="%ad %cd" --date=raw "$1" >"$TRASH_DIRECTORY/merge.dates" &&
+	test_cmp "$TRASH_DIRECTORY/merge.dates.expect" "$TRASH_DIRECTORY/merge.dates" &&
 	echo "$merge_tag"
 }
 
@@ -59,27 +60,30 @@ check_rolling_merge () {
 # the way the stable maintainers do with the git CLI, and check that the
 # commit ids come out the same.
 recipe_reproduces () {
-	rm -rf recipe-wt &&
-	git worktree add -q --detach recipe-wt "$1" &&
-	git rev-list --reverse --first-parent "$1..$2" >recipe.merges &&
+	recipe_wt="$TRASH_DIRECTORY/recipe-wt" &&
+	rm -rf "$recipe_wt" &&
+	git worktree add -q --detach "$recipe_wt" "$1" &&
+	git rev-list --reverse --first-parent "$1..$2" >"$TRASH_DIRECTORY/recipe.merges" &&
 	while read merge
 	do
 		tag=$(git log -1 --format=%s "$merge" | sed -n "s/^Merge //p") &&
 		(
-			cd recipe-wt &&
-			if test -n "$3"
-			then
-				git config user.name "$3" && git config user.email "$4"
-			fi &&
+			cd "$recipe_wt" &&
 			git merge -q -s ours --no-ff --no-commit "$tag" >/dev/null 2>&1 &&
 			git read-tree -um "$tag" &&
 			GIT_AUTHOR_DATE=$(git log -1 --format=%ad --date=raw "$tag^{commit}") &&
 			GIT_COMMITTER_DATE=$(git log -1 --format=%cd --date=raw "$tag^{commit}") &&
 			export GIT_AUTHOR_DATE GIT_COMMITTER_DATE &&
-			git commit -q $RECIPE_SIGNOFF -m "Merge $tag" &&
+			if test -n "$3"
+			then
+				git -c user.name="$3" -c user.email="$4" \
+					commit -q $RECIPE_SIGNOFF -m "Merge $tag"
+			else
+				git commit -q $RECIPE_SIGNOFF -m "Merge $tag"
+			fi &&
 			test "$(git rev-parse HEAD)" = "$merge"
 		) || { echo "recipe differs at $merge ($tag)"; return 1; }
-	done <recipe.merges &&
-	git worktree remove --force recipe-wt
+	done <"$TRASH_DIRECTORY/recipe.merges" &&
+	git worktree remove --force "$recipe_wt"
 }
 RECIPE_SIGNOFF=-s
