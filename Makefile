@@ -51,6 +51,9 @@ sanitize:
 	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
+demo: all
+	contrib/demo.sh
+
 bench: all
 	t/perf/run
 
@@ -63,5 +66,5 @@ clean:
 		t/helper/*.o t/helper/*.d
 	$(RM) -r t/trash\ directory.*
 
-.PHONY: all test sanitize bench install clean
+.PHONY: all test sanitize demo bench install clean
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))

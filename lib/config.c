@@ -173,6 +173,16 @@ void rolling_config_abort(struct rolling_config_tx *tx)
 	memset(tx, 0, sizeof(*tx));
 }
 
+/* Config names come lower-cased in section and key, subsection as written. */
+static int is_policy_key(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "rolling.", strlen("rolling.")) &&
+	       len > strlen("rolling..policy") &&
+	       !strcmp(name + len - strlen(".policy"), ".policy");
+}
+
 /* "rolling.<branch>.policy" -> "<branch>"; branch names may hold dots. */
 static char *branch_of_key(const char *name)
 {
@@ -195,14 +205,19 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 	*branches = NULL;
 	*nr = 0;
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
-	    (err = git_config_iterator_glob_new(&iter, config, "^rolling\\..*\\.policy$")) < 0) {
+	    (err = git_config_iterator_new(&iter, config)) < 0) {
 		err = rolling_git_error(err, "cannot read the configuration");
 		goto out;
 	}
+	/*
+	 * Filtered here rather than with git_config_iterator_glob_new():
+	 * libgit2 1.5 leaks a PCRE2 match block for every entry the glob
+	 * iterator tests.
+	 */
 	while (!(err = git_config_next(&entry, iter))) {
-		char *branch = branch_of_key(entry->name);
+		char *branch;
 
-		if (!branch)
+		if (!is_policy_key(entry->name) || !(branch = branch_of_key(entry->name)))
 			continue;
 		if (*nr + 1 >= alloc) {
 			char **grown;
