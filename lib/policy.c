@@ -74,6 +74,8 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 
 static int is_lts(const struct rolling_policy *policy, const struct rolling_series *s)
 {
+	if (!policy->lts_nr)
+		return 0;
 	return bsearch(s, policy->lts, policy->lts_nr, sizeof(*policy->lts), cmp_series) != NULL;
 }
 

@@ -208,7 +208,8 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		err = rolling_git_error(err, "cannot read tags");
 		goto out;
 	}
-	qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
+	if (tags->releases_nr)  /* qsort() wants a valid array even for none */
+		qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
 	drop_duplicates(tags);
 	err = index_releases(tags);
 out:
@@ -229,6 +230,8 @@ static int cmp_version_key(const void *key, const void *elem)
 const struct rolling_release *rolling_tags_find_version(const struct rolling_tags *tags,
 						       const struct rolling_version *version)
 {
+	if (!tags->releases_nr)
+		return NULL;
 	return bsearch(version, tags->releases, tags->releases_nr,
 		       sizeof(*tags->releases), cmp_version_key);
 }
@@ -266,6 +269,8 @@ static int cmp_series_key(const void *key, const void *elem)
 const struct rolling_series_info *rolling_tags_find_series(const struct rolling_tags *tags,
 							  const struct rolling_series *s)
 {
+	if (!tags->series_nr)
+		return NULL;
 	return bsearch(s, tags->series, tags->series_nr, sizeof(*tags->series),
 		       cmp_series_key);
 }
