@@ -1,13 +1,17 @@
 # git-rolling: rolling branches for projects with stable release series.
 
+VERSION = 0.1.0
+
 prefix ?= /usr/local
 bindir = $(prefix)/bin
+mandir = $(prefix)/share/man
+completiondir = $(prefix)/share/bash-completion/completions
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 WARNINGS = -Wall -Wextra -Werror=implicit-function-declaration
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DROLLING_VERSION='"$(VERSION)"' $(WARNINGS) $(CFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 libpcre2-8)
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8)
@@ -19,6 +23,10 @@ PROGRAMS = git-rolling $(addprefix git-rolling-,$(COMMANDS))
 LIB_OBJS = $(patsubst %.c,%.o,$(wildcard lib/*.c))
 LIB = lib/librolling.a
 TEST_HELPER = t/helper/test-rolling
+
+ASCIIDOCTOR ?= asciidoctor
+MAN1 = $(patsubst %.txt,%.1,$(wildcard Documentation/git-rolling*.txt))
+MAN7 = Documentation/gitrolling.7
 
 PROVE ?= prove
 PROVE_OPTS ?=
@@ -57,14 +65,33 @@ demo: all
 bench: all
 	t/perf/run
 
-install: $(PROGRAMS)
-	install -d $(DESTDIR)$(bindir)
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
+# Manual pages; a warning from asciidoctor fails the build.
+doc: $(MAN1) $(MAN7)
+
+Documentation/%.1: Documentation/%.txt Documentation/config.txt
+	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
+		-a mansource=git-rolling -a manversion=$(VERSION) \
+		-a manmanual="Git Rolling Manual" -o $@ $<
+
+Documentation/%.7: Documentation/%.txt Documentation/config.txt
+	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
+		-a mansource=git-rolling -a manversion=$(VERSION) \
+		-a manmanual="Git Rolling Manual" -o $@ $<
+
+install: $(PROGRAMS) doc
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
+		'$(DESTDIR)$(completiondir)'
+	install -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)'
+	install -m 644 $(MAN1) '$(DESTDIR)$(mandir)/man1'
+	install -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7'
+	install -m 644 contrib/completion/git-rolling.bash '$(DESTDIR)$(completiondir)/git-rolling'
 
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
+	$(RM) Documentation/*.1 Documentation/*.7
 	$(RM) -r t/trash\ directory.*
 
-.PHONY: all test sanitize demo bench install clean
+.PHONY: all test sanitize demo bench doc install clean
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
+

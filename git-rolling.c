@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ROLLING_VERSION "0.1.0"
+#ifndef ROLLING_VERSION
+#define ROLLING_VERSION "unknown"
+#endif
 
 static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },
@@ -88,6 +90,14 @@ int main(int argc, char **argv)
 		execlp("git", "git", "help", "rolling", (char *)NULL);
 		fprintf(stderr, "fatal: cannot run git help: %s\n", strerror(errno));
 		return 128;
+	}
+	if (!strcmp(argv[1], "--list-cmds")) {
+		/* For the bash completion: one command per line. */
+		size_t i;
+
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			puts(commands[i][0]);
+		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("git-rolling version %s\n", ROLLING_VERSION);

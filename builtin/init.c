@@ -202,7 +202,7 @@ static int cmd_init(int argc, const char **argv)
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
-		OPT_BOOL('f', "force", &o.force, "replace an existing branch and configuration"),
+		OPT__FORCE(&o.force, "replace an existing branch and configuration"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};

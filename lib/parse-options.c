@@ -32,17 +32,9 @@ static int apply(const struct rolling_option *o, int negated, const char *arg,
 	case ROLLING_OPTION_SET_INT:
 		if (arg)
 			return rolling_error("option `%s' takes no value", spelled);
-		if (negated && o->type == ROLLING_OPTION_SET_INT)
-			return rolling_error("unknown option `no-%s'", o->long_name);
 		*(int *)o->value = negated ? 0 : (o->type == ROLLING_OPTION_BOOL ? 1 : o->defval);
 		return 0;
 	case ROLLING_OPTION_STRING:
-		if (negated) {
-			if (arg)
-				return rolling_error("option `%s' takes no value", spelled);
-			*(const char **)o->value = NULL;
-			return 0;
-		}
 		if (!arg) {
 			if (!next)
 				return rolling_error("option `%s' requires a value", spelled);
@@ -68,7 +60,7 @@ static int parse_long(const char *word, const char *next, int *used,
 		o = find_long(options, name + 3, len - 3);
 		negated = 1;
 	}
-	if (!o)
+	if (!o || (negated && (o->flags & ROLLING_OPTION_NONEG)))
 		return rolling_error("unknown option `%.*s'", (int)len, name);
 	return apply(o, negated, eq ? eq + 1 : NULL, next, used, o->long_name);
 }
@@ -112,6 +104,8 @@ int rolling_parse_options(int argc, const char **argv, const struct rolling_opti
 			return ROLLING_PARSE_HELP_SHORT;
 		if (!strcmp(word, "--help"))
 			return ROLLING_PARSE_HELP_LONG;
+		if (!strcmp(word, "--git-completion-helper"))
+			return ROLLING_PARSE_COMPLETION;
 		err = word[1] == '-' ? parse_long(word, next, &used, options)
 				     : parse_short(word, next, &used, options);
 		if (err < 0)
@@ -138,7 +132,7 @@ void rolling_print_usage(FILE *out, const char *const *usage, const struct rolli
 				      o->long_name ? ", " : "");
 		if (o->long_name)
 			n += snprintf(left + n, sizeof(left) - n, "--%s%s",
-				      o->type == ROLLING_OPTION_BOOL ? "[no-]" : "", o->long_name);
+				      o->flags & ROLLING_OPTION_NONEG ? "" : "[no-]", o->long_name);
 		if (o->argh)
 			snprintf(left + n, sizeof(left) - n, " <%s>", o->argh);
 		if (strlen(left) > 24)
@@ -146,5 +140,24 @@ void rolling_print_usage(FILE *out, const char *const *usage, const struct rolli
 		else
 			fprintf(out, "    %-24s  %s\n", left, o->help);
 	}
+	fputc('\n', out);
+}
+
+void rolling_print_completion(FILE *out, const struct rolling_option *options)
+{
+	const struct rolling_option *o;
+	const char *sep = "";
+
+	/* Options that take a value end in '=', as git's helper prints them. */
+	for (o = options; o->type != ROLLING_OPTION_END; o++) {
+		if (!o->long_name)
+			continue;
+		fprintf(out, "%s--%s%s", sep, o->long_name,
+			o->type == ROLLING_OPTION_STRING ? "=" : "");
+		sep = " ";
+	}
+	for (o = options; o->type != ROLLING_OPTION_END; o++)
+		if (o->long_name && !(o->flags & ROLLING_OPTION_NONEG))
+			fprintf(out, " --no-%s", o->long_name);
 	fputc('\n', out);
 }

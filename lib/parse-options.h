@@ -21,25 +21,41 @@ struct rolling_option {
 	const char *argh;
 	const char *help;
 	int defval;
+	int flags;
 };
 
-#define OPT_END()                  { ROLLING_OPTION_END, 0, NULL, NULL, NULL, NULL, 0 }
-#define OPT_BOOL(s, l, v, h)       { ROLLING_OPTION_BOOL, (s), (l), (v), NULL, (h), 0 }
-#define OPT_SET_INT(s, l, v, h, i) { ROLLING_OPTION_SET_INT, (s), (l), (v), NULL, (h), (i) }
-#define OPT_STRING(s, l, v, a, h)  { ROLLING_OPTION_STRING, (s), (l), (v), (a), (h), 0 }
-#define OPT__QUIET(v)              OPT_BOOL('q', "quiet", (v), "print only errors")
-#define OPT__DRY_RUN(v)            OPT_BOOL('n', "dry-run", (v), "show what would be done, change nothing")
+/* A switch with no sensible opposite: --no-<name> is refused. */
+#define ROLLING_OPTION_NONEG 1
+
+#define OPT_END()                  { ROLLING_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0 }
+#define OPT_BOOL(s, l, v, h)       { ROLLING_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0 }
+#define OPT_SWITCH(s, l, v, h)     { ROLLING_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, \
+				     ROLLING_OPTION_NONEG }
+#define OPT_SET_INT(s, l, v, h, i) { ROLLING_OPTION_SET_INT, (s), (l), (v), NULL, (h), (i), \
+				     ROLLING_OPTION_NONEG }
+#define OPT_STRING(s, l, v, a, h)  { ROLLING_OPTION_STRING, (s), (l), (v), (a), (h), 0, \
+				     ROLLING_OPTION_NONEG }
+#define OPT__QUIET(v)              OPT_SWITCH('q', "quiet", (v), "print only errors")
+#define OPT__DRY_RUN(v)            OPT_SWITCH('n', "dry-run", (v), \
+				      "show what would be done, change nothing")
+#define OPT__FORCE(v, h)           OPT_SWITCH('f', "force", (v), (h))
 
 #define ROLLING_PARSE_HELP_SHORT  -2   /* -h */
 #define ROLLING_PARSE_HELP_LONG   -3   /* --help */
+#define ROLLING_PARSE_COMPLETION  -4   /* --git-completion-helper */
 
 /*
  * Parse argv[1..argc) against `options`.  Arguments that are not options
  * are moved to the front of argv, in order, and their count is returned.
  * Returns ROLLING_ERROR (with a message) for an unknown option or a
- * missing argument, or one of the ROLLING_PARSE_HELP_* codes.
+ * missing argument, or one of the ROLLING_PARSE_HELP_* codes, or
+ * ROLLING_PARSE_COMPLETION.
  */
 int rolling_parse_options(int argc, const char **argv, const struct rolling_option *options);
+
+/* The long options, space separated, for the bash completion. */
+#include <stdio.h>
+void rolling_print_completion(FILE *out, const struct rolling_option *options);
 
 /* Print "usage: ..." lines and the options table to `out`. */
 #include <stdio.h>

@@ -62,6 +62,10 @@ int parse_options_or_usage(int argc, const char **argv, const char *command,
 	}
 	if (nr == ROLLING_PARSE_HELP_LONG)
 		show_manual(command);
+	if (nr == ROLLING_PARSE_COMPLETION) {
+		rolling_print_completion(stdout, options);
+		exit(0);
+	}
 	if (nr < 0) {
 		error("%s", rolling_last_error());
 		usage_with_options(usage, options);

@@ -1,0 +1,61 @@
+# bash completion for git-rolling.
+#
+# Git's completion (git-completion.bash) calls _git_rolling for
+# "git rolling ..." and, through bash-completion's loader, sources this
+# file on demand when it is installed as
+# $prefix/share/bash-completion/completions/git-rolling.
+#
+# Commands and options are asked from git-rolling itself (--list-cmds,
+# --git-completion-helper), so the completion never lags behind the code.
+
+__git_rolling_branches ()
+{
+	__git config --name-only --get-regexp '^rolling\..*\.policy$' 2>/dev/null |
+		sed -e 's/^rolling\.//' -e 's/\.policy$//'
+}
+
+_git_rolling ()
+{
+	local subcommands subcommand
+	subcommands="$(git rolling --list-cmds 2>/dev/null)"
+	subcommand="$(__git_find_on_cmdline "$subcommands")"
+
+	if [ -z "$subcommand" ]; then
+		case "$cur" in
+		--*)	__gitcomp "--version --help" ;;
+		*)	__gitcomp "$subcommands" ;;
+		esac
+		return
+	fi
+
+	case "$cur" in
+	--preset=*)
+		__gitcomp "linux systemd" "" "${cur##--preset=}"
+		return
+		;;
+	--*=*)
+		return
+		;;
+	--*)
+		__gitcomp "$(git rolling "$subcommand" --git-completion-helper 2>/dev/null)"
+		return
+		;;
+	esac
+
+	case "$subcommand" in
+	advance|verify)
+		__gitcomp_nl "$(__git_rolling_branches)"
+		;;
+	bisect-helper)
+		local actions="steps start next run"
+		if [ -z "$(__git_find_on_cmdline "$actions")" ]; then
+			__gitcomp "$actions"
+		else
+			__git_complete_refs
+		fi
+		;;
+	describe)
+		__git_complete_refs
+		;;
+	esac
+}

@@ -1,0 +1,139 @@
+#!/bin/sh
+
+test_description='manual pages, help and usage
+
+Every command has a page that builds without warnings and documents every
+option the command accepts; every configuration key init writes is in the
+shared configuration text; git help opens the installed pages.
+'
+. "$(dirname "$0")"/test-lib.sh
+
+DOC=$GIT_ROLLING_BUILD_DIR/Documentation
+
+command -v asciidoctor >/dev/null 2>&1 && test_set_prereq ASCIIDOCTOR
+command -v man >/dev/null 2>&1 && test_set_prereq MAN
+
+test_expect_success 'every command has a manual page' '
+	git rolling --list-cmds >cmds &&
+	test_line_count -ge 2 cmds &&
+	while read cmd
+	do
+		test_path_is_file "$DOC/git-rolling-$cmd.txt" || return 1
+	done <cmds
+'
+
+test_expect_success 'every page has the sections of a git manual page' '
+	for page in "$DOC"/git-rolling*.txt
+	do
+		for section in NAME SYNOPSIS DESCRIPTION OPTIONS CONFIGURATION \
+			"EXIT STATUS" EXAMPLES "SEE ALSO"
+		do
+			grep -qx "$section" "$page" ||
+			{ echo "$page lacks $section"; return 1; }
+		done
+	done
+'
+
+test_expect_success 'every option a command accepts is documented' '
+	while read cmd
+	do
+		git rolling $cmd --git-completion-helper >opts &&
+		test -s opts &&
+		for opt in $(cat opts)
+		do
+			opt=${opt%=} &&
+			case "$opt" in
+			--no-*) positive=--${opt#--no-} ;;
+			*) positive=$opt ;;
+			esac &&
+			{
+				grep -q -e "^$opt\( <[^>]*>\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt" ||
+				grep -q -e "^--\[no-\]${positive#--}\( <[^>]*>\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt"
+			} ||
+			{ echo "git rolling $cmd: $opt is not documented"; return 1; }
+		done
+	done <cmds
+'
+
+test_expect_success 'every option is in the usage string too' '
+	while read cmd
+	do
+		git rolling $cmd --git-completion-helper >opts &&
+		test_expect_code 129 git rolling $cmd -h >usage &&
+		for opt in $(cat opts)
+		do
+			case "$opt" in --no-*) continue ;; esac &&
+			opt=${opt%=} &&
+			{ grep -q -e "$opt" usage || grep -q -e "--\[no-\]${opt#--}" usage; } ||
+			{ echo "git rolling $cmd -h: $opt missing"; return 1; }
+		done
+	done <cmds
+'
+
+test_expect_success 'every configuration key that init writes is documented' '
+	test_commit base &&
+	git tag v1.0.1 && git tag v1.1 &&
+	git rolling init -q --lts --series 1.0 --pin 1.0 --ident "A <a@b.c>" --no-signoff rs &&
+	git config --name-only --get-regexp "^rolling\\.rs\\." >keys &&
+	test_line_count = 7 keys &&
+	while read key
+	do
+		key=${key#rolling.rs.} &&
+		grep -qi "^rolling.<branch>.$key::$" "$DOC/config.txt" ||
+		{ echo "rolling.<branch>.$key undocumented"; return 1; }
+	done <keys
+'
+
+test_expect_success ASCIIDOCTOR 'every page builds without warnings' '
+	mkdir built &&
+	for page in "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt
+	do
+		asciidoctor -b manpage -d manpage --failure-level WARN \
+			-D built "$page" 2>err &&
+		test_must_be_empty err || return 1
+	done &&
+	ls built >pages &&
+	test $(wc -l <pages) -eq $(ls "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt | wc -l)
+'
+
+test_expect_success ASCIIDOCTOR,MAN 'git help opens the installed pages' '
+	make -C "$GIT_ROLLING_BUILD_DIR" -s install prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
+	MANPATH=$TRASH_DIRECTORY/inst/share/man &&
+	export MANPATH &&
+	PATH=$TRASH_DIRECTORY/inst/bin:$PATH &&
+	MANPAGER=cat PAGER=cat MANWIDTH=80 git help rolling >help &&
+	grep "git-rolling - Rolling branches that follow" help &&
+	MANPAGER=cat PAGER=cat git rolling --help >help &&
+	grep "git-rolling - Rolling branches that follow" help &&
+	MANPAGER=cat PAGER=cat git rolling advance --help >help &&
+	grep "git-rolling-advance - Merge the releases a rolling branch has not" help &&
+	MANPAGER=cat PAGER=cat git help gitrolling >help &&
+	grep "THE ROLLING STEP" help
+'
+
+test_expect_success '-h prints the usage and exits 129' '
+	while read cmd
+	do
+		test_expect_code 129 git rolling $cmd -h >out 2>err &&
+		grep "^usage: git rolling $cmd" out &&
+		test_must_be_empty err || return 1
+	done <cmds &&
+	test_expect_code 129 git rolling -h >out &&
+	grep "^usage: git rolling" out &&
+	test_expect_code 129 git rolling 2>err &&
+	grep "^usage: git rolling" err
+'
+
+test_expect_success 'unknown commands' '
+	test_expect_code 1 git rolling frobnicate 2>err &&
+	grep "^git rolling: .frobnicate. is not a git rolling command" err &&
+	test_expect_code 129 git rolling --frobnicate 2>err &&
+	grep "^error: unknown option .--frobnicate." err
+'
+
+test_expect_success '--version' '
+	git rolling --version >out &&
+	grep "^git-rolling version [0-9]" out
+'
+
+test_done
