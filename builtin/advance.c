@@ -8,20 +8,23 @@
 #include <git2.h>
 #include "../lib/usage.h"
 #include "../lib/branch.h"
+#include "../lib/color.h"
 #include "../lib/ident.h"
 #include "../lib/merge.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
 
 static const char *const advance_usage[] = {
-	"git rolling advance [-n | --dry-run] [--series <series>] [-q] [<branch>...]",
+	"git rolling advance [-n | --dry-run] [--series <series>] [--porcelain] [-q] [<branch>...]",
 	NULL,
 };
 
 struct advance_options {
 	int dry_run;
 	const char *series;
+	int porcelain;
 	int quiet;
+	int color;
 };
 
 /* A branch to advance, with everything checked before any is moved. */
@@ -93,18 +96,47 @@ static void prepare(struct pending *p, git_repository *repo, const char *branch,
 	p->target = target_series(p, asked_series);
 }
 
+/*
+ * The porcelain format is stable for scripts: one line per step,
+ *   step <branch> <from-release> <to-release> <merge-id> <from-series> <to-series>
+ * and for a branch with nothing to do
+ *   current <branch> <release> <tip-id> <series>
+ */
 static void report_step(const struct pending *p, const struct rolling_release *from,
-			const struct rolling_release *to, const git_oid *merge, int dry_run)
+			const struct rolling_release *to, const git_oid *merge,
+			const struct advance_options *o)
 {
 	const struct rolling_tags *tags = &p->b.tags;
 	char hex[GIT_OID_HEXSZ + 1], a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ];
+	char text[3 * ROLLING_SERIES_BUFSZ], colored[sizeof(text) + 16];
 
+	series_name(a, tags, &from->version.series);
+	series_name(b, tags, &to->version.series);
+	if (o->porcelain) {
+		printf("step %s %s %s %s %s %s\n", p->b.config.branch, from->name, to->name,
+		       git_oid_tostr(hex, sizeof(hex), merge), a, b);
+		return;
+	}
 	printf("%s: %s -> %s (%s)", p->b.config.branch, from->name, to->name,
 	       git_oid_tostr(hex, 13, merge));
-	if (rolling_series_cmp(&from->version.series, &to->version.series))
-		printf(", series %s -> %s", series_name(a, tags, &from->version.series),
-		       series_name(b, tags, &to->version.series));
-	printf("%s\n", dry_run ? " [dry run]" : "");
+	if (strcmp(a, b)) {
+		snprintf(text, sizeof(text), "series %s -> %s", a, b);
+		printf(", %s", rolling_colored(colored, sizeof(colored), o->color,
+						ROLLING_COLOR_YELLOW, text));
+	}
+	printf("%s\n", o->dry_run ? " [dry run]" : "");
+}
+
+static void report_current(const struct pending *p, const struct advance_options *o)
+{
+	char hex[GIT_OID_HEXSZ + 1], series[ROLLING_SERIES_BUFSZ];
+
+	if (o->porcelain)
+		printf("current %s %s %s %s\n", p->b.config.branch, p->current->name,
+		       git_oid_tostr(hex, sizeof(hex), &p->tip),
+		       series_name(series, &p->b.tags, &p->current->version.series));
+	else
+		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }
 
 static void advance(git_repository *repo, struct pending *p, const struct advance_options *o)
@@ -119,7 +151,7 @@ static void advance(git_repository *repo, struct pending *p, const struct advanc
 		die("%s: %s", p->b.config.branch, rolling_last_error());
 	if (!plan.nr) {
 		if (!o->quiet)
-			printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
+			report_current(p, o);
 		return;
 	}
 	for (i = 0; i < plan.nr; i++) {
@@ -136,7 +168,7 @@ static void advance(git_repository *repo, struct pending *p, const struct advanc
 	if (o->quiet)
 		return;
 	for (i = 0; i < plan.nr; i++) {
-		report_step(p, from, plan.steps[i], &moves[i].to, o->dry_run);
+		report_step(p, from, plan.steps[i], &moves[i].to, o);
 		from = plan.steps[i];
 	}
 }
@@ -154,6 +186,7 @@ static int cmd_advance(int argc, const char **argv)
 		OPT__DRY_RUN(&o.dry_run),
 		OPT_STRING(0, "series", &o.series, "series",
 			   "switch to this series now (never an older one)"),
+		OPT_SWITCH(0, "porcelain", &o.porcelain, "print steps in a stable format for scripts"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};
@@ -165,7 +198,7 @@ static int cmd_advance(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "advance", options, advance_usage);
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
-	if (rolling_repo_warn_hazards(repo) < 0)
+	if (rolling_repo_warn_hazards(repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
 	if (argc) {
 		nr = (size_t)argc;

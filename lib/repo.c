@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include "repo.h"
+#include "cmdline-config.h"
 #include "error.h"
 
 int rolling_repo_open(git_repository **repo)
@@ -10,7 +11,13 @@ int rolling_repo_open(git_repository **repo)
 	if (err == GIT_ENOTFOUND)
 		return rolling_error_code(ROLLING_ENOTFOUND,
 					  "not a git repository (or any of the parent directories): .git");
-	return err < 0 ? rolling_git_error(err, "cannot open the repository") : 0;
+	if (err < 0)
+		return rolling_git_error(err, "cannot open the repository");
+	if ((err = rolling_apply_cmdline_config(*repo)) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+	}
+	return err;
 }
 
 static int has_replace_refs(git_repository *repo, int *found)
