@@ -86,12 +86,24 @@ install: $(PROGRAMS) doc
 	install -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7'
 	install -m 644 contrib/completion/git-rolling.bash '$(DESTDIR)$(completiondir)/git-rolling'
 
+# The server side: the updater the systemd units run, and the units.
+libexecdir = $(prefix)/lib/git-rolling
+systemdunitdir = $(prefix)/lib/systemd/system
+
+install-contrib:
+	install -d '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(systemdunitdir)'
+	install -m 755 contrib/systemd/git-rolling-update '$(DESTDIR)$(libexecdir)'
+	for unit in git-rolling-advance@.service git-rolling-advance@.timer; do \
+		sed -e 's|/usr/local/lib/git-rolling|$(libexecdir)|' contrib/systemd/$$unit \
+			>'$(DESTDIR)$(systemdunitdir)'/$$unit || exit; \
+	done
+
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
 	$(RM) Documentation/*.1 Documentation/*.7
 	$(RM) -r t/trash\ directory.*
 
-.PHONY: all test sanitize demo bench doc install clean
+.PHONY: all test sanitize demo bench doc install install-contrib clean
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
 
