@@ -6,10 +6,6 @@
 
 #define KEY_MAX 1024
 
-static const char *const section_keys[] = {
-	"policy", "series", "pin", "releasePattern", "mainlinePattern", "ident", "signoff",
-};
-
 const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key)
 {
 	snprintf(buf, size, "rolling.%s.%s", branch, key);
@@ -108,18 +104,23 @@ static int set_string(git_config *config, const char *branch, const char *key,
 	return err < 0 ? rolling_git_error(err, "cannot set %s", name) : 0;
 }
 
-static int clear_section(git_config *config, const char *branch)
+/*
+ * Unset a key the new section does not have.  Keys that get a new value
+ * are only set: libgit2 1.5 loses a key that is deleted and set again
+ * within one locked transaction.
+ */
+static int unset_if_absent(git_config *config, const char *branch, const char *key,
+			   const char *value)
 {
 	char name[KEY_MAX];
-	size_t i;
 	int err;
 
-	for (i = 0; i < sizeof(section_keys) / sizeof(section_keys[0]); i++) {
-		rolling_config_key(name, sizeof(name), branch, section_keys[i]);
-		err = git_config_delete_entry(config, name);
-		if (err < 0 && err != GIT_ENOTFOUND)
-			return rolling_git_error(err, "cannot unset %s", name);
-	}
+	if (value)
+		return 0;
+	rolling_config_key(name, sizeof(name), branch, key);
+	err = git_config_delete_entry(config, name);
+	if (err < 0 && err != GIT_ENOTFOUND)
+		return rolling_git_error(err, "cannot unset %s", name);
 	return 0;
 }
 
@@ -139,7 +140,9 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 		goto out;
 	}
 	rolling_config_key(signoff_key, sizeof(signoff_key), cfg->branch, "signoff");
-	if ((err = clear_section(tx->local, cfg->branch)) < 0 ||
+	if ((err = unset_if_absent(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
+	    (err = unset_if_absent(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
+	    (err = unset_if_absent(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "policy", cfg->policy)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||

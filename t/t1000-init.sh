@@ -75,6 +75,28 @@ test_expect_success '--force replaces branch and configuration' '
 	test_line_count = 2 actual
 '
 
+test_expect_success '--force again with the same settings keeps the configuration' '
+	git -C tree config --get-regexp "^rolling\.linux-rolling-stable\." >before &&
+	git -C tree rolling init -q --force --lts linux-rolling-stable &&
+	git -C tree config --get-regexp "^rolling\.linux-rolling-stable\." >after &&
+	test_cmp before after &&
+	test_line_count = 5 after
+'
+
+test_expect_success '--force drops the keys the new settings do not have' '
+	git -C tree rolling init -q --force --pin 6.1 --ident "P <p@example.org>" repl &&
+	test "$(git -C tree config rolling.repl.pin)" = 6.1 &&
+	git -C tree rolling init -q --force repl &&
+	git -C tree config --name-only --get-regexp "^rolling\.repl\." >keys &&
+	cat >expect <<-\EOF &&
+	rolling.repl.policy
+	rolling.repl.releasepattern
+	rolling.repl.mainlinepattern
+	rolling.repl.signoff
+	EOF
+	test_cmp expect keys
+'
+
 test_expect_success '--lts with a custom series list, --no-signoff and --ident' '
 	git -C tree rolling init -q --lts --series "5.19 6.0" --no-signoff \
 		--ident "Roll Er <roller@example.org>" lts >out &&
