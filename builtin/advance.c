@@ -7,6 +7,7 @@
 #include <string.h>
 #include <git2.h>
 #include "../lib/usage.h"
+#include "../lib/setup.h"
 #include "../lib/branch.h"
 #include "../lib/color.h"
 #include "../lib/ident.h"
@@ -225,12 +226,4 @@ static int cmd_advance(int argc, const char **argv)
 	return 0;
 }
 
-int main(int argc, const char **argv)
-{
-	int ret;
-
-	git_libgit2_init();
-	ret = cmd_advance(argc, argv);
-	git_libgit2_shutdown();
-	return ret;
-}
+ROLLING_MAIN(cmd_advance)

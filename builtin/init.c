@@ -7,6 +7,7 @@
 #include <string.h>
 #include <git2.h>
 #include "../lib/usage.h"
+#include "../lib/setup.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
 #include "../lib/ident.h"
@@ -245,12 +246,4 @@ static int cmd_init(int argc, const char **argv)
 	return 0;
 }
 
-int main(int argc, const char **argv)
-{
-	int ret;
-
-	git_libgit2_init();
-	ret = cmd_init(argc, argv);
-	git_libgit2_shutdown();
-	return ret;
-}
+ROLLING_MAIN(cmd_init)

@@ -1,0 +1,27 @@
+#ifndef ROLLING_SETUP_H
+#define ROLLING_SETUP_H
+
+/*
+ * Start libgit2 the way every git-rolling command wants it.  Returns 0
+ * or a negative error.
+ */
+int rolling_setup(void);
+
+void rolling_teardown(void);
+
+/*
+ * The main() of every command: set up libgit2, run `cmd`, shut down.
+ * Only builtin/ code uses it, since it dies when set-up fails.
+ */
+#define ROLLING_MAIN(cmd) \
+	int main(int argc, const char **argv) \
+	{ \
+		int ret; \
+		if (rolling_setup() < 0) \
+			die_last_error(); \
+		ret = cmd(argc, argv); \
+		rolling_teardown(); \
+		return ret; \
+	}
+
+#endif
