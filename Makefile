@@ -107,3 +107,8 @@ clean:
 .PHONY: all test sanitize demo bench doc install install-contrib clean
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
 
+# --- git-rolling-verify: its --json output is written with json-c -------
+JSON_C_CFLAGS = $(shell $(PKG_CONFIG) --cflags json-c)
+JSON_C_LIBS = $(shell $(PKG_CONFIG) --libs json-c)
+builtin/verify.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
+git-rolling-verify: LIBS += $(JSON_C_LIBS)

@@ -17,6 +17,7 @@
 static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },
 	{ "advance", "merge the releases a rolling branch has not reached yet" },
+	{ "verify", "prove that a rolling branch holds only releases and content-free merges" },
 };
 
 static void usage(FILE *out)

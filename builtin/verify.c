@@ -1,0 +1,418 @@
+/*
+ * git rolling verify: prove that a rolling branch holds nothing but the
+ * releases' own commits, unchanged, joined by content-free merges.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+#include <json.h>
+#include "../lib/usage.h"
+#include "../lib/setup.h"
+#include "../lib/branch-open.h"
+#include "../lib/preset.h"
+#include "../lib/repo.h"
+#include "../lib/verify.h"
+
+static const char *const verify_usage[] = {
+	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
+	"                          [--since <rev>] [--rebuild] [--signatures] [--json] [-q]\n"
+	"                          [<branch-or-rev>...]",
+	NULL,
+};
+
+/* Without a configured branch or options, a revision is read as a Linux tree. */
+#define DEFAULT_PRESET "linux"
+#define ABBREV 12
+#define JSON_FORMAT_VERSION 1
+
+struct verify_options {
+	const char *preset;
+	const char *release_pattern;
+	const char *mainline_pattern;
+	const char *since;
+	int rebuild;
+	int signatures;
+	int json;
+	int quiet;
+};
+
+/* One branch or revision to verify, resolved before any is verified. */
+struct target {
+	const char *name;
+	const char *pattern_source;   /* "options", "preset", "config" or "default" */
+	struct rolling_branch b;
+	git_oid tip;
+	git_oid since;
+	struct rolling_verify_result result;
+};
+
+/*
+ * Where the tag patterns come from: the options; else the branch's own
+ * rolling.<name>.* when it is a configured rolling branch; else the
+ * linux preset, so that any fetched branch can be checked without init.
+ */
+static void open_target(struct target *t, git_repository *repo, const char *name,
+			const struct verify_options *o)
+{
+	const char *release_re, *mainline_re;
+	struct rolling_config config;
+	const char *source;
+	int err;
+
+	t->name = name;
+	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
+					  o->release_pattern, o->mainline_pattern) < 0)
+		die_last_error();
+	if (release_re) {
+		source = o->release_pattern || o->mainline_pattern ? "options" : "preset";
+	} else if (!(err = rolling_config_read(&config, repo, name))) {
+		rolling_config_free(&config);
+		source = "config";
+	} else if (err == ROLLING_ENOTFOUND) {
+		const struct rolling_preset *preset = rolling_preset_find(DEFAULT_PRESET);
+
+		release_re = preset->release_pattern;
+		mainline_re = preset->mainline_pattern;
+		source = "default";
+	} else {
+		die_last_error();
+	}
+	t->pattern_source = source;
+	if (rolling_branch_open(&t->b, &t->tip, repo, name, release_re, mainline_re) < 0)
+		die("%s", rolling_last_error());
+}
+
+static void resolve_since(struct target *t, git_repository *repo, const char *since)
+{
+	if (rolling_resolve_commit(&t->since, repo, since) < 0)
+		die("--since: %s", rolling_last_error());
+}
+
+static const char *abbrev(char *buf, const git_oid *oid)
+{
+	return git_oid_tostr(buf, ABBREV + 1, oid);
+}
+
+static const char *series_name(char *buf, const struct target *t,
+			       const struct rolling_release *release)
+{
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
+				     t->b.tags.has_minor);
+}
+
+/* --- the human report -------------------------------------------------- */
+
+static void print_failures(const struct target *t)
+{
+	const struct rolling_verify_result *r = &t->result;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	for (i = 0; i < r->failures_nr; i++) {
+		const struct rolling_verify_failure *f = &r->failures[i];
+
+		error("%s: %s: %s: expected %s, found %s", t->name,
+		      git_oid_tostr(hex, sizeof(hex), &f->commit),
+		      rolling_verify_check_name(f->check), f->expected, f->found);
+	}
+	if (r->truncated)
+		error("%s: stopped after %d failures", t->name, ROLLING_VERIFY_MAX_FAILURES);
+}
+
+static void print_extent(const struct target *t, const struct verify_options *o)
+{
+	const struct rolling_verify_result *r = &t->result;
+	char a[ABBREV + 1];
+
+	printf("%s: %zu step%s", t->name, r->steps_nr, r->steps_nr == 1 ? "" : "s");
+	if (o->since && r->since_found)
+		printf(" since %s (%s)\n", r->since_release ? r->since_release->name : "?",
+		       abbrev(a, &t->since));
+	else if (r->has_base)
+		printf(" from base %s (%s)\n", r->base_release->name, abbrev(a, &r->base));
+	else
+		printf(", no base release reached\n");
+}
+
+static void print_report(const struct target *t, const struct verify_options *o)
+{
+	const struct rolling_verify_result *r = &t->result;
+	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	size_t i;
+
+	printf("%s: tip %s (%s)\n", t->name, r->tip_release ? r->tip_release->name :
+	       "is not a rolling merge or a release", abbrev(a, &r->tip));
+	print_extent(t, o);
+	for (i = 0; i < r->switches_nr; i++) {
+		const struct rolling_verify_switch *s = &r->switches[i];
+
+		printf("%s: series %s -> %s at %s (%s -> %s)\n", t->name,
+		       series_name(from, t, s->from), series_name(to, t, s->to),
+		       abbrev(a, &s->merge), s->from->name, s->to->name);
+	}
+	if (r->failures_nr) {
+		printf("%s: FAILED (%zu failure%s%s)\n", t->name, r->failures_nr,
+		       r->failures_nr == 1 ? "" : "s", r->truncated ? ", stopped early" : "");
+		return;
+	}
+	printf("%s: verified", t->name);
+	if (o->rebuild)
+		printf(", merges rebuilt bit for bit");
+	if (o->signatures)
+		printf(", %zu release signature%s good", r->signatures_good,
+		       r->signatures_good == 1 ? "" : "s");
+	printf("\n");
+}
+
+/* --- the JSON document ------------------------------------------------- */
+
+static json_object *checked(json_object *value)
+{
+	if (!value)
+		die("out of memory");
+	return value;
+}
+
+static void add(json_object *object, const char *key, json_object *value)
+{
+	if (json_object_object_add(object, key, value) < 0)
+		die("out of memory");
+}
+
+static void append(json_object *array, json_object *value)
+{
+	if (json_object_array_add(array, value) < 0)
+		die("out of memory");
+}
+
+static json_object *json_oid(const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return checked(json_object_new_string(git_oid_tostr(hex, sizeof(hex), oid)));
+}
+
+static json_object *json_string_or_null(const char *s)
+{
+	return s ? checked(json_object_new_string(s)) : NULL;
+}
+
+static json_object *json_release(const git_oid *commit, const struct rolling_release *release)
+{
+	json_object *object = checked(json_object_new_object());
+
+	add(object, "commit", json_oid(commit));
+	add(object, "release", json_string_or_null(release ? release->name : NULL));
+	return object;
+}
+
+static json_object *json_merges(const struct rolling_verify_result *r)
+{
+	json_object *merges = checked(json_object_new_array());
+	size_t i;
+
+	for (i = 0; i < r->steps_nr; i++)
+		append(merges, json_release(&r->steps[i].merge, r->steps[i].release));
+	return merges;
+}
+
+static json_object *json_switches(const struct target *t)
+{
+	const struct rolling_verify_result *r = &t->result;
+	json_object *switches = checked(json_object_new_array());
+	char series[ROLLING_SERIES_BUFSZ];
+	size_t i;
+
+	for (i = 0; i < r->switches_nr; i++) {
+		const struct rolling_verify_switch *s = &r->switches[i];
+		json_object *object = checked(json_object_new_object());
+
+		add(object, "commit", json_oid(&s->merge));
+		add(object, "from", checked(json_object_new_string(s->from->name)));
+		add(object, "to", checked(json_object_new_string(s->to->name)));
+		add(object, "from_series",
+		    checked(json_object_new_string(series_name(series, t, s->from))));
+		add(object, "to_series",
+		    checked(json_object_new_string(series_name(series, t, s->to))));
+		append(switches, object);
+	}
+	return switches;
+}
+
+static json_object *json_failures(const struct rolling_verify_result *r)
+{
+	json_object *failures = checked(json_object_new_array());
+	size_t i;
+
+	for (i = 0; i < r->failures_nr; i++) {
+		const struct rolling_verify_failure *f = &r->failures[i];
+		json_object *object = checked(json_object_new_object());
+
+		add(object, "commit", json_oid(&f->commit));
+		add(object, "check",
+		    checked(json_object_new_string(rolling_verify_check_name(f->check))));
+		add(object, "expected", checked(json_object_new_string(f->expected)));
+		add(object, "found", checked(json_object_new_string(f->found)));
+		append(failures, object);
+	}
+	return failures;
+}
+
+static json_object *json_hazards(unsigned hazards)
+{
+	json_object *list = checked(json_object_new_array());
+
+	if (hazards & ROLLING_HAZARD_REPLACE)
+		append(list, checked(json_object_new_string("replace")));
+	if (hazards & ROLLING_HAZARD_GRAFTS)
+		append(list, checked(json_object_new_string("grafts")));
+	if (hazards & ROLLING_HAZARD_SHALLOW)
+		append(list, checked(json_object_new_string("shallow")));
+	return list;
+}
+
+static json_object *json_patterns(const struct target *t)
+{
+	json_object *object = checked(json_object_new_object());
+
+	add(object, "source", checked(json_object_new_string(t->pattern_source)));
+	add(object, "release", checked(json_object_new_string(t->b.config.release_pattern)));
+	add(object, "mainline", checked(json_object_new_string(t->b.config.mainline_pattern)));
+	return object;
+}
+
+static json_object *json_since(const struct target *t, const struct verify_options *o)
+{
+	json_object *object;
+
+	if (!o->since)
+		return NULL;
+	object = json_release(&t->since, t->result.since_release);
+	add(object, "found", checked(json_object_new_boolean(t->result.since_found)));
+	return object;
+}
+
+static json_object *json_target(const struct target *t, const struct verify_options *o)
+{
+	const struct rolling_verify_result *r = &t->result;
+	json_object *object = checked(json_object_new_object());
+
+	add(object, "name", checked(json_object_new_string(t->name)));
+	add(object, "verified", checked(json_object_new_boolean(!r->failures_nr)));
+	add(object, "tip", json_oid(&r->tip));
+	add(object, "tip_release", json_string_or_null(r->tip_release ? r->tip_release->name : NULL));
+	add(object, "base", r->has_base ? json_release(&r->base, r->base_release) : NULL);
+	add(object, "since", json_since(t, o));
+	add(object, "steps", checked(json_object_new_int64((int64_t)r->steps_nr)));
+	add(object, "merges", json_merges(r));
+	add(object, "series_switches", json_switches(t));
+	add(object, "rebuild", checked(json_object_new_boolean(o->rebuild)));
+	add(object, "signatures", checked(json_object_new_boolean(o->signatures)));
+	add(object, "signatures_good", checked(json_object_new_int64((int64_t)r->signatures_good)));
+	add(object, "hazards", json_hazards(r->hazards));
+	add(object, "patterns", json_patterns(t));
+	add(object, "failures", json_failures(r));
+	add(object, "truncated", checked(json_object_new_boolean(r->truncated)));
+	return object;
+}
+
+static void print_json(const struct target *targets, size_t nr, const struct verify_options *o,
+		       int verified)
+{
+	json_object *root = checked(json_object_new_object());
+	json_object *branches = checked(json_object_new_array());
+	size_t i;
+
+	add(root, "version", checked(json_object_new_int(JSON_FORMAT_VERSION)));
+	add(root, "verified", checked(json_object_new_boolean(verified)));
+	for (i = 0; i < nr; i++)
+		append(branches, json_target(&targets[i], o));
+	add(root, "branches", branches);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+/* --- the command ------------------------------------------------------- */
+
+static void verify_target(struct target *t, git_repository *repo, const struct verify_options *o)
+{
+	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures };
+
+	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
+		die("%s: %s", t->name, rolling_last_error());
+	if (o->json)
+		return;
+	print_failures(t);
+	if (!o->quiet)
+		print_report(t, o);
+}
+
+static void free_target(struct target *t)
+{
+	rolling_verify_free(&t->result);
+	rolling_branch_free(&t->b);
+}
+
+static int cmd_verify(int argc, const char **argv)
+{
+	struct verify_options o = { 0 };
+	const struct rolling_option options[] = {
+		OPT_STRING(0, "preset", &o.preset, "name",
+			   "read release tags as this project names them: linux or systemd"),
+		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
+			   "PCRE2 pattern of release tags"),
+		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
+			   "PCRE2 pattern of mainline tags"),
+		OPT_STRING(0, "since", &o.since, "rev",
+			   "check only the steps after this earlier tip, which must be on the chain"),
+		OPT_BOOL(0, "rebuild", &o.rebuild,
+			 "recompute every merge and compare the commit ids"),
+		OPT_BOOL(0, "signatures", &o.signatures,
+			 "verify the signatures of the release tags merged"),
+		OPT_BOOL(0, "json", &o.json, "print one JSON document"),
+		OPT__QUIET(&o.quiet),
+		OPT_END(),
+	};
+	git_repository *repo;
+	struct target *targets;
+	char **branches = NULL;
+	size_t nr, i, failed = 0;
+
+	argc = parse_options_or_usage(argc, argv, "verify", options, verify_usage);
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	if (argc) {
+		nr = (size_t)argc;
+	} else {
+		if (rolling_config_branches(&branches, &nr, repo) < 0)
+			die_last_error();
+		if (!nr)
+			die("no rolling branches are configured; name a branch or revision to verify");
+	}
+	if (o.since && nr != 1)
+		die("--since needs exactly one branch or revision");
+	if (!(targets = calloc(nr, sizeof(*targets))))
+		die("out of memory");
+	/* Resolve every name before verifying any: a typo is fatal, not a failure. */
+	for (i = 0; i < nr; i++) {
+		open_target(&targets[i], repo, argc ? argv[i] : branches[i], &o);
+		if (o.since)
+			resolve_since(&targets[i], repo, o.since);
+	}
+	for (i = 0; i < nr; i++) {
+		verify_target(&targets[i], repo, &o);
+		failed += targets[i].result.failures_nr != 0;
+	}
+	if (o.json)
+		print_json(targets, nr, &o, !failed);
+	for (i = 0; i < nr; i++)
+		free_target(&targets[i]);
+	free(targets);
+	rolling_config_free_branches(branches, argc ? 0 : nr);
+	git_repository_free(repo);
+	return failed ? 1 : 0;
+}
+
+ROLLING_MAIN(cmd_verify)

@@ -1,0 +1,30 @@
+#ifndef ROLLING_BRANCH_OPEN_H
+#define ROLLING_BRANCH_OPEN_H
+
+#include <git2.h>
+#include "branch.h"
+
+/*
+ * Open a rolling branch for reading, as the commands that inspect one
+ * (describe, bisect-helper) name it.  Without patterns, `name` is a
+ * configured rolling branch: rolling.<name>.* and refs/heads/<name>.
+ * With both patterns, `name` is any revision at the tip of a rolling
+ * branch that git rolling does not manage (one fetched from elsewhere,
+ * say), read with those tag patterns.  Sets *tip to its commit.
+ */
+int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *repo,
+			const char *name, const char *release_re, const char *mainline_re);
+
+/*
+ * The tag patterns for a branch named on the command line: none (both
+ * NULL: a configured branch) unless a preset or a pattern is given;
+ * then both must be known, a pattern given overriding the preset's.
+ */
+int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
+				  const char *preset, const char *release_opt,
+				  const char *mainline_opt);
+
+/* Resolve a revision the way the user typed it to a commit. */
+int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev);
+
+#endif

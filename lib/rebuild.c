@@ -1,0 +1,148 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rebuild.h"
+#include "merge.h"
+#include "error.h"
+
+#define SIGNOFF_TRAILER "\nSigned-off-by: "
+#define QUOTE_MAX 60
+
+/* The headers git's recipe writes; anything else makes the bytes differ. */
+static const char *const recipe_headers[] = { "tree", "parent", "author", "committer" };
+
+static int is_recipe_header(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(recipe_headers) / sizeof(recipe_headers[0]); i++)
+		if (len == strlen(recipe_headers[i]) && !memcmp(line, recipe_headers[i], len))
+			return 1;
+	return 0;
+}
+
+/* The first header that the recipe does not write (gpgsig, mergetag, encoding...). */
+static int extra_header(char **out, git_commit *merge)
+{
+	const char *line = git_commit_raw_header(merge);
+
+	while (line && *line) {
+		const char *end = strchrnul(line, '\n');
+		size_t key_len = strcspn(line, " \n");
+
+		/* Continuation lines of a multi-line header start with a space. */
+		if (*line != ' ' && !is_recipe_header(line, key_len))
+			return asprintf(out, "extra header '%.*s'", (int)key_len, line) < 0 ? -1 : 1;
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int same_time(const git_time *a, const git_time *b)
+{
+	return a->time == b->time && a->offset == b->offset &&
+	       (a->offset || a->sign == b->sign);
+}
+
+static void format_time(char *buf, size_t size, const git_time *when)
+{
+	int offset = when->offset < 0 ? -when->offset : when->offset;
+	char sign = when->offset < 0 || (!when->offset && when->sign == '-') ? '-' : '+';
+
+	snprintf(buf, size, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60,
+		 offset % 60);
+}
+
+static int differing_date(char **out, const char *what, const git_time *found,
+			  const git_time *expected)
+{
+	char f[64], e[64];
+
+	format_time(f, sizeof(f), found);
+	format_time(e, sizeof(e), expected);
+	return asprintf(out, "%s date %s is not the release commit's %s", what, f, e) < 0 ? -1 : 1;
+}
+
+/* A message quoted on one line, shortened: enough to recognise it. */
+static int quoted_message(char **out, const char *message)
+{
+	char quoted[2 * QUOTE_MAX + 8];
+	size_t n = 0, i;
+
+	for (i = 0; message[i] && n < 2 * QUOTE_MAX; i++) {
+		if (message[i] == '\n') {
+			quoted[n++] = '\\';
+			quoted[n++] = 'n';
+		} else {
+			quoted[n++] = message[i];
+		}
+	}
+	quoted[n] = '\0';
+	return asprintf(out, "message \"%s%s\" is not the recipe's", quoted,
+			message[i] ? "..." : "") < 0 ? -1 : 1;
+}
+
+/*
+ * Say which part of the merge differs from the recipe's.  Returns 1 with
+ * *out set, or -1 when out of memory.
+ */
+static int describe_difference(char **out, git_commit *merge, git_commit *release,
+			       const char *expected_message)
+{
+	const git_signature *author = git_commit_author(merge);
+	const git_signature *committer = git_commit_committer(merge);
+	int err;
+
+	if ((err = extra_header(out, merge)) != 0)
+		return err;
+	if (strcmp(author->name, committer->name) || strcmp(author->email, committer->email))
+		return asprintf(out, "author '%s <%s>' is not the committer '%s <%s>'",
+				author->name, author->email, committer->name,
+				committer->email) < 0 ? -1 : 1;
+	if (!same_time(&author->when, &git_commit_author(release)->when))
+		return differing_date(out, "author", &author->when,
+				      &git_commit_author(release)->when);
+	if (!same_time(&committer->when, &git_commit_committer(release)->when))
+		return differing_date(out, "committer", &committer->when,
+				      &git_commit_committer(release)->when);
+	if (strcmp(git_commit_message_raw(merge), expected_message))
+		return quoted_message(out, git_commit_message_raw(merge));
+	return asprintf(out, "its bytes are not the recipe's") < 0 ? -1 : 1;
+}
+
+int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *repo,
+			  git_commit *merge, const struct rolling_release *release)
+{
+	const git_signature *committer = git_commit_committer(merge);
+	int signoff = strstr(git_commit_message_raw(merge), SIGNOFF_TRAILER) != NULL;
+	struct rolling_ident ident = { NULL, NULL };
+	git_commit *release_commit = NULL;
+	char *expected_message = NULL;
+	int err;
+
+	*difference = NULL;
+	if (!(ident.name = strdup(committer->name)) || !(ident.email = strdup(committer->email))) {
+		err = rolling_error("out of memory");
+		goto out;
+	}
+	if ((err = rolling_merge_create(rebuilt, repo, git_commit_parent_id(merge, 0), release,
+					&ident, signoff, 1)) < 0)
+		goto out;
+	if (git_oid_equal(rebuilt, git_commit_id(merge)))
+		goto out;
+	if ((err = git_commit_lookup(&release_commit, repo, &release->commit)) < 0) {
+		err = rolling_git_error(err, "cannot read %s", release->name);
+		goto out;
+	}
+	if ((err = rolling_merge_message(&expected_message, release->name, &ident, signoff)) < 0)
+		goto out;
+	if ((err = describe_difference(difference, merge, release_commit, expected_message)) < 0) {
+		*difference = NULL;
+		err = rolling_error("out of memory");
+	}
+out:
+	free(expected_message);
+	git_commit_free(release_commit);
+	rolling_ident_free(&ident);
+	return err;
+}

@@ -1,0 +1,35 @@
+#ifndef ROLLING_RUN_COMMAND_H
+#define ROLLING_RUN_COMMAND_H
+
+/*
+ * Running git as a child process, for the commands that drive git's
+ * own state (git bisect) rather than read the object store: an argument
+ * vector is handed to posix_spawnp(), never a shell, so nothing a user
+ * typed is ever interpreted twice.
+ */
+
+enum rolling_run_flags {
+	ROLLING_RUN_CAPTURE = 1 << 0,    /* collect stdout in *out */
+	ROLLING_RUN_NO_STDOUT = 1 << 1,  /* send stdout to /dev/null */
+	ROLLING_RUN_NO_STDERR = 1 << 2,  /* send stderr to /dev/null */
+	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
+};
+
+/*
+ * Run `git args[0] args[1] ...` (args is NULL-terminated and does not
+ * include "git") from the current directory with the current
+ * environment, and wait for it.  Returns its exit status (0-255, or 128
+ * plus the signal number when a signal ended it), or a negative error
+ * when it could not be run at all.  With ROLLING_RUN_CAPTURE, *out is
+ * a NUL-terminated string the caller frees (also when the status is
+ * not 0); otherwise out may be NULL.
+ */
+int rolling_run_git(const char *const *args, char **out, unsigned flags);
+
+/*
+ * The first line of what `git args...` prints, without the newline, in
+ * *line (the caller frees it).  Non-zero exit statuses are errors.
+ */
+int rolling_git_output(char **line, const char *const *args);
+
+#endif

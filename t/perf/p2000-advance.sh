@@ -1,0 +1,93 @@
+#!/bin/sh
+# p2000-advance.sh - git rolling init and advance on a kernel-scale
+# repository (see lib-kernel-scale.sh), side by side with the floor set
+# by git itself and the obvious shell implementation of the same work
+# (advance-plumbing.sh).  Prints medians over PERF_RUNS runs (default 5),
+# peak RSS and ratios, with PASS or MISS against these targets:
+#
+#   advance within 2 times the floor, reading and peeling every tag
+#       (git for-each-ref --format='%(*objectname)' refs/tags)
+#   advance's peak RSS under 64 MiB
+#
+# The shell implementation spends most of its time in the same tag read,
+# so its ratio is printed for information, without a target.
+#
+# The advance measured makes a series switch (two merges) with --dry-run,
+# which computes the same merges without writing them, so that every run
+# does the same work.  Informational only: a MISS does not fail.
+
+PERF_DIR=$(cd "$(dirname "$0")" && pwd -P)
+BUILD_DIR=$(cd "$PERF_DIR/../.." && pwd -P)
+. "$PERF_DIR/lib-kernel-scale.sh"
+. "$PERF_DIR/lib-measure.sh"
+
+RUNS=${PERF_RUNS:-5}
+BRANCH=bench-rolling
+TARGET_FLOOR_RATIO=2
+TARGET_PEAK_MIB=64
+
+for var in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
+do
+	unset "$var"
+done
+GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+PATH=$BUILD_DIR:$PATH
+export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL LC_ALL PATH
+
+die () {
+	echo "p2000: $*" >&2
+	exit 1
+}
+
+test -x "$BUILD_DIR/git-rolling-advance" || die "build git-rolling first (make)"
+test -x /usr/bin/time || die "needs GNU time as /usr/bin/time (Debian package 'time')"
+
+repo=$(kernel_scale_repo) || die "cannot generate the repository"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$repo" || exit 1
+git config user.name "Rolling Bench"
+git config user.email bench@example.org
+
+# Start the branch at the first release of the series before the one the
+# policy follows, so that advance has a catch-up and a switch to make.
+git rolling init -q --force $BRANCH || die "init failed"
+followed=$(git log -1 --format=%s $BRANCH | sed -n 's/^Merge //p')
+test -n "$followed" || followed=$(git tag --points-at $BRANCH | sort -V | tail -n 1)
+followed=${followed%.*}
+previous=$(git tag -l 'v*.*.*' | sed 's/\.[0-9]*$//' | sort -V -u |
+	awk -v f="$followed" '$0 == f { print last; exit } { last = $0 }')
+start=$(git tag -l "$previous.*" | sort -V | head -n 1)
+git rolling init -q --force --at "$start" $BRANCH || die "init --at $start failed"
+
+git rolling advance --dry-run $BRANCH >"$work/advance" || die "advance failed"
+sh "$PERF_DIR/advance-plumbing.sh" $BRANCH >"$work/plumbing" || die "advance-plumbing.sh failed"
+sed 's/ \[dry run\]$//; s/, series .*//; s/^[^:]*: //' "$work/advance" >"$work/advance.short"
+sed 's/(\([0-9a-f]\{12\}\)[0-9a-f]*)$/(\1)/' "$work/plumbing" >"$work/plumbing.short"
+cmp -s "$work/advance.short" "$work/plumbing.short" ||
+	die "advance and advance-plumbing.sh disagree: $(cat "$work/advance" "$work/plumbing")"
+test "$(wc -l <"$work/advance")" = 2 || die "expected a catch-up and a switch: $(cat "$work/advance")"
+
+tags=$(git for-each-ref refs/tags | wc -l)
+echo "measuring ($RUNS runs each)" >&2
+measure advance git rolling advance --dry-run $BRANCH
+measure init git rolling init -q --force --at "$start" $BRANCH
+measure floor git for-each-ref --format='%(objectname) %(*objectname)' refs/tags
+measure plumbing sh "$PERF_DIR/advance-plumbing.sh" $BRANCH
+
+echo
+echo "p2000-advance: $tags tags; advance from $start: $(tr '\n' ';' <"$work/advance")"
+echo "medians of $RUNS runs, peak RSS the highest"
+for name in advance init floor plumbing
+do
+	eval "us=\$${name}_us kib=\$${name}_kib"
+	awk -v n="$name" -v us="$us" -v kib="$kib" \
+		'BEGIN { printf "%-10s %9.3f s %8.1f MiB\n", n, us / 1e6, kib / 1024 }'
+done
+echo
+awk -v r="$(ratio "$advance_us" "$floor_us")" -v t=$TARGET_FLOOR_RATIO \
+	'BEGIN { printf "advance / floor     %6.2f x  %s (target <= %s x)\n", r, (r <= t ? "PASS" : "MISS"), t }'
+awk -v r="$(ratio "$plumbing_us" "$advance_us")" \
+	'BEGIN { printf "plumbing / advance  %6.2f x  (information)\n", r }'
+awk -v r="$(ratio "$advance_kib" 1024)" -v t=$TARGET_PEAK_MIB \
+	'BEGIN { printf "advance peak RSS    %6.1f MiB %s (target < %s MiB)\n", r, (r < t ? "PASS" : "MISS"), t }'

@@ -1,0 +1,139 @@
+#!/bin/sh
+# p3000-verify.sh - git rolling verify on a kernel-scale repository,
+# side by side with the floor set by git itself and with the plumbing
+# implementation of the same checks (verify-plumbing.sh), without and
+# with a commit-graph.  Prints medians over PERF_RUNS runs (default 5,
+# after one warm-up run), the peak RSS of any run (GNU time's %M), the
+# ratios, and PASS or MISS against the targets of the verify issue:
+#
+#   verify within 1.5 times the floor
+#       (git rev-list --count <tip> --not <all release tags>)
+#   verify at least 20 times faster than verify-plumbing.sh
+#   verify's peak RSS under 64 MiB
+#
+# Informational only: a MISS does not fail; only a broken setup does.
+# The repository is generated once and cached (see lib-kernel-scale.sh).
+
+PERF_DIR=$(cd "$(dirname "$0")" && pwd -P)
+BUILD_DIR=$(cd "$PERF_DIR/../.." && pwd -P)
+. "$PERF_DIR/lib-kernel-scale.sh"
+. "$PERF_DIR/lib-measure.sh"
+
+RUNS=${PERF_RUNS:-5}
+BRANCH=linux-rolling-stable
+RELEASE_REF_RE='^refs/tags/v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.[1-9][0-9]*$'
+TARGET_FLOOR_RATIO=1.5
+TARGET_SPEEDUP=20
+TARGET_PEAK_MIB=64
+
+# git as anyone would run it: none of the caller's configuration.
+for var in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
+do
+	unset "$var"
+done
+GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+PATH=$BUILD_DIR:$PATH
+export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL LC_ALL PATH
+
+die () {
+	echo "p3000: $*" >&2
+	exit 1
+}
+
+test -x "$BUILD_DIR/git-rolling-verify" || die "build git-rolling first (make)"
+test -x /usr/bin/time || die "needs GNU time as /usr/bin/time (Debian package 'time')"
+
+repo=$(kernel_scale_repo) || die "cannot generate the repository"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$repo" || exit 1
+
+graph=.git/objects/info/commit-graph
+saved_graph=.git/perf-commit-graph
+test -f $graph && mv $graph $saved_graph
+
+# --- what is measured, checked once ------------------------------------
+
+git for-each-ref --format='%(refname)' refs/tags | grep -E "$RELEASE_REF_RE" >"$work/releases"
+if ! test -f .git/perf-stats
+then
+	echo "counting the commits (once)" >&2
+	echo "$(git rev-list --count --all) $(git for-each-ref refs/tags | wc -l)" >.git/perf-stats
+fi
+read commits tags <.git/perf-stats
+steps=$(git rev-list --count --first-parent --merges $BRANCH)
+idx_bytes=$(cat .git/objects/pack/*.idx | wc -c)
+
+git rolling verify -q $BRANCH || die "git rolling verify does not accept the branch"
+sh "$PERF_DIR/verify-plumbing.sh" $BRANCH >/dev/null || die "verify-plumbing.sh does not accept it"
+floor_count=$(git rev-list --count $BRANCH --not $(cat "$work/releases"))
+test "$floor_count" = "$steps" || die "the floor counts $floor_count commits, not the $steps merges"
+
+# --- measuring -----------------------------------------------------------
+
+# measure_all SUFFIX: every command, in the current commit-graph state.
+measure_all () {
+	measure verify_$1 git rolling verify -q $BRANCH
+	measure rebuild_$1 git rolling verify -q --rebuild $BRANCH
+	measure floor_$1 git rev-list --count $BRANCH --not $(cat "$work/releases")
+	measure plumbing_$1 sh "$PERF_DIR/verify-plumbing.sh" $BRANCH
+}
+
+echo "measuring without a commit-graph ($RUNS runs each)" >&2
+measure_all none
+
+if ! test -f $saved_graph
+then
+	echo "writing a commit-graph libgit2 1.5 can read (generation data v1; once)" >&2
+	git -c commitGraph.generationVersion=1 commit-graph write --reachable --no-progress &&
+	mv $graph $saved_graph || die "cannot write a commit-graph"
+fi
+cp $saved_graph $graph
+echo "measuring with a commit-graph ($RUNS runs each)" >&2
+measure_all graph
+rm -f $graph
+
+# --- the report ----------------------------------------------------------
+
+row () {
+	eval "r_none_us=\$${2}_none_us r_none_kib=\$${2}_none_kib"
+	eval "r_graph_us=\$${2}_graph_us r_graph_kib=\$${2}_graph_kib"
+	awk -v label="$1" -v a="$r_none_us" -v b="$r_none_kib" -v c="$r_graph_us" \
+	    -v d="$r_graph_kib" 'BEGIN {
+		printf "%-34s %9.3f s %8.1f MiB    %9.3f s %8.1f MiB\n",
+			label, a / 1e6, b / 1024, c / 1e6, d / 1024 }'
+}
+
+# verdict LABEL TARGET-TEXT VALUE-NONE VALUE-GRAPH OP TARGET UNIT
+verdict () {
+	awk -v label="$1" -v target="$2" -v x="$3" -v y="$4" -v op="$5" -v t="$6" \
+	    -v unit="$7" 'function ok(v) { return op == "<=" ? v <= t : op == ">=" ? v >= t : v < t }
+	BEGIN {
+		printf "%-34s %9.2f%-4s %-9s       %9.2f%-4s %-9s   (target %s)\n",
+			label, x, unit, ok(x) ? "PASS" : "MISS", y, unit, ok(y) ? "PASS" : "MISS",
+			target }'
+}
+
+
+echo
+echo "p3000-verify: $commits commits, $tags tags ($(wc -l <"$work/releases") releases)," \
+	"$BRANCH of $steps steps"
+awk -v n="$idx_bytes" 'BEGIN { printf "pack index %.1f MiB; medians of %d runs, peak RSS the highest\n",
+	n / 1048576, '"$RUNS"' }'
+echo
+printf "%-34s %-28s %s\n" "" "no commit-graph" "commit-graph (generation v1)"
+printf "%-34s %11s %12s    %11s %12s\n" "" median "peak RSS" median "peak RSS"
+row "git rolling verify" verify
+row "git rolling verify --rebuild" rebuild
+row "floor: git rev-list --count" floor
+row "verify-plumbing.sh" plumbing
+echo
+verdict "verify / floor" "<= $TARGET_FLOOR_RATIO x" \
+	"$(ratio "$verify_none_us" "$floor_none_us")" \
+	"$(ratio "$verify_graph_us" "$floor_graph_us")" "<=" $TARGET_FLOOR_RATIO x
+verdict "plumbing / verify" ">= $TARGET_SPEEDUP x" \
+	"$(ratio "$plumbing_none_us" "$verify_none_us")" \
+	"$(ratio "$plumbing_graph_us" "$verify_graph_us")" ">=" $TARGET_SPEEDUP x
+verdict "verify peak RSS" "< $TARGET_PEAK_MIB MiB" \
+	"$(ratio "$verify_none_kib" 1024)" "$(ratio "$verify_graph_kib" 1024)" "<" \
+	$TARGET_PEAK_MIB MiB
