@@ -18,6 +18,8 @@ static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },
 	{ "advance", "merge the releases a rolling branch has not reached yet" },
 	{ "verify", "prove that a rolling branch holds only releases and content-free merges" },
+	{ "bisect-helper", "find the rolling step, then the commit, that broke something" },
+	{ "describe", "tell which rolling release first contained a commit" },
 };
 
 static void usage(FILE *out)
@@ -27,7 +29,7 @@ static void usage(FILE *out)
 	fputs("usage: git rolling [--version] [-h | --help] <command> [<args>]\n\n"
 	      "commands:\n", out);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "   %-10s %s\n", commands[i][0], commands[i][1]);
+		fprintf(out, "   %-14s %s\n", commands[i][0], commands[i][1]);
 	fputs("\nSee 'git rolling <command> -h' for a command's options.\n", out);
 }
 

@@ -1,0 +1,206 @@
+/*
+ * git rolling describe: which step of a rolling branch first brought a
+ * commit in, or why none did.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+#include "../lib/usage.h"
+#include "../lib/setup.h"
+#include "../lib/backport.h"
+#include "../lib/branch-open.h"
+#include "../lib/contains.h"
+#include "../lib/mainline.h"
+#include "../lib/repo.h"
+#include "../lib/step-format.h"
+#include "../lib/steps.h"
+
+static const char *const describe_usage[] = {
+	"git rolling describe [-b | --branch <branch>] [--[no-]backports] [-q] <commit>...",
+	"git rolling describe --branch <rev> (--preset <name> | --release-pattern <regex>\n"
+	"                            --mainline-pattern <regex>) [--[no-]backports] [-q] <commit>...",
+	NULL,
+};
+
+struct describe_options {
+	const char *branch;
+	const char *preset;
+	const char *release_pattern;
+	const char *mainline_pattern;
+	int backports;
+	int quiet;
+};
+
+/* A commit asked about, resolved once for all branches. */
+struct subject {
+	const char *arg;
+	git_oid commit;
+};
+
+/* A rolling branch read for describing: its tags and its steps. */
+struct described_branch {
+	struct rolling_branch b;
+	struct rolling_steps steps;
+	struct rolling_mainline mainline;
+	int mainline_loaded;
+};
+
+static void open_branch(struct described_branch *d, git_repository *repo, const char *name,
+			const char *release_re, const char *mainline_re)
+{
+	git_oid tip;
+
+	memset(d, 0, sizeof(*d));
+	if (rolling_branch_open(&d->b, &tip, repo, name, release_re, mainline_re) < 0)
+		die_last_error();
+	if (rolling_steps_list(&d->steps, repo, &tip, &d->b.tags, &d->b.patterns) < 0)
+		die("%s: %s", name, rolling_last_error());
+}
+
+static void free_branch(struct described_branch *d)
+{
+	if (d->mainline_loaded)
+		rolling_mainline_free(&d->mainline);
+	rolling_steps_free(&d->steps);
+	rolling_branch_free(&d->b);
+}
+
+static void say(const struct describe_options *o, const struct subject *s, int many,
+		const char *fmt, const char *branch, const char *rest)
+{
+	if (o->quiet)
+		return;
+	if (many)
+		printf("%s: ", s->arg);
+	printf(fmt, branch, rest);
+	putchar('\n');
+}
+
+/*
+ * Not on the branch: look for a backport under another id among the
+ * commits the branch's steps brought in.  Returns 1 when one was shown.
+ */
+static int describe_backport(struct described_branch *d, git_repository *repo,
+			     const struct describe_options *o, const struct subject *s, int many)
+{
+	char text[ROLLING_STEP_BUFSZ + 64], abbrev[ROLLING_ABBREV_BUFSZ], step[ROLLING_STEP_BUFSZ];
+	git_oid found;
+	size_t index;
+	int truncated, err;
+
+	if (!d->mainline_loaded) {
+		if (rolling_mainline_load(&d->mainline, repo, &d->b.patterns) < 0)
+			die_last_error();
+		d->mainline_loaded = 1;
+	}
+	err = rolling_backport_find(&found, &truncated, repo, &d->steps, &d->mainline,
+				    &s->commit, ROLLING_BACKPORT_LIMIT);
+	if (err < 0)
+		die_last_error();
+	if (truncated)
+		rolling_warning("%s: gave up looking for backports of %s after %d commits",
+				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
+	if (!err)
+		return 0;
+	err = rolling_steps_first_containing(&index, repo, &d->steps, &found);
+	if (err < 0)
+		die_last_error();
+	if (!err)
+		die("internal error: backport %s is not on %s",
+		    rolling_abbrev(abbrev, repo, &found), d->b.config.branch);
+	snprintf(text, sizeof(text), "%s in %s", rolling_abbrev(abbrev, repo, &found),
+		 rolling_step_format(step, sizeof(step), repo, &d->steps.v[index]));
+	say(o, s, many, "not in %s; backported as %s", d->b.config.branch, text);
+	return 1;
+}
+
+/* Describe one commit on one branch; 1 when the branch contains it. */
+static int describe_one(struct described_branch *d, git_repository *repo,
+			const struct describe_options *o, const struct subject *s, int many)
+{
+	char step[ROLLING_STEP_BUFSZ];
+	size_t index;
+	int err = rolling_steps_first_containing(&index, repo, &d->steps, &s->commit);
+
+	if (err < 0)
+		die_last_error();
+	if (err) {
+		say(o, s, many, "first in %s at %s", d->b.config.branch,
+		    rolling_step_format(step, sizeof(step), repo, &d->steps.v[index]));
+		return 1;
+	}
+	/* Quiet: the exit status is the same either way. */
+	if (!o->backports || o->quiet || !describe_backport(d, repo, o, s, many))
+		say(o, s, many, "not in %s yet", d->b.config.branch, "");
+	return 0;
+}
+
+static int cmd_describe(int argc, const char **argv)
+{
+	struct describe_options o = { .backports = 1 };
+	const struct rolling_option options[] = {
+		OPT_STRING('b', "branch", &o.branch, "branch",
+			   "the rolling branch (default: every configured one)"),
+		OPT_STRING(0, "preset", &o.preset, "name",
+			   "read --branch, an unconfigured rolling branch, with a preset's tags"),
+		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
+			   "release tags of an unconfigured branch"),
+		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
+			   "mainline tags of an unconfigured branch"),
+		OPT_BOOL(0, "backports", &o.backports,
+			 "look for backports of commits not on the branch (default)"),
+		OPT__QUIET(&o.quiet),
+		OPT_END(),
+	};
+	const char *release_re, *mainline_re;
+	struct subject *subjects;
+	char **branches = NULL;
+	size_t nr, i, j;
+	git_repository *repo;
+	int all = 1;
+
+	argc = parse_options_or_usage(argc, argv, "describe", options, describe_usage);
+	if (argc < 1)
+		usage_with_options(describe_usage, options);
+	if (rolling_patterns_from_options(&release_re, &mainline_re, o.preset,
+					  o.release_pattern, o.mainline_pattern) < 0)
+		die_last_error();
+	if (release_re && !o.branch)
+		die("--preset and the patterns describe a branch given with --branch");
+
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	if (rolling_repo_warn_hazards(repo) < 0)
+		die_last_error();
+	if (!(subjects = calloc((size_t)argc, sizeof(*subjects))))
+		die("out of memory");
+	for (i = 0; i < (size_t)argc; i++) {
+		subjects[i].arg = argv[i];
+		if (rolling_resolve_commit(&subjects[i].commit, repo, argv[i]) < 0)
+			die_last_error();
+	}
+	if (o.branch) {
+		nr = 1;
+	} else {
+		if (rolling_config_branches(&branches, &nr, repo) < 0)
+			die_last_error();
+		if (!nr)
+			die("no rolling branches are configured; name one with --branch "
+			    "(and --preset for a branch git rolling does not manage)");
+	}
+	for (j = 0; j < nr; j++) {
+		struct described_branch d;
+
+		open_branch(&d, repo, o.branch ? o.branch : branches[j], release_re, mainline_re);
+		for (i = 0; i < (size_t)argc; i++)
+			all &= describe_one(&d, repo, &o, &subjects[i], argc > 1);
+		free_branch(&d);
+	}
+	rolling_config_free_branches(branches, o.branch ? 0 : nr);
+	free(subjects);
+	git_repository_free(repo);
+	return all ? 0 : 1;
+}
+
+ROLLING_MAIN(cmd_describe)

@@ -1,0 +1,147 @@
+#include <ctype.h>
+#include <string.h>
+#include "backport.h"
+#include "error.h"
+
+#define MIN_ABBREV 12
+
+/* Backports are made after their upstream commit; allow for clock skew. */
+#define CLOCK_SLACK (2 * 86400)
+
+/* Skip blanks backwards from `end`; then does `word` end there, as a word? */
+static const char *word_before(const char *start, const char *end, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if ((size_t)(end - start) < len || strncasecmp(end - len, word, len))
+		return NULL;
+	end -= len;
+	if (end > start && isalnum((unsigned char)end[-1]))
+		return NULL;
+	return end;
+}
+
+/* Skip blanks forwards from `p`; then does `word` start there, as a word? */
+static int word_after(const char *p, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return !strncasecmp(p, word, len) && !isalnum((unsigned char)p[len]);
+}
+
+/* The hex digits at `p` spell a long enough prefix of `hex`, and no more. */
+static size_t hex_token(const char *p, const char *hex)
+{
+	size_t len = 0;
+
+	while (isxdigit((unsigned char)p[len]))
+		len++;
+	if (len < MIN_ABBREV || len > GIT_OID_HEXSZ || strncasecmp(p, hex, len))
+		return 0;
+	return len;
+}
+
+int rolling_backport_names(const char *message, const git_oid *upstream)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *p;
+
+	git_oid_tostr(hex, sizeof(hex), upstream);
+	for (p = message; (p = strcasestr(p, "commit"));) {
+		const char *after = p + strlen("commit"), *digits = after;
+		size_t len;
+
+		if (p > message && isalnum((unsigned char)p[-1])) {
+			p = after;
+			continue;
+		}
+		while (*digits == ' ' || *digits == '\t')
+			digits++;
+		if (digits == after || !(len = hex_token(digits, hex))) {
+			p = after;
+			continue;
+		}
+		if (word_after(digits + len, "upstream") ||
+		    word_before(message, p, "upstream") ||
+		    word_before(message, p, "cherry picked from"))
+			return 1;
+		p = digits + len;
+	}
+	return 0;
+}
+
+struct search {
+	git_repository *repo;
+	const struct rolling_mainline *mainline;
+	const git_oid *upstream;
+	git_time_t oldest;
+	struct rolling_oidmap seen;
+	size_t read, limit;
+};
+
+/*
+ * Walk one released series' first-parent chain down from `start`.
+ * Returns 1 with *found set to the oldest backport on it, else 0.
+ */
+static int search_chain(struct search *s, const git_oid *start, git_oid *found)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	git_oid id;
+	size_t dummy;
+	int err, hits = 0, more;
+
+	git_oid_cpy(&id, start);
+	for (;;) {
+		if (rolling_oidmap_get(&s->seen, &id, &dummy) ||
+		    rolling_mainline_find(s->mainline, &id) || s->read == s->limit)
+			break;
+		if ((err = rolling_oidmap_put(&s->seen, &id, 0)) < 0)
+			return err;
+		s->read++;
+		if ((err = git_commit_lookup(&commit, s->repo, &id)) < 0)
+			return rolling_git_error(err, "cannot read %s",
+						 git_oid_tostr(hex, sizeof(hex), &id));
+		more = git_commit_time(commit) >= s->oldest && git_commit_parentcount(commit);
+		if (git_commit_time(commit) >= s->oldest &&
+		    rolling_backport_names(git_commit_message(commit), s->upstream)) {
+			git_oid_cpy(found, &id);
+			hits++;
+		}
+		if (more)
+			git_oid_cpy(&id, git_commit_parent_id(commit, 0));
+		git_commit_free(commit);
+		if (!more)
+			break;
+	}
+	return hits > 0;
+}
+
+int rolling_backport_find(git_oid *found, int *truncated, git_repository *repo,
+			  const struct rolling_steps *steps, const struct rolling_mainline *mainline,
+			  const git_oid *upstream, size_t limit)
+{
+	struct search s = { repo, mainline, upstream, 0, { 0 }, 0, limit };
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	size_t i;
+	int err = 0;
+
+	*truncated = 0;
+	if ((err = git_commit_lookup(&commit, repo, upstream)) < 0)
+		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), upstream));
+	s.oldest = git_commit_time(commit) - CLOCK_SLACK;
+	git_commit_free(commit);
+	for (i = 0; i < steps->nr && !err; i++) {
+		if (steps->v[i].time < s.oldest)
+			continue;
+		err = search_chain(&s, &steps->v[i].release->commit, found);
+	}
+	*truncated = err == 0 && s.read == s.limit;
+	rolling_oidmap_free(&s.seen);
+	return err;
+}

@@ -1,0 +1,131 @@
+#include "contains.h"
+#include "error.h"
+
+int rolling_step_contains(git_repository *repo, const struct rolling_steps *steps, size_t i,
+			  const git_oid *commit)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	int err;
+
+	if (git_oid_equal(&steps->v[i].commit, commit))
+		return 1;
+	err = git_graph_descendant_of(repo, &steps->v[i].commit, commit);
+	if (err < 0)
+		return rolling_git_error(err, "cannot tell whether %s contains %s",
+					 steps->v[i].release->name,
+					 git_oid_tostr(hex, 13, commit));
+	return err;
+}
+
+/*
+ * The search: no step before lo contains the commit; step hi does when
+ * hi_contains is set (else hi is the newest step, not asked yet).
+ */
+struct search {
+	git_repository *repo;
+	const struct rolling_steps *steps;
+	const git_oid *commit;
+	size_t lo, hi;
+	int hi_contains;
+};
+
+/*
+ * Ask whether step i is the first to contain the commit, and narrow the
+ * range with the answers: 1 when it is (lo == hi == i), 0 when not, or
+ * a negative error.
+ */
+static int probe(struct search *s, size_t i)
+{
+	int err;
+
+	if (i < s->lo || i > s->hi)
+		return 0;
+	if (s->hi_contains && i == s->hi)
+		err = 1;
+	else if ((err = rolling_step_contains(s->repo, s->steps, i, s->commit)) < 0)
+		return err;
+	if (!err) {
+		s->lo = i + 1;
+		return 0;
+	}
+	s->hi = i;
+	s->hi_contains = 1;
+	if (i == s->lo)
+		return 1;
+	if ((err = rolling_step_contains(s->repo, s->steps, i - 1, s->commit)) < 0)
+		return err;
+	if (!err) {
+		s->lo = i;
+		return 1;
+	}
+	s->hi = i - 1;
+	return 0;
+}
+
+int rolling_steps_first_containing(size_t *index, git_repository *repo,
+				   const struct rolling_steps *steps, const git_oid *commit)
+{
+	struct search s = { repo, steps, commit, 0, 0, 0 };
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t known, i;
+	git_commit *c;
+	git_time_t when;
+	int err;
+
+	if (!steps->nr)
+		return 0;
+	/* A step, or a release a step merged: no graph walk at all. */
+	if (rolling_oidmap_get(&steps->by_commit, commit, &known)) {
+		*index = known;
+		return 1;
+	}
+	s.hi = steps->nr - 1;
+	if (rolling_oidmap_get(&steps->by_release, commit, &known)) {
+		s.hi = known;     /* that step contains it; an earlier one may too */
+		s.hi_contains = 1;
+	}
+	if ((err = git_commit_lookup(&c, repo, commit)) < 0)
+		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), commit));
+	when = git_commit_time(c);
+	git_commit_free(c);
+
+	/*
+	 * Two guesses first, each settled by two questions.  Dates and
+	 * series only choose which steps are asked about, never the answer,
+	 * so clock skew costs queries but cannot make the result wrong.
+	 *
+	 * A stable commit is usually first in the first step released after
+	 * it was made.
+	 */
+	for (i = s.lo; i < s.hi && steps->v[i].time < when; i++)
+		;
+	if ((err = probe(&s, i)) != 0)
+		goto out;
+	/* A mainline commit usually comes with the next series switch. */
+	for (i = s.lo; i < s.hi && !steps->v[i].series_switch; i++)
+		;
+	if ((err = probe(&s, i)) != 0)
+		goto out;
+	if (s.lo > s.hi)
+		return 0;
+	if (!s.hi_contains) {
+		/* Not even the newest step, then? */
+		if ((err = rolling_step_contains(repo, steps, s.hi, commit)) <= 0)
+			return err;
+	}
+	while (s.lo < s.hi) {
+		size_t mid = s.lo + (s.hi - s.lo) / 2;
+
+		if ((err = rolling_step_contains(repo, steps, mid, commit)) < 0)
+			return err;
+		if (err)
+			s.hi = mid;
+		else
+			s.lo = mid + 1;
+	}
+	err = 1;
+out:
+	if (err > 0)
+		*index = s.hi;
+	return err;
+}

@@ -1,0 +1,28 @@
+#ifndef ROLLING_STEP_FORMAT_H
+#define ROLLING_STEP_FORMAT_H
+
+#include <git2.h>
+#include "steps.h"
+
+#define ROLLING_ABBREV_BUFSZ (GIT_OID_HEXSZ + 1)
+#define ROLLING_STEP_BUFSZ 512
+
+/*
+ * The shortest unique abbreviation of an object id (core.abbrev is
+ * honoured), as git prints it; the first 12 hex digits when the object
+ * cannot be read.
+ */
+const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id);
+
+/* "2024-02-01": a date in the time zone it was recorded in. */
+const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offset);
+
+/*
+ * A step as the commands show it: "v6.6.4 (merge 1a2b3c4, 2024-02-01)",
+ * or "v6.6.1 (base 1a2b3c4, 2024-01-01)" for the release the branch was
+ * created at.
+ */
+const char *rolling_step_format(char *buf, size_t size, git_repository *repo,
+				const struct rolling_step *step);
+
+#endif

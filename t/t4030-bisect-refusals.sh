@@ -1,0 +1,125 @@
+#!/bin/sh
+
+test_description='bisect-helper refuses what it cannot do, and leaves nothing behind
+
+A bare repository, a git without first-parent bisection, points that are
+not rolling steps, and a git bisect start that fails: each is refused with
+a clear message, and no bisection state (git'"'"'s or the helper'"'"'s) is
+left behind.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling-bisect.sh
+
+# nothing_left: no bisection state at all, HEAD where it was.
+nothing_left () {
+	test_path_is_missing .git/BISECT_START &&
+	test_path_is_missing .git/BISECT_LOG &&
+	test_path_is_missing .git/ROLLING_BISECT &&
+	test -z "$(git for-each-ref refs/bisect/)" &&
+	test "$(git symbolic-ref HEAD)" = refs/heads/master
+}
+
+test_expect_success 'setup: a rolling branch from week 11 to week 40' '
+	rolling_history tree 11 40 &&
+	cd tree &&
+	nothing_left
+'
+
+test_expect_success 'a bare repository is refused' '
+	git clone -q --bare tree bare.git &&
+	test_expect_code 128 git -C bare.git rolling bisect-helper start \
+		--branch linux-rolling-stable --preset linux v6.1.4 v6.0.5 2>err &&
+	grep "^fatal: this operation must be run in a work tree$" err &&
+	test_path_is_missing bare.git/BISECT_START &&
+	test_path_is_missing bare.git/ROLLING_BISECT &&
+	test_expect_code 128 git -C bare.git rolling bisect-helper next 2>err &&
+	grep "^fatal: this operation must be run in a work tree$" err &&
+	test_expect_code 128 git -C bare.git rolling bisect-helper run true 2>err &&
+	grep "^fatal: this operation must be run in a work tree$" err
+'
+
+test_expect_success 'steps needs no work tree' '
+	git -C tree rolling bisect-helper steps v6.0.5 v6.1.4 >expect &&
+	git -C bare.git rolling bisect-helper steps --branch linux-rolling-stable --preset linux \
+		v6.0.5 v6.1.4 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'inside the git directory is not in a work tree' '
+	test_expect_code 128 git -C tree/.git rolling bisect-helper start v6.1.4 v6.0.5 2>err &&
+	grep "^fatal: this operation must be run in a work tree$" err &&
+	(cd tree && nothing_left)
+'
+
+test_expect_success 'git older than 2.29 is refused' '
+	real_git=$(command -v git) &&
+	mkdir old-git &&
+	cat >old-git/git <<-EOF &&
+	#!/bin/sh
+	if test "\$1" = version || test "\$1" = --version
+	then
+		echo "git version 2.28.1"
+		exit 0
+	fi
+	exec "$real_git" "\$@"
+	EOF
+	chmod +x old-git/git &&
+	(
+		cd tree &&
+		# Run through git, we would find the git that ran us, in its
+		# exec-path: call the dispatcher directly instead.
+		PATH=$TRASH_DIRECTORY/old-git:$PATH &&
+		test "$(git version)" = "git version 2.28.1" &&
+		test_expect_code 128 git-rolling bisect-helper start v6.1.4 v6.0.5 2>err &&
+		grep "^fatal: git 2.29 or later is needed for first-parent bisection (this is 2.28.1)$" err &&
+		nothing_left
+	)
+'
+
+test_expect_success 'points that are not steps: nothing is started' '
+	cd tree &&
+	test_expect_code 128 git rolling bisect-helper start master v6.0.5 2>err &&
+	grep "^fatal: .master. is not a step of any configured rolling branch" err &&
+	nothing_left &&
+	test_expect_code 128 git rolling bisect-helper start v6.1.4 v6.1.4~1 2>err &&
+	grep "^fatal: .v6.1.4~1. is neither a step of linux-rolling-stable nor a release it merged$" err &&
+	nothing_left &&
+	test_expect_code 128 git rolling bisect-helper start v6.0.5 v6.1.4 2>err &&
+	grep "is not older than" err &&
+	nothing_left &&
+	test_expect_code 129 git rolling bisect-helper start v6.1.4 2>err &&
+	nothing_left
+'
+
+test_expect_success 'a git bisect start that fails leaves no state behind' '
+	cd tree &&
+	test_when_finished "git checkout -q -- Makefile" &&
+	echo "# local change" >>Makefile &&
+	test_expect_code 128 git rolling bisect-helper start v6.1.4 v5.19.2 >out 2>err &&
+	grep "^fatal: git bisect start failed; no bisection is left behind$" err &&
+	nothing_left &&
+	grep "local change" Makefile
+'
+
+test_expect_success 'a failing stage two start leaves no state behind either' '
+	cd tree &&
+	test_when_finished "git checkout -q -- Makefile" &&
+	git rolling bisect-helper start v6.0.8 v6.0.7 >out &&
+	grep "^stage one is over: the first bad step is v6.0.8 " out &&
+	echo "# local change" >>Makefile &&
+	test_expect_code 128 git rolling bisect-helper next >out 2>err &&
+	grep "^fatal: git bisect start failed for stage two; no bisection is left behind" err &&
+	nothing_left &&
+	grep "local change" Makefile
+'
+
+test_expect_success 'next and reset without a bisection' '
+	cd tree &&
+	test_expect_code 128 git rolling bisect-helper next 2>err &&
+	grep "^fatal: no rolling bisection in progress" err &&
+	git rolling bisect-helper reset >out 2>&1 &&
+	nothing_left
+'
+
+test_done

@@ -1,0 +1,205 @@
+#!/bin/sh
+
+test_description='describe: the rolling release that first contained a commit
+
+On a linux-rolling-stable branch grown week by week, "describe" must name
+the same step as an oracle that asks git about every step in turn: for
+stable commits, mainline commits that came with a series switch, release
+commits, the merges themselves, commits already in the base release, and
+commits not merged yet.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling-bisect.sh
+
+# expected_describe BRANCH COMMIT: the line describe prints, from plain git.
+expected_describe () {
+	if ! ed_point=$(first_step_containing "$1" "$2")
+	then
+		echo "not in $1 yet"
+		return 0
+	fi
+	ed_subject=$(git log -1 --format=%s "$ed_point") &&
+	case $ed_subject in
+	"Merge "*) ed_kind=merge ed_tag=${ed_subject#Merge } ;;
+	*) ed_kind=base ed_tag=$(echo "$ed_subject" | sed "s/^Linux /v/") ;;
+	esac &&
+	echo "first in $1 at $ed_tag ($ed_kind $(git rev-parse --short "$ed_point"), $(git log -1 --format=%cd --date=short "$ed_point"))"
+}
+
+# check_describe COMMIT: describe agrees with the oracle, exit code too.
+check_describe () {
+	expected_describe linux-rolling-stable "$1" >expect &&
+	if grep "^first in" expect >/dev/null
+	then
+		git rolling describe "$1" >actual
+	else
+		test_expect_code 1 git rolling describe "$1" >actual
+	fi &&
+	test_cmp expect actual
+}
+
+test_expect_success 'setup: a rolling branch from week 11 to week 60' '
+	rolling_history tree 11 60 &&
+	cd tree &&
+	test "$(rolling_points linux-rolling-stable | head -n 1)" = "$(git rev-parse v5.19.2^{commit})"
+'
+
+test_expect_success 'stable commits: the step that merged their release' '
+	cd tree &&
+	check_describe v5.19.5~1 &&
+	grep "^first in linux-rolling-stable at v5.19.5 (merge " actual &&
+	check_describe "$(git rev-list --reverse v6.1.6..v6.1.7 | head -n 1)" &&
+	grep " at v6.1.7 " actual &&
+	check_describe v6.3.9~1 &&
+	grep " at v6.3.9 " actual
+'
+
+test_expect_success 'release tags and release commits' '
+	cd tree &&
+	check_describe v6.2.5 &&
+	grep " at v6.2.5 (merge " actual &&
+	check_describe v6.4.6^{commit} &&
+	grep " at v6.4.6 (merge $(git rev-parse --short linux-rolling-stable), " actual
+'
+
+test_expect_success 'the merges themselves' '
+	cd tree &&
+	merge=$(git rev-list --first-parent linux-rolling-stable --grep="^Merge v6.0.4$") &&
+	check_describe "$merge" &&
+	grep "^first in linux-rolling-stable at v6.0.4 (merge $(git rev-parse --short "$merge"), $(git log -1 --format=%cd --date=short "$merge"))$" actual &&
+	check_describe linux-rolling-stable
+'
+
+test_expect_success 'mainline commits arrive with the series switch' '
+	cd tree &&
+	check_describe "$(git rev-list --reverse v5.19..v6.0-rc1 | sed -n 2p)" &&
+	grep " at v6.0.2 " actual &&
+	check_describe v6.2-rc4 &&
+	grep " at v6.2.2 " actual &&
+	check_describe v6.3 &&
+	grep " at v6.3.2 " actual &&
+	check_describe v6.3.1^{commit} &&
+	grep " at v6.3.2 " actual
+'
+
+test_expect_success 'commits already in the base release' '
+	cd tree &&
+	check_describe v5.19.2~1 &&
+	grep "^first in linux-rolling-stable at v5.19.2 (base $(git rev-parse --short v5.19.2^{commit}), " actual &&
+	check_describe v5.19-rc3 &&
+	grep " at v5.19.2 (base " actual
+'
+
+test_expect_success 'commits not merged yet' '
+	cd tree &&
+	check_describe master &&
+	test "$(cat actual)" = "not in linux-rolling-stable yet" &&
+	check_describe "$(git rev-list --reverse v6.4..master | sed -n 3p)" &&
+	check_describe linux-6.4.y &&
+	check_describe linux-5.19.y &&
+	git merge-base --is-ancestor v6.4.6 linux-6.4.y
+'
+
+test_expect_success 'every step of the branch, against the oracle' '
+	cd tree &&
+	rolling_points linux-rolling-stable >points &&
+	while read point
+	do
+		git rev-parse -q --verify "$point^2" || git rev-parse "$point"
+	done <points >releases &&
+	test_line_count -gt 40 releases &&
+	while read release
+	do
+		check_describe "$release~1" || return 1
+	done <releases
+'
+
+test_expect_success 'several commits: one line each, exit 1 when one is missing' '
+	cd tree &&
+	test_expect_code 1 git rolling describe v6.1.7~1 master >actual &&
+	{
+		printf "v6.1.7~1: " && expected_describe linux-rolling-stable v6.1.7~1 &&
+		printf "master: " && expected_describe linux-rolling-stable master
+	} >expect &&
+	test_cmp expect actual &&
+	git rolling describe v6.1.7~1 v6.0.3 >actual &&
+	test_line_count = 2 actual
+'
+
+test_expect_success 'quiet: only the exit code' '
+	cd tree &&
+	git rolling describe -q v6.1.7~1 >out 2>&1 &&
+	test_must_be_empty out &&
+	test_expect_code 1 git rolling describe --quiet master >out 2>&1 &&
+	test_must_be_empty out
+'
+
+test_expect_success 'a branch git rolling does not manage, with --preset' '
+	cd tree &&
+	git update-ref refs/remotes/stable/linux-rolling-stable linux-rolling-stable &&
+	git rolling describe --branch stable/linux-rolling-stable --preset linux v6.1.7~1 >actual &&
+	expected_describe linux-rolling-stable v6.1.7~1 |
+		sed "s|linux-rolling-stable|stable/linux-rolling-stable|" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 128 git rolling describe --branch stable/linux-rolling-stable v6.1.7~1 2>err &&
+	grep "^fatal: .stable/linux-rolling-stable. is not a rolling branch" err
+'
+
+test_expect_success 'every configured branch, or the one named' '
+	cd tree &&
+	git rolling init -q --lts --series "5.19 6.1 6.6" linux-rolling-lts &&
+	lts_base=$(git log -1 --format=%s linux-rolling-lts | sed "s/^Linux /v/") &&
+	git rolling describe v6.1.7~1 >actual &&
+	{
+		expected_describe linux-rolling-stable v6.1.7~1 &&
+		expected_describe linux-rolling-lts v6.1.7~1
+	} >expect &&
+	test_cmp expect actual &&
+	grep "^first in linux-rolling-lts at $lts_base (base " actual &&
+	test_expect_code 1 git rolling describe v6.2.3~1 >actual &&
+	grep "^first in linux-rolling-stable at v6.2.3 " actual &&
+	grep "^not in linux-rolling-lts yet$" actual &&
+	git rolling describe --branch linux-rolling-stable v6.2.3~1 >actual &&
+	test_line_count = 1 actual
+'
+
+test_expect_success 'errors' '
+	cd tree &&
+	test_expect_code 128 git rolling describe no-such-commit 2>err &&
+	grep "^fatal: bad revision .no-such-commit.$" err &&
+	test_expect_code 128 git rolling describe "v6.1.7^{tree}" 2>err &&
+	grep "^fatal: .v6.1.7^{tree}. does not name a commit$" err &&
+	test_expect_code 128 git rolling describe --branch nosuch v6.1.7 2>err &&
+	grep "^fatal: .nosuch. is not a rolling branch" err &&
+	test_expect_code 128 git rolling describe --preset linux v6.1.7 2>err &&
+	grep "given with --branch" err &&
+	test_expect_code 129 git rolling describe 2>err &&
+	grep "^usage: git rolling describe" err &&
+	test_expect_code 129 git rolling describe -h >out &&
+	grep "^usage: git rolling describe" out &&
+	test_expect_code 129 git rolling describe --frob v6.1.7 2>err &&
+	grep "^error: unknown option .frob.$" err
+'
+
+test_expect_success 'no rolling branch configured' '
+	git init -q empty &&
+	test_commit -C empty one &&
+	test_expect_code 128 git -C empty rolling describe HEAD 2>err &&
+	grep "^fatal: no rolling branches are configured" err
+'
+
+test_expect_success 'a foreign commit on the branch is an error, not a guess' '
+	cd tree &&
+	tip=$(git rev-parse linux-rolling-stable) &&
+	test_when_finished "git checkout -q master && git branch -f linux-rolling-stable $tip" &&
+	git checkout -q linux-rolling-stable &&
+	echo local >local.c &&
+	git add local.c &&
+	git commit -q -m "local hack" &&
+	git checkout -q master &&
+	test_expect_code 128 git rolling describe --branch linux-rolling-stable v6.1.7 2>err &&
+	grep "^fatal: linux-rolling-stable: [0-9a-f]* is neither a rolling merge nor a release commit$" err
+'
+
+test_done
