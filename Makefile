@@ -54,10 +54,12 @@ test: all
 	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
 # AddressSanitizer and UndefinedBehaviorSanitizer build and test run.
+# The objects do not record their flags, so clean before and after.
 sanitize:
 	$(MAKE) clean
 	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) clean
 
 demo: all
 	contrib/demo.sh
