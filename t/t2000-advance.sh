@@ -235,6 +235,37 @@ test_expect_success 'a concurrent writer makes advance fail and nothing is lost'
 	check_rolling_merge anon
 '
 
+test_expect_success 'a branch moved by someone else meanwhile is not overwritten' '
+	cd tree &&
+	stable_tree_replay . $(($(stable_tree_week_of . v6.3.1) + 2)) &&
+	git rolling init -q --at v6.2.1 raced &&
+	other=$(git rev-parse v6.2.2^{commit}) &&
+	test_expect_code 128 env \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/raced $other" \
+		git rolling advance raced 2>err &&
+	grep "^fatal: refs/heads/raced was changed by another process" err &&
+	test "$(git rev-parse raced)" = "$other" &&
+	git reflog show --format=%gs -1 raced >actual &&
+	! grep "^rolling: merge" actual
+'
+
+test_expect_success 'losing the race on a checked-out branch puts its work tree back as it was' '
+	cd tree &&
+	git rolling init -q --force --at v6.2.1 raced &&
+	git worktree add -q ../raced-wt raced &&
+	other=$(git rev-parse v6.2.2^{commit}) &&
+	(
+		cd ../raced-wt &&
+		test_expect_code 128 env \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/raced $other" \
+			git rolling advance raced 2>err &&
+		grep "^fatal: refs/heads/raced was changed by another process" err &&
+		test "$(git rev-parse HEAD)" = "$other" &&
+		git diff --quiet v6.2.1 -- &&
+		git diff --cached --quiet v6.2.1
+	)
+'
+
 test_expect_success 'replace refs draw a warning' '
 	cd tree &&
 	git replace v6.2.1 v6.2.2 &&
