@@ -13,6 +13,7 @@
 #include "../lib/preset.h"
 #include "../lib/repo.h"
 #include "../lib/verify.h"
+#include "../lib/color.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
@@ -35,6 +36,7 @@ struct verify_options {
 	int signatures;
 	int json;
 	int quiet;
+	int color;
 };
 
 /* One branch or revision to verify, resolved before any is verified. */
@@ -139,6 +141,7 @@ static void print_report(const struct target *t, const struct verify_options *o)
 {
 	const struct rolling_verify_result *r = &t->result;
 	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	char verdict[32];
 	size_t i;
 
 	printf("%s: tip %s (%s)\n", t->name, r->tip_release ? r->tip_release->name :
@@ -152,11 +155,14 @@ static void print_report(const struct target *t, const struct verify_options *o)
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	if (r->failures_nr) {
-		printf("%s: FAILED (%zu failure%s%s)\n", t->name, r->failures_nr,
-		       r->failures_nr == 1 ? "" : "s", r->truncated ? ", stopped early" : "");
+		printf("%s: %s (%zu failure%s%s)\n", t->name,
+		       rolling_colored(verdict, sizeof(verdict), o->color, ROLLING_COLOR_RED, "FAILED"),
+		       r->failures_nr, r->failures_nr == 1 ? "" : "s",
+		       r->truncated ? ", stopped early" : "");
 		return;
 	}
-	printf("%s: verified", t->name);
+	printf("%s: %s", t->name,
+	       rolling_colored(verdict, sizeof(verdict), o->color, ROLLING_COLOR_GREEN, "verified"));
 	if (o->rebuild)
 		printf(", merges rebuilt bit for bit");
 	if (o->signatures)
@@ -381,7 +387,7 @@ static int cmd_verify(int argc, const char **argv)
 	size_t nr, i, failed = 0;
 
 	argc = parse_options_or_usage(argc, argv, "verify", options, verify_usage);
-	if (rolling_repo_open(&repo) < 0)
+	if (rolling_repo_open(&repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
 	if (argc) {
 		nr = (size_t)argc;
