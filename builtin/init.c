@@ -105,8 +105,14 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 			    at, b->config.branch);
 		return release;
 	}
-	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0)
-		die("%s; nothing created", rolling_last_error());
+	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0) {
+		char message[1024];
+
+		snprintf(message, sizeof(message), "%s", rolling_last_error());
+		if (b->tags.releases_nr)
+			hint("use --at <release> to start at a release of your choice now");
+		die("%s; nothing created", message);
+	}
 	return rolling_series_newest(&b->tags, *followed);
 }
 

@@ -35,6 +35,18 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+void hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void usage_with_options(const char *const *usage, const struct rolling_option *options)
 {
 	rolling_print_usage(stderr, usage, options);

@@ -17,6 +17,9 @@ void die_last_error(void) __attribute__((noreturn));
 /* "error: <msg>" on stderr; returns -1. */
 int error(const char *fmt, ...) ROLLING_PRINTF(1, 2);
 
+/* "hint: <msg>" on stderr, as git gives advice. */
+void hint(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
 /* Usage on stderr and exit 129, like git's usage_with_options(). */
 void usage_with_options(const char *const *usage, const struct rolling_option *options)
 	__attribute__((noreturn));

@@ -20,6 +20,7 @@ test_expect_success 'setup: stable tree, nothing qualifies before 6.0-rc1' '
 	stable_tree_replay . 10 &&
 	test_expect_code 128 git rolling init --preset linux --stable linux-rolling-stable 2>err &&
 	grep "^fatal: no series qualifies yet" err &&
+	grep "^hint: use --at <release> to start at a release of your choice now$" err &&
 	test_must_fail git rev-parse --verify -q refs/heads/linux-rolling-stable &&
 	test -z "$(git config --get-regexp "^rolling\.")"
 '
