@@ -100,7 +100,8 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 
 	*followed = NULL;
 	if (at) {
-		if (!(release = rolling_tags_find_name(&b->tags, &b->patterns, at)))
+		if (!(release = rolling_tags_find_name(&b->tags, &b->patterns, at)) ||
+		    !rolling_release_is_commit(&b->tags, release))
 			die("'%s' is not a release tag matching rolling.%s.releasePattern",
 			    at, b->config.branch);
 		return release;
@@ -127,11 +128,14 @@ static void show_findings(const struct rolling_branch *b,
 	       tags->releases_nr, tags->series_nr, tags->mainline_nr);
 	if (i)
 		printf("  (%zu older series not shown)\n", i);
-	for (; i < tags->series_nr; i++)
+	for (; i < tags->series_nr; i++) {
+		const struct rolling_release *newest = rolling_series_newest(tags, &tags->series[i]);
+
 		printf("  %-8s newest %s\n",
 		       rolling_series_format(name, sizeof(name), &tags->series[i].series,
 					     tags->has_minor),
-		       rolling_series_newest(tags, &tags->series[i])->name);
+		       newest ? newest->name : "(no release tag leads to a commit)");
+	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
 		       rolling_series_format(name, sizeof(name), &tags->newest_mainline,

@@ -111,7 +111,8 @@ int rolling_policy_series(const struct rolling_series_info **out,
 		return 0;
 	}
 	for (i = tags->series_nr; i-- > 0;) {
-		if (qualifies(policy, tags, &tags->series[i].series)) {
+		if (qualifies(policy, tags, &tags->series[i].series) &&
+		    rolling_series_newest(tags, &tags->series[i])) {
 			*out = &tags->series[i];
 			return 0;
 		}
@@ -138,6 +139,10 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 	int cmp = rolling_series_cmp(&target->series, &current->version.series);
 
 	plan->nr = 0;
+	if (!(newest = rolling_series_newest(tags, target)))
+		return rolling_error("series %s has no release tag that leads to a commit",
+				     rolling_series_format(to, sizeof(to), &target->series,
+							   tags->has_minor));
 	if (cmp < 0)
 		return rolling_error("series %s is older than the branch's current series %s:"
 				     " a rolling branch never goes back",
@@ -147,11 +152,14 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 							   &current->version.series,
 							   tags->has_minor));
 	/* Catch up with the current series before leaving it. */
-	newest = rolling_series_newest(tags, current_series);
+	if (cmp > 0) {
+		const struct rolling_release *catch_up = rolling_series_newest(tags, current_series);
+
+		if (catch_up && rolling_version_cmp(&catch_up->version, &current->version) > 0)
+			plan->steps[plan->nr++] = catch_up;
+	}
 	if (rolling_version_cmp(&newest->version, &current->version) > 0)
 		plan->steps[plan->nr++] = newest;
-	if (cmp > 0)
-		plan->steps[plan->nr++] = rolling_series_newest(tags, target);
 	return 0;
 }
 

@@ -21,20 +21,38 @@ static const char *type_name(git_object_t type)
 	return name && *name ? name : "unknown object";
 }
 
+static const char *last_git_error(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "cannot read it";
+}
+
+static void warn_not_commit(const char *name, git_object_t type)
+{
+	rolling_warning("ignoring release tag '%s': it points to a %s, not a commit",
+			name, type_name(type));
+}
+
 /*
- * Follow a tag ref to the commit it names.  Returns 0 with *commit set,
- * 1 when the tag leads to something other than a commit (the caller
- * skips it), or a negative error.  Packed refs usually carry their peeled
- * value, which spares us reading the tag object.
+ * Follow a tag ref to the commit it names.  Returns 0 with *commit set
+ * and *is_commit 1 (checked) or 0 (a packed ref's peeled value, taken on
+ * trust until used), 1 when the tag leads to something other than a
+ * commit (the caller skips it), or a negative error.
  */
-static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
-			  const char *name)
+static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
+			  git_reference *ref, const char *name)
 {
 	const git_oid *peeled = git_reference_target_peel(ref);
 	git_oid id;
 	int depth, err;
 
-	git_oid_cpy(&id, peeled ? peeled : git_reference_target(ref));
+	if (peeled) {
+		git_oid_cpy(commit, peeled);
+		*is_commit = 0;
+		return 0;
+	}
+	git_oid_cpy(&id, git_reference_target(ref));
 	for (depth = 0; depth < MAX_TAG_DEPTH; depth++) {
 		git_object_t type;
 		size_t size;
@@ -44,11 +62,11 @@ static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
 			return rolling_git_error(err, "tag '%s'", name);
 		if (type == GIT_OBJECT_COMMIT) {
 			git_oid_cpy(commit, &id);
+			*is_commit = 1;
 			return 0;
 		}
 		if (type != GIT_OBJECT_TAG) {
-			rolling_warning("ignoring release tag '%s': it points to a %s, not a commit",
-					name, type_name(type));
+			warn_not_commit(name, type);
 			return 1;
 		}
 		if ((err = git_tag_lookup(&tag, l->repo, &id)) < 0)
@@ -61,7 +79,7 @@ static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit)
+		       const git_oid *commit, int is_commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -80,6 +98,7 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 		return rolling_error("out of memory");
 	release->version = *v;
 	git_oid_cpy(&release->commit, commit);
+	release->is_commit = is_commit;
 	tags->releases_nr++;
 	return 0;
 }
@@ -105,7 +124,7 @@ static int load_ref(struct loader *l, git_reference *ref)
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
 	git_oid commit;
-	int err;
+	int is_commit, err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
@@ -122,11 +141,11 @@ static int load_ref(struct loader *l, git_reference *ref)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
-	err = peel_to_commit(&commit, l, ref, name);
+	err = peel_to_commit(&commit, &is_commit, l, ref, name);
 	git_reference_free(resolved);
 	if (err)
 		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit);
+	return add_release(l, name, &version, &commit, is_commit);
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -193,6 +212,7 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 
 	memset(tags, 0, sizeof(*tags));
 	tags->has_minor = patterns->has_minor;
+	tags->repo = repo;
 	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
 	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
 		err = rolling_git_error(err, "cannot read tags");
@@ -275,10 +295,39 @@ const struct rolling_series_info *rolling_tags_find_series(const struct rolling_
 		       cmp_series_key);
 }
 
+int rolling_release_is_commit(const struct rolling_tags *tags,
+			      const struct rolling_release *release)
+{
+	/* The releases array is the tags' own: the cache lives in it. */
+	struct rolling_release *r = &tags->releases[release - tags->releases];
+	git_object_t type = GIT_OBJECT_INVALID;
+	git_odb *odb;
+	size_t size;
+
+	if (r->is_commit)
+		return r->is_commit > 0;
+	if (git_repository_odb(&odb, tags->repo) < 0) {
+		rolling_warning("ignoring release tag '%s': %s", r->name, last_git_error());
+	} else {
+		if (git_odb_read_header(&size, &type, odb, &r->commit) < 0)
+			rolling_warning("ignoring release tag '%s': %s", r->name, last_git_error());
+		else if (type != GIT_OBJECT_COMMIT)
+			warn_not_commit(r->name, type);
+		git_odb_free(odb);
+	}
+	r->is_commit = type == GIT_OBJECT_COMMIT ? 1 : -1;
+	return r->is_commit > 0;
+}
+
 const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
 						    const struct rolling_series_info *info)
 {
-	return &tags->releases[info->first + info->count - 1];
+	size_t i;
+
+	for (i = info->first + info->count; i-- > info->first;)
+		if (rolling_release_is_commit(tags, &tags->releases[i]))
+			return &tags->releases[i];
+	return NULL;
 }
 
 void rolling_tags_free(struct rolling_tags *tags)

@@ -11,6 +11,12 @@ struct rolling_release {
 	char *name;                       /* without "refs/tags/" */
 	struct rolling_version version;
 	git_oid commit;
+	/*
+	 * Whether `commit` is known to be a commit (1), known not to be (-1),
+	 * or not looked at yet (0): the peeled values of packed refs are
+	 * taken on trust and checked only for the releases a command uses.
+	 */
+	int is_commit;
 };
 
 /* The releases of one series: releases[first .. first + count). */
@@ -37,12 +43,16 @@ struct rolling_tags {
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
 	int has_minor;
+	git_repository *repo;             /* borrowed, for the checks above */
 };
 
 /*
  * Read refs/tags/ through the patterns.  Tags that match no pattern are
- * ignored; release tags that do not lead to a commit, or whose numbers
- * overflow, are skipped with a warning.
+ * ignored; release tags whose numbers overflow are skipped with a
+ * warning, and so are those that do not lead to a commit, either here or,
+ * for packed refs, when a command first uses them.  Reading the tags of
+ * a kernel clone so reads no object at all: its refs are packed with
+ * their peeled values.
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
@@ -64,7 +74,17 @@ const struct rolling_release *rolling_tags_find_commit(const struct rolling_tags
 const struct rolling_series_info *rolling_tags_find_series(const struct rolling_tags *tags,
 							  const struct rolling_series *s);
 
-/* The newest release of a series. */
+/*
+ * Whether the release's tag leads to a commit; looks once, and warns
+ * when it does not.
+ */
+int rolling_release_is_commit(const struct rolling_tags *tags,
+			      const struct rolling_release *release);
+
+/*
+ * The newest release of a series whose tag leads to a commit, or NULL
+ * when none does.
+ */
 const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
 						    const struct rolling_series_info *info);
 

@@ -165,6 +165,25 @@ test_expect_success 'tags that name trees, blobs or huge numbers are skipped wit
 	test "$(git -C odd rev-parse rs)" = "$(git -C odd rev-parse $(cat newest-6.2)^{commit})"
 '
 
+test_expect_success 'the same tags, packed with their peeled values, are checked when used' '
+	git -C odd pack-refs --all &&
+	grep "refs/tags/v6.2.91$" odd/.git/packed-refs &&
+	git -C odd rolling init --force --stable rs >out 2>err &&
+	grep "^warning: ignoring release tag .v6.2.90.: it points to a tree, not a commit$" err &&
+	grep "^warning: ignoring release tag .v6.2.91.: it points to a blob, not a commit$" err &&
+	test "$(git -C odd rev-parse rs)" = "$(git -C odd rev-parse $(cat newest-6.2)^{commit})" &&
+	grep "^  6.2 *newest $(cat newest-6.2)$" out &&
+	test_expect_code 128 git -C odd rolling init --force --at v6.2.91 rs 2>err &&
+	grep "^fatal: .v6.2.91. is not a release tag" err
+'
+
+test_expect_success 'advance skips a newest release that is no commit' '
+	git -C odd rolling init -q --force --at v6.2.1 rs &&
+	git -C odd rolling advance rs >out 2>err &&
+	grep "^rs: v6.2.1 -> $(cat newest-6.2) " out &&
+	grep "^warning: ignoring release tag .v6.2.91.: it points to a blob" err
+'
+
 test_expect_success 'no release tags, or no qualifying series: nothing is created' '
 	git init -q empty &&
 	test_commit -C empty first &&
