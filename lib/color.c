@@ -4,6 +4,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "color.h"
+#include "config.h"
 #include "error.h"
 
 static int stdout_is_color_terminal(void)
@@ -29,17 +30,15 @@ static int parse_color_value(const char *value)
 
 static int read_setting(int *setting, git_config *config, const char *key)
 {
-	git_buf value = GIT_BUF_INIT;
-	int err = git_config_get_string_buf(&value, config, key);
+	char *value;
+	int err = rolling_config_get_string(&value, config, key);
 
-	if (err == GIT_ENOTFOUND)
-		return 0;
-	if (err < 0)
-		return rolling_git_error(err, "%s", key);
-	*setting = parse_color_value(value.ptr);
+	if (err < 0 || !value)
+		return err;
+	*setting = parse_color_value(value);
 	if (*setting == -2)
-		err = rolling_error("%s: invalid color value '%s'", key, value.ptr);
-	git_buf_dispose(&value);
+		err = rolling_error("%s: invalid color value '%s'", key, value);
+	free(value);
 	return err;
 }
 

@@ -12,23 +12,28 @@ const char *rolling_config_key(char *buf, size_t size, const char *branch, const
 	return buf;
 }
 
-/* Read an optional string key: *out stays NULL when it is not set. */
-static int read_string(char **out, git_config *config, const char *branch, const char *key)
+int rolling_config_get_string(char **value, git_config *config, const char *key)
 {
-	char name[KEY_MAX];
-	git_buf value = GIT_BUF_INIT;
-	int err;
+	git_buf buf = GIT_BUF_INIT;
+	int err = git_config_get_string_buf(&buf, config, key);
 
-	*out = NULL;
-	rolling_config_key(name, sizeof(name), branch, key);
-	err = git_config_get_string_buf(&value, config, name);
+	*value = NULL;
 	if (err == GIT_ENOTFOUND)
 		return 0;
 	if (err < 0)
-		return rolling_git_error(err, "%s", name);
-	*out = strdup(value.ptr);
-	git_buf_dispose(&value);
-	return *out ? 0 : rolling_error("out of memory");
+		return rolling_git_error(err, "%s", key);
+	*value = strdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return *value ? 0 : rolling_error("out of memory");
+}
+
+/* Read rolling.<branch>.<key>: *out stays NULL when it is not set. */
+static int read_string(char **out, git_config *config, const char *branch, const char *key)
+{
+	char name[KEY_MAX];
+
+	return rolling_config_get_string(out, config,
+					 rolling_config_key(name, sizeof(name), branch, key));
 }
 
 static int require(const char *value, const char *branch, const char *key)

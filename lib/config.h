@@ -45,6 +45,12 @@ void rolling_config_abort(struct rolling_config_tx *tx);
 /* The configured branches, in config order, NULL-terminated via *nr. */
 int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo);
 
+/*
+ * Read any string key: *value is NULL when it is not set, else a copy the
+ * caller frees.
+ */
+int rolling_config_get_string(char **value, git_config *config, const char *key);
+
 /* Format "rolling.<branch>.<key>" into buf. */
 const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key);
 

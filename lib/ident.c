@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ident.h"
+#include "config.h"
 #include "error.h"
 
 static char *trimmed(const char *start, const char *end)
@@ -40,21 +41,6 @@ bad:
 	return rolling_error("%s: '%s' is not an identity of the form 'Name <email>'", what, text);
 }
 
-static int read_config(char **out, git_config *config, const char *key)
-{
-	git_buf value = GIT_BUF_INIT;
-	int err = git_config_get_string_buf(&value, config, key);
-
-	*out = NULL;
-	if (err == GIT_ENOTFOUND)
-		return 0;
-	if (err < 0)
-		return rolling_git_error(err, "%s", key);
-	*out = strdup(value.ptr);
-	git_buf_dispose(&value);
-	return *out ? 0 : rolling_error("out of memory");
-}
-
 int rolling_ident_for(struct rolling_ident *ident, git_repository *repo,
 		      const char *configured, const char *what)
 {
@@ -66,8 +52,8 @@ int rolling_ident_for(struct rolling_ident *ident, git_repository *repo,
 		return rolling_ident_parse(ident, configured, what);
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
-	if ((err = read_config(&ident->name, config, "user.name")) < 0 ||
-	    (err = read_config(&ident->email, config, "user.email")) < 0)
+	if ((err = rolling_config_get_string(&ident->name, config, "user.name")) < 0 ||
+	    (err = rolling_config_get_string(&ident->email, config, "user.email")) < 0)
 		goto out;
 	if (!ident->name || !ident->email || !valid_part(ident->name) ||
 	    !valid_part(ident->email))
