@@ -55,6 +55,26 @@ check_rolling_merge () {
 	echo "$merge_tag"
 }
 
+# recipe_step <tag> [<ident-name> <ident-email>]: in the current work
+# tree, merge the release the way the stable maintainers do with the git
+# CLI, with the release commit's dates ($RECIPE_SIGNOFF: -s by default).
+recipe_step () {
+	git merge -q -s ours --no-ff --no-commit "$1" >/dev/null 2>&1 &&
+	git read-tree -um "$1" &&
+	(
+		GIT_AUTHOR_DATE=$(git log -1 --format=%ad --date=raw "$1^{commit}") &&
+		GIT_COMMITTER_DATE=$(git log -1 --format=%cd --date=raw "$1^{commit}") &&
+		export GIT_AUTHOR_DATE GIT_COMMITTER_DATE &&
+		if test -n "$2"
+		then
+			git -c user.name="$2" -c user.email="$3" \
+				commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
+		else
+			git commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
+		fi
+	)
+}
+
 # recipe_reproduces <old> <new> [<ident-name> <ident-email>]: in a
 # scratch work tree at <old>, make each first-parent merge of old..new
 # the way the stable maintainers do with the git CLI, and check that the
@@ -69,21 +89,9 @@ recipe_reproduces () {
 		tag=$(git log -1 --format=%s "$merge" | sed -n "s/^Merge //p") &&
 		(
 			cd "$recipe_wt" &&
-			git merge -q -s ours --no-ff --no-commit "$tag" >/dev/null 2>&1 &&
-			git read-tree -um "$tag" &&
-			GIT_AUTHOR_DATE=$(git log -1 --format=%ad --date=raw "$tag^{commit}") &&
-			GIT_COMMITTER_DATE=$(git log -1 --format=%cd --date=raw "$tag^{commit}") &&
-			export GIT_AUTHOR_DATE GIT_COMMITTER_DATE &&
-			if test -n "$3"
-			then
-				git -c user.name="$3" -c user.email="$4" \
-					commit -q $RECIPE_SIGNOFF -m "Merge $tag"
-			else
-				git commit -q $RECIPE_SIGNOFF -m "Merge $tag"
-			fi &&
+			recipe_step "$tag" "$3" "$4" &&
 			test "$(git rev-parse HEAD)" = "$merge"
 		) || { echo "recipe differs at $merge ($tag)"; return 1; }
 	done <"$TRASH_DIRECTORY/recipe.merges" &&
 	git worktree remove --force "$recipe_wt"
 }
-RECIPE_SIGNOFF=-s

@@ -1,5 +1,5 @@
 # lib-verify.sh - fixtures for the tests of git rolling verify.  Source
-# after test-lib.sh and lib-stable-tree.sh.
+# after test-lib.sh and lib-stable-tree.sh; it brings lib-rolling.sh.
 #
 #   verify_fixture DIR           a Linux-style stable tree in DIR with
 #                                linux-rolling-stable made by init at week
@@ -24,6 +24,8 @@
 #   nth_merge BRANCH N           print the Nth first-parent merge of
 #                                BRANCH, counting from its base (1 is the
 #                                oldest)
+
+. "$TEST_DIRECTORY"/lib-rolling.sh
 
 # A smaller time line than the default keeps fixture generation quick
 # while still giving a few series switches.
@@ -50,15 +52,7 @@ recipe_branch () {
 	git worktree add -q -b "$rb_branch" "../recipe-$rb_branch" "$rb_base^{commit}" &&
 	for rb_tag
 	do
-		(
-			cd "../recipe-$rb_branch" &&
-			git merge -q -s ours --no-ff --no-commit "$rb_tag" >/dev/null 2>&1 &&
-			git read-tree -um "$rb_tag" &&
-			GIT_AUTHOR_DATE=$(git log -1 --format=%ad --date=raw "$rb_tag^{commit}") &&
-			GIT_COMMITTER_DATE=$(git log -1 --format=%cd --date=raw "$rb_tag^{commit}") &&
-			export GIT_AUTHOR_DATE GIT_COMMITTER_DATE &&
-			git commit -q ${RECIPE_SIGNOFF--s} -m "Merge $rb_tag"
-		) || return 1
+		(cd "../recipe-$rb_branch" && recipe_step "$rb_tag") || return 1
 	done &&
 	git worktree remove --force "../recipe-$rb_branch"
 }
