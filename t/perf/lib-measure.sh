@@ -1,5 +1,5 @@
-# lib-measure.sh - timing for the t/perf/p*.sh benchmarks.  Needs $work
-# (a scratch directory) and $RUNS set by the caller.
+# lib-measure.sh - set-up and timing for the t/perf/p*.sh benchmarks.  measure
+# needs $work (see perf_setup) and $RUNS.
 
 # measure NAME COMMAND...: one warm-up run, then RUNS timed runs; sets
 # <NAME>_us (median wall-clock microseconds) and <NAME>_kib (the highest
@@ -26,4 +26,30 @@ measure () {
 
 ratio () {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'
+}
+
+die () {
+	echo "$perf_name: $*" >&2
+	exit 1
+}
+
+# perf_setup NAME: git as anyone would run it (none of the caller's
+# configuration) with this build first on PATH; checks the tools, makes
+# the kernel-scale repository (lib-kernel-scale.sh) and enters it, and a
+# scratch directory $work that is removed on exit.
+perf_setup () {
+	perf_name=$1
+	for var in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
+	do
+		unset "$var"
+	done
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+	PATH=$BUILD_DIR:$PATH
+	export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL LC_ALL PATH
+	test -x "$BUILD_DIR/git-rolling-advance" || die "build git-rolling first (make)"
+	test -x /usr/bin/time || die "needs GNU time as /usr/bin/time (Debian package 'time')"
+	repo=$(kernel_scale_repo) || die "cannot generate the repository"
+	work=$(mktemp -d) || exit 1
+	trap 'rm -rf "$work"' EXIT
+	cd "$repo" || exit 1
 }

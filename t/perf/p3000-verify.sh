@@ -26,27 +26,7 @@ TARGET_FLOOR_RATIO=1.5
 TARGET_SPEEDUP=20
 TARGET_PEAK_MIB=64
 
-# git as anyone would run it: none of the caller's configuration.
-for var in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
-do
-	unset "$var"
-done
-GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
-PATH=$BUILD_DIR:$PATH
-export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL LC_ALL PATH
-
-die () {
-	echo "p3000: $*" >&2
-	exit 1
-}
-
-test -x "$BUILD_DIR/git-rolling-verify" || die "build git-rolling first (make)"
-test -x /usr/bin/time || die "needs GNU time as /usr/bin/time (Debian package 'time')"
-
-repo=$(kernel_scale_repo) || die "cannot generate the repository"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$repo" || exit 1
+perf_setup p3000
 
 graph=.git/objects/info/commit-graph
 saved_graph=.git/perf-commit-graph
