@@ -115,6 +115,19 @@ test_expect_success 'every step of the branch, against the oracle' '
 	done <releases
 '
 
+test_expect_success 'with a commit-graph git answers the ancestry questions, the same way' '
+	cd tree &&
+	git commit-graph write --reachable --no-progress &&
+	test_when_finished "rm -f .git/objects/info/commit-graph" &&
+	GIT_TRACE="$TRASH_DIRECTORY/trace" git rolling describe "$(sed -n 5p releases)~1" &&
+	grep "merge-base --is-ancestor" "$TRASH_DIRECTORY/trace" &&
+	while read release
+	do
+		check_describe "$release~1" || return 1
+	done <releases &&
+	check_describe linux-5.19.y
+'
+
 test_expect_success 'several commits: one line each, exit 1 when one is missing' '
 	cd tree &&
 	test_expect_code 1 git rolling describe v6.1.7~1 master >actual &&

@@ -1,0 +1,75 @@
+#!/bin/sh
+# p4000-describe.sh - git rolling describe and bisect-helper steps on a
+# kernel-scale repository (see lib-kernel-scale.sh): a commit the branch
+# contains, and one it does not, without a commit-graph, with the one
+# git writes by default, and with a generation-v1 one that libgit2 1.5
+# can read.  Beside them, the floor: one `git merge-base --is-ancestor`
+# of the same commit against the tip.  Target: describe well under a
+# second, here under 0.5 s, when a commit-graph exists.  Informational:
+# a MISS does not fail.
+
+PERF_DIR=$(cd "$(dirname "$0")" && pwd -P)
+BUILD_DIR=$(cd "$PERF_DIR/../.." && pwd -P)
+. "$PERF_DIR/lib-kernel-scale.sh"
+. "$PERF_DIR/lib-measure.sh"
+
+RUNS=${PERF_RUNS:-5}
+BRANCH=linux-rolling-stable
+TARGET_SECONDS=0.5
+
+perf_setup p4000
+graph=.git/objects/info/commit-graph
+rm -f $graph
+
+tip=$(git rev-parse $BRANCH)
+# A stable commit the branch merged in its middle, and a mainline commit
+# newer than anything the branch follows.
+middle=$(git rev-list --first-parent --merges $BRANCH | sed -n 300p)
+inside=$(git rev-parse "$middle^2~1")
+outside=$(git rev-parse master)
+# /usr/bin/time runs programs, not shell functions: spell the command out.
+describe="git rolling describe --branch $BRANCH --preset linux"
+$describe $inside | grep -q "^first in $BRANCH at " || die "describe does not find $inside"
+$describe $outside | grep -q "^not in $BRANCH" || die "describe finds $outside"
+
+measure_state () {
+	measure in_$1 $describe $inside
+	measure out_$1 $describe $outside
+	measure floor_$1 git merge-base --is-ancestor $inside $tip
+	measure steps_$1 git rolling bisect-helper steps --branch $BRANCH --preset linux
+}
+
+echo "measuring without a commit-graph ($RUNS runs each)" >&2
+measure_state none
+echo "measuring with git's default commit-graph" >&2
+git commit-graph write --reachable --no-progress || die "cannot write a commit-graph"
+measure_state v2
+echo "measuring with a generation-v1 commit-graph" >&2
+git -c commitGraph.generationVersion=1 commit-graph write --reachable --no-progress ||
+	die "cannot write a commit-graph"
+measure_state v1
+rm -f $graph
+
+echo
+echo "p4000-describe: $(git rev-list --count --first-parent --merges $BRANCH) steps;" \
+	"medians of $RUNS runs, peak RSS the highest"
+printf "%-36s %-22s %-22s %s\n" "" "no commit-graph" "git default graph" "generation v1 graph"
+for row in "describe, contained:in" "describe, not contained:out" \
+	   "floor: git merge-base --is-ancestor:floor" "bisect-helper steps:steps"
+do
+	label=${row%:*} name=${row##*:}
+	eval "a=\$${name}_none_us b=\$${name}_v2_us c=\$${name}_v1_us"
+	eval "ak=\$${name}_none_kib bk=\$${name}_v2_kib ck=\$${name}_v1_kib"
+	awk -v l="$label" -v a=$a -v b=$b -v c=$c -v ak=$ak -v bk=$bk -v ck=$ck 'BEGIN {
+		printf "%-36s %7.3f s %6.1f MiB  %7.3f s %6.1f MiB  %7.3f s %6.1f MiB\n",
+			l, a / 1e6, ak / 1024, b / 1e6, bk / 1024, c / 1e6, ck / 1024 }'
+done
+echo
+for state in v2 v1
+do
+	eval "a=\$in_${state}_us b=\$out_${state}_us"
+	awk -v s=$state -v a=$a -v b=$b -v t=$TARGET_SECONDS 'BEGIN {
+		m = a > b ? a : b
+		printf "describe with the %s graph: %.3f s %s (target < %s s)\n", s, m / 1e6,
+			(m / 1e6 < t ? "PASS" : "MISS"), t }'
+done
