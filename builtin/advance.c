@@ -216,27 +216,21 @@ static int cmd_advance(int argc, const char **argv)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
-	if (argc) {
-		nr = (size_t)argc;
-	} else {
-		if (rolling_config_branches(&branches, &nr, repo) < 0)
-			die_last_error();
-		if (!nr)
-			die("no rolling branches are configured; see git rolling init");
-	}
+	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
+		die("%s; see git rolling init", rolling_last_error());
 	if (o.series && nr != 1)
 		die("--series needs exactly one branch");
 	if (!(pending = calloc(nr, sizeof(*pending))))
 		die("out of memory");
 	/* Check every branch before moving any. */
 	for (i = 0; i < nr; i++)
-		prepare(&pending[i], repo, argc ? argv[i] : branches[i], o.series);
+		prepare(&pending[i], repo, branches[i], o.series);
 	for (i = 0; i < nr; i++)
 		advance(repo, &pending[i], &o);
 	for (i = 0; i < nr; i++)
 		free_pending(&pending[i]);
 	free(pending);
-	rolling_config_free_branches(branches, argc ? 0 : nr);
+	rolling_config_free_branches(branches, nr);
 	git_repository_free(repo);
 	return 0;
 }

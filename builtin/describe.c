@@ -180,24 +180,18 @@ static int cmd_describe(int argc, const char **argv)
 		if (rolling_resolve_commit(&subjects[i].commit, repo, argv[i]) < 0)
 			die_last_error();
 	}
-	if (o.branch) {
-		nr = 1;
-	} else {
-		if (rolling_config_branches(&branches, &nr, repo) < 0)
-			die_last_error();
-		if (!nr)
-			die("no rolling branches are configured; name one with --branch "
-			    "(and --preset for a branch git rolling does not manage)");
-	}
+	if (rolling_config_branches_or_named(&branches, &nr, repo, &o.branch, o.branch ? 1 : 0) < 0)
+		die("%s; name one with --branch (and --preset for a branch git rolling "
+		    "does not manage)", rolling_last_error());
 	for (j = 0; j < nr; j++) {
 		struct described_branch d;
 
-		open_branch(&d, repo, o.branch ? o.branch : branches[j], release_re, mainline_re);
+		open_branch(&d, repo, branches[j], release_re, mainline_re);
 		for (i = 0; i < (size_t)argc; i++)
 			all &= describe_one(&d, repo, &o, &subjects[i], argc > 1);
 		free_branch(&d);
 	}
-	rolling_config_free_branches(branches, o.branch ? 0 : nr);
+	rolling_config_free_branches(branches, nr);
 	free(subjects);
 	git_repository_free(repo);
 	return all ? 0 : 1;

@@ -389,21 +389,15 @@ static int cmd_verify(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "verify", options, verify_usage);
 	if (rolling_repo_open(&repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
-	if (argc) {
-		nr = (size_t)argc;
-	} else {
-		if (rolling_config_branches(&branches, &nr, repo) < 0)
-			die_last_error();
-		if (!nr)
-			die("no rolling branches are configured; name a branch or revision to verify");
-	}
+	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
+		die("%s; name a branch or revision to verify", rolling_last_error());
 	if (o.since && nr != 1)
 		die("--since needs exactly one branch or revision");
 	if (!(targets = calloc(nr, sizeof(*targets))))
 		die("out of memory");
 	/* Resolve every name before verifying any: a typo is fatal, not a failure. */
 	for (i = 0; i < nr; i++) {
-		open_target(&targets[i], repo, argc ? argv[i] : branches[i], &o);
+		open_target(&targets[i], repo, branches[i], &o);
 		if (o.since)
 			resolve_since(&targets[i], repo, o.since);
 	}
@@ -416,7 +410,7 @@ static int cmd_verify(int argc, const char **argv)
 	for (i = 0; i < nr; i++)
 		free_target(&targets[i]);
 	free(targets);
-	rolling_config_free_branches(branches, argc ? 0 : nr);
+	rolling_config_free_branches(branches, nr);
 	git_repository_free(repo);
 	return failed ? 1 : 0;
 }

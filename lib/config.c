@@ -253,6 +253,34 @@ out:
 	return err;
 }
 
+int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repository *repo,
+				     const char *const *named, size_t named_nr)
+{
+	size_t i;
+	int err;
+
+	if (!named_nr) {
+		if ((err = rolling_config_branches(branches, nr, repo)) < 0)
+			return err;
+		if (!*nr)
+			return rolling_error_code(ROLLING_ENOTFOUND,
+						  "no rolling branches are configured");
+		return 0;
+	}
+	*nr = 0;
+	if (!(*branches = calloc(named_nr, sizeof(**branches))))
+		return rolling_error("out of memory");
+	for (i = 0; i < named_nr; i++) {
+		if (!((*branches)[i] = strdup(named[i]))) {
+			rolling_config_free_branches(*branches, i);
+			*branches = NULL;
+			return rolling_error("out of memory");
+		}
+	}
+	*nr = named_nr;
+	return 0;
+}
+
 void rolling_config_free(struct rolling_config *cfg)
 {
 	free(cfg->branch);

@@ -51,6 +51,14 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo);
  */
 int rolling_config_get_string(char **value, git_config *config, const char *key);
 
+/*
+ * The branches a command works on: copies of the `named` ones, or every
+ * configured rolling branch when none is named; ROLLING_ENOTFOUND when
+ * that is none.  Free with rolling_config_free_branches().
+ */
+int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repository *repo,
+				     const char *const *named, size_t named_nr);
+
 /* Format "rolling.<branch>.<key>" into buf. */
 const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key);
 
