@@ -19,6 +19,20 @@ test_expect_success 'setup: rolling branch checked out' '
 	test_must_be_empty ../status
 '
 
+test_expect_success 'another branch checked out: index and work tree are not touched' '
+	cd tree &&
+	git rolling init -q --at v6.2.1 elsewhere &&
+	echo scratch >scratch &&
+	git status --porcelain >../status.before &&
+	cp .git/index ../index.before &&
+	git rolling advance -q elsewhere &&
+	check_rolling_merge elsewhere &&
+	cmp .git/index ../index.before &&
+	git status --porcelain >../status.after &&
+	test_cmp ../status.before ../status.after &&
+	rm scratch
+'
+
 test_expect_success 'advance moves work tree and index along' '
 	cd tree &&
 	stable_tree_replay . 41 &&

@@ -40,6 +40,16 @@ test_expect_success 'color: never on a pipe unless asked; color.rolling over col
 	grep "^fatal: color.rolling: invalid color value .purple.$" err
 '
 
+command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
+
+test_expect_success SCRIPT 'color by default on a terminal' '
+	cd tree &&
+	TERM=xterm script -qec "git rolling advance --dry-run --series 6.3 colored" /dev/null >tty &&
+	grep "$(printf "\033\\[33m")series 6.2 -> 6.3" tty &&
+	TERM=dumb script -qec "git rolling advance --dry-run --series 6.3 colored" /dev/null >tty &&
+	! grep "$(printf "\033")" tty
+'
+
 test_expect_success 'git -c settings reach git-rolling (GIT_CONFIG_PARAMETERS)' '
 	cd tree &&
 	git -c "rolling.colored.ident=Minnie O'\''Neil \"Mo\" <mo@example.org>" \
