@@ -49,13 +49,19 @@ const char *rolling_last_error(void)
 	return last_error;
 }
 
+void rolling_vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void rolling_warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rolling_vreport("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

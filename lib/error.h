@@ -1,6 +1,8 @@
 #ifndef ROLLING_ERROR_H
 #define ROLLING_ERROR_H
 
+#include <stdarg.h>
+
 /*
  * Library functions return 0 on success and a negative value on failure,
  * after recording a message here.  Only builtin/ code turns the message
@@ -32,6 +34,13 @@ int rolling_git_error(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
 /* The last recorded message, never NULL. */
 const char *rolling_last_error(void);
+
+/*
+ * "<prefix>: <message>\n" on stderr, after flushing stdout so that the
+ * two streams stay in order on a terminal.  The one writer of every
+ * "warning:", "error:", "hint:" and "fatal:" line.
+ */
+void rolling_vreport(const char *prefix, const char *fmt, va_list ap);
 
 /* Warnings go to stderr at once: they do not stop the operation. */
 void rolling_warning(const char *fmt, ...) ROLLING_PRINTF(1, 2);

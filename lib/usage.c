@@ -8,12 +8,9 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("fatal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rolling_vreport("fatal", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(128);
 }
 
@@ -26,12 +23,9 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rolling_vreport("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
@@ -39,12 +33,9 @@ void hint(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("hint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rolling_vreport("hint", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void usage_with_options(const char *const *usage, const struct rolling_option *options)
