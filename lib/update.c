@@ -142,8 +142,18 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 			break;
 		from = &moves[i].to;
 	}
-	/* Losing the race: put the work tree back where the branch is. */
-	if (err < 0 && worktree)
-		checkout(repo, branch, &moves[nr - 1].to, from);
+	/*
+	 * Losing the race: put the work tree back as it was.  The race is
+	 * what the caller must hear about, whatever the restore says.
+	 */
+	if (err < 0 && worktree) {
+		char race[1024];
+
+		snprintf(race, sizeof(race), "%s", rolling_last_error());
+		if (checkout(repo, branch, &moves[nr - 1].to, from) < 0)
+			rolling_warning("could not restore the work tree: %s",
+					rolling_last_error());
+		rolling_error_code(err, "%s", race);
+	}
 	return err;
 }
