@@ -114,3 +114,7 @@ JSON_C_CFLAGS = $(shell $(PKG_CONFIG) --cflags json-c)
 JSON_C_LIBS = $(shell $(PKG_CONFIG) --libs json-c)
 builtin/verify.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
 git-rolling-verify: LIBS += $(JSON_C_LIBS)
+
+# --- git-rolling-log: --json, with json-c as verify ----------------------
+builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
+git-rolling-log: LIBS += $(JSON_C_LIBS)

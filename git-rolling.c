@@ -20,6 +20,7 @@ static const char *const commands[][2] = {
 	{ "verify", "prove that a rolling branch holds only releases and content-free merges" },
 	{ "bisect-helper", "find the rolling step, then the commit, that broke something" },
 	{ "describe", "tell which rolling release first contained a commit" },
+	{ "log", "show each rolling step and what it brought" },
 };
 
 static void usage(FILE *out)

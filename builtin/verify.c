@@ -10,7 +10,6 @@
 #include "../lib/usage.h"
 #include "../lib/setup.h"
 #include "../lib/branch-open.h"
-#include "../lib/preset.h"
 #include "../lib/repo.h"
 #include "../lib/verify.h"
 #include "../lib/color.h"
@@ -22,8 +21,6 @@ static const char *const verify_usage[] = {
 	NULL,
 };
 
-/* Without a configured branch or options, a revision is read as a Linux tree. */
-#define DEFAULT_PRESET "linux"
 #define ABBREV 12
 #define JSON_FORMAT_VERSION 1
 
@@ -49,39 +46,13 @@ struct target {
 	struct rolling_verify_result result;
 };
 
-/*
- * Where the tag patterns come from: the options; else the branch's own
- * rolling.<name>.* when it is a configured rolling branch; else the
- * linux preset, so that any fetched branch can be checked without init.
- */
+/* The patterns come from the options, the branch's configuration or the linux preset. */
 static void open_target(struct target *t, git_repository *repo, const char *name,
 			const struct verify_options *o)
 {
-	const char *release_re, *mainline_re;
-	struct rolling_config config;
-	const char *source;
-	int err;
-
 	t->name = name;
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
-		die_last_error();
-	if (release_re) {
-		source = o->release_pattern || o->mainline_pattern ? "options" : "preset";
-	} else if (!(err = rolling_config_read(&config, repo, name))) {
-		rolling_config_free(&config);
-		source = "config";
-	} else if (err == ROLLING_ENOTFOUND) {
-		const struct rolling_preset *preset = rolling_preset_find(DEFAULT_PRESET);
-
-		release_re = preset->release_pattern;
-		mainline_re = preset->mainline_pattern;
-		source = "default";
-	} else {
-		die_last_error();
-	}
-	t->pattern_source = source;
-	if (rolling_branch_open(&t->b, &t->tip, repo, name, release_re, mainline_re) < 0)
+	if (rolling_branch_open_any(&t->b, &t->tip, &t->pattern_source, repo, name, o->preset,
+				    o->release_pattern, o->mainline_pattern) < 0)
 		die("%s", rolling_last_error());
 }
 

@@ -78,3 +78,35 @@ int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *
 		rolling_branch_free(b);
 	return err;
 }
+
+/* Without a configured branch or options, a revision is read as a Linux tree. */
+#define DEFAULT_PRESET "linux"
+
+int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip, const char **source,
+			    git_repository *repo, const char *name, const char *preset,
+			    const char *release_opt, const char *mainline_opt)
+{
+	const char *release_re, *mainline_re;
+	struct rolling_config config;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	if ((err = rolling_patterns_from_options(&release_re, &mainline_re, preset,
+						 release_opt, mainline_opt)) < 0)
+		return err;
+	if (release_re) {
+		*source = release_opt || mainline_opt ? "options" : "preset";
+	} else if (!(err = rolling_config_read(&config, repo, name))) {
+		rolling_config_free(&config);
+		*source = "config";
+	} else if (err == ROLLING_ENOTFOUND) {
+		const struct rolling_preset *p = rolling_preset_find(DEFAULT_PRESET);
+
+		release_re = p->release_pattern;
+		mainline_re = p->mainline_pattern;
+		*source = "default";
+	} else {
+		return err;
+	}
+	return rolling_branch_open(b, tip, repo, name, release_re, mainline_re);
+}

@@ -24,6 +24,17 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
 				  const char *preset, const char *release_opt,
 				  const char *mainline_opt);
 
+/*
+ * Open any rolling branch or revision for reading, with the tag patterns
+ * from the first of: the options (a preset or both patterns), the
+ * branch's own rolling.<name>.* when it is configured, the linux preset.
+ * So a fetched branch can be read without init.  *source is set to
+ * "options", "preset", "config" or "default" (static strings).
+ */
+int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip, const char **source,
+			    git_repository *repo, const char *name, const char *preset,
+			    const char *release_opt, const char *mainline_opt);
+
 /* Resolve a revision the way the user typed it to a commit. */
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev);
 

@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "parse-options.h"
 #include "error.h"
@@ -18,6 +21,19 @@ static const struct rolling_option *find_short(const struct rolling_option *o, i
 		if (o->short_name == c)
 			return o;
 	return NULL;
+}
+
+static int parse_int(int *out, const char *arg, const char *spelled)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || n < INT_MIN || n > INT_MAX)
+		return rolling_error("option `%s' expects a numerical value", spelled);
+	*out = (int)n;
+	return 0;
 }
 
 /*
@@ -43,6 +59,14 @@ static int apply(const struct rolling_option *o, int negated, const char *arg,
 		}
 		*(const char **)o->value = arg;
 		return 0;
+	case ROLLING_OPTION_INTEGER:
+		if (!arg) {
+			if (!next)
+				return rolling_error("option `%s' requires a value", spelled);
+			arg = next;
+			*used = 1;
+		}
+		return parse_int(o->value, arg, spelled);
 	default:
 		return rolling_error("internal error: bad option type");
 	}
@@ -65,10 +89,22 @@ static int parse_long(const char *word, const char *next, int *used,
 	return apply(o, negated, eq ? eq + 1 : NULL, next, used, o->long_name);
 }
 
+static const struct rolling_option *find_digits(const struct rolling_option *o)
+{
+	for (; o->type != ROLLING_OPTION_END; o++)
+		if (o->flags & ROLLING_OPTION_DIGITS)
+			return o;
+	return NULL;
+}
+
 static int parse_short(const char *word, const char *next, int *used,
 		       const struct rolling_option *options)
 {
+	const struct rolling_option *digits = find_digits(options);
 	const char *p;
+
+	if (digits && word[1] >= '0' && word[1] <= '9')
+		return parse_int(digits->value, word + 1, word);
 
 	for (p = word + 1; *p; p++) {
 		const struct rolling_option *o = find_short(options, *p);
@@ -76,7 +112,7 @@ static int parse_short(const char *word, const char *next, int *used,
 
 		if (!o)
 			return rolling_error("unknown switch `%c'", *p);
-		if (o->type == ROLLING_OPTION_STRING)
+		if (o->type == ROLLING_OPTION_STRING || o->type == ROLLING_OPTION_INTEGER)
 			return apply(o, 0, p[1] ? p + 1 : NULL, next, used, spelled);
 		if (apply(o, 0, NULL, NULL, used, spelled) < 0)
 			return ROLLING_ERROR;
@@ -153,7 +189,7 @@ void rolling_print_completion(FILE *out, const struct rolling_option *options)
 		if (!o->long_name)
 			continue;
 		fprintf(out, "%s--%s%s", sep, o->long_name,
-			o->type == ROLLING_OPTION_STRING ? "=" : "");
+			o->type == ROLLING_OPTION_STRING || o->type == ROLLING_OPTION_INTEGER ? "=" : "");
 		sep = " ";
 	}
 	for (o = options; o->type != ROLLING_OPTION_END; o++)

@@ -11,6 +11,7 @@ enum rolling_option_type {
 	ROLLING_OPTION_BOOL,     /* int: 1, or 0 with --no-<name> */
 	ROLLING_OPTION_SET_INT,  /* int: set to defval */
 	ROLLING_OPTION_STRING,   /* const char *: the argument; --no-<name> resets to NULL */
+	ROLLING_OPTION_INTEGER,  /* int: a decimal argument */
 };
 
 struct rolling_option {
@@ -26,6 +27,8 @@ struct rolling_option {
 
 /* A switch with no sensible opposite: --no-<name> is refused. */
 #define ROLLING_OPTION_NONEG 1
+/* An integer that "-<number>" sets too, as `git log -3` sets --max-count. */
+#define ROLLING_OPTION_DIGITS 2
 
 #define OPT_END()                  { ROLLING_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0 }
 #define OPT_BOOL(s, l, v, h)       { ROLLING_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0 }
@@ -35,6 +38,11 @@ struct rolling_option {
 				     ROLLING_OPTION_NONEG }
 #define OPT_STRING(s, l, v, a, h)  { ROLLING_OPTION_STRING, (s), (l), (v), (a), (h), 0, \
 				     ROLLING_OPTION_NONEG }
+#define OPT_INTEGER(s, l, v, a, h) { ROLLING_OPTION_INTEGER, (s), (l), (v), (a), (h), 0, \
+				     ROLLING_OPTION_NONEG }
+#define OPT_MAX_COUNT(v)           { ROLLING_OPTION_INTEGER, 'n', "max-count", (v), "number", \
+				     "show only the newest <number> (also -<number>)", 0, \
+				     ROLLING_OPTION_NONEG | ROLLING_OPTION_DIGITS }
 #define OPT__QUIET(v)              OPT_SWITCH('q', "quiet", (v), "print only errors")
 #define OPT__DRY_RUN(v)            OPT_SWITCH('n', "dry-run", (v), \
 				      "show what would be done, change nothing")

@@ -2,19 +2,15 @@
 #include <string.h>
 #include <time.h>
 #include "step-format.h"
+#include "abbrev.h"
 
 const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
 {
-	git_buf out = GIT_BUF_INIT;
-	git_object *object;
+	int len, start;
 
-	git_oid_tostr(buf, 13, id);
-	if (git_object_lookup(&object, repo, id, GIT_OBJECT_ANY) < 0)
-		return buf;
-	if (!git_object_short_id(&out, object) && out.size < ROLLING_ABBREV_BUFSZ)
-		memcpy(buf, out.ptr, out.size + 1);
-	git_buf_dispose(&out);
-	git_object_free(object);
+	if (rolling_abbrev_config(&len, repo) < 0 || rolling_abbrev_start(&start, repo, len) < 0 ||
+	    rolling_abbrev_oid(buf, repo, start, id) < 0)
+		git_oid_tostr(buf, 13, id);
 	return buf;
 }
 

@@ -8,9 +8,9 @@
 #define ROLLING_STEP_BUFSZ 512
 
 /*
- * The shortest unique abbreviation of an object id (core.abbrev is
- * honoured), as git prints it; the first 12 hex digits when the object
- * cannot be read.
+ * The abbreviation of an object id git would print (core.abbrev and its
+ * "auto" rule are honoured, see abbrev.h); the first 12 hex digits when
+ * the configuration or the object database cannot be read.
  */
 const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id);
 

@@ -43,7 +43,7 @@ _git_rolling ()
 	esac
 
 	case "$subcommand" in
-	advance|verify)
+	advance|verify|log|status)
 		__gitcomp_nl "$(__git_rolling_branches)"
 		;;
 	bisect-helper)

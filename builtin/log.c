@@ -1,0 +1,400 @@
+/*
+ * git rolling log: the steps of a rolling branch, newest first, each with
+ * what it brought: the number of commits new to the branch, and for a
+ * series switch the merge window that came with it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <git2.h>
+#include <json.h>
+#include "../lib/usage.h"
+#include "../lib/setup.h"
+#include "../lib/abbrev.h"
+#include "../lib/branch-open.h"
+#include "../lib/progress.h"
+#include "../lib/repo.h"
+#include "../lib/step-count.h"
+#include "../lib/step-format.h"
+#include "../lib/steps.h"
+
+static const char *const log_usage[] = {
+	"git rolling log [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
+	"                       [--since <rev>] [--switches] [--reverse]\n"
+	"                       [-<number> | -n <number> | --max-count <number>] [--json]\n"
+	"                       [--[no-]progress] [<branch-or-rev>...]",
+	NULL,
+};
+
+#define JSON_FORMAT_VERSION 1
+
+struct log_options {
+	const char *preset;
+	const char *release_pattern;
+	const char *mainline_pattern;
+	const char *since;
+	int switches;
+	int reverse;
+	int max_count;
+	int json;
+	int progress;
+};
+
+/* One branch as shown: its steps, which of them to show, what each brought. */
+struct shown_branch {
+	const char *name;
+	struct rolling_branch b;
+	git_oid tip;
+	struct rolling_steps steps;
+	size_t *counts;
+	size_t *shown;       /* indices into steps.v, in display order */
+	size_t shown_nr;
+};
+
+static const char *series_name(char *buf, const struct shown_branch *s, size_t i)
+{
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ,
+				     &s->steps.v[i].release->version.series,
+				     s->b.tags.has_minor);
+}
+
+/* --- which steps ------------------------------------------------------- */
+
+/* The oldest step to show: the one after --since, else the base. */
+static size_t first_step(const struct shown_branch *s, git_repository *repo, const char *since)
+{
+	git_oid commit;
+	size_t index;
+
+	if (!since)
+		return 0;
+	if (rolling_resolve_commit(&commit, repo, since) < 0)
+		die("--since: %s", rolling_last_error());
+	if (!rolling_steps_find(&s->steps, &commit, &index))
+		die("--since: '%s' is not a step of %s", since, s->name);
+	return index + 1;
+}
+
+static void choose_steps(struct shown_branch *s, git_repository *repo,
+			 const struct log_options *o)
+{
+	size_t first = first_step(s, repo, o->since), i, nr = 0;
+
+	if (!(s->shown = calloc(s->steps.nr + 1, sizeof(*s->shown))))
+		die("out of memory");
+	/* Newest first, and -<n> keeps the newest n, as git log does before --reverse. */
+	for (i = s->steps.nr; i-- > first;) {
+		if (o->max_count >= 0 && nr == (size_t)o->max_count)
+			break;
+		if (o->switches && !s->steps.v[i].series_switch)
+			continue;
+		s->shown[nr++] = i;
+	}
+	s->shown_nr = nr;
+	for (i = 0; o->reverse && i < nr / 2; i++) {
+		size_t t = s->shown[i];
+
+		s->shown[i] = s->shown[nr - 1 - i];
+		s->shown[nr - 1 - i] = t;
+	}
+}
+
+/* --- what they brought ------------------------------------------------- */
+
+/*
+ * One walk over the range of shown steps; for --switches, one per switch,
+ * since only the merge windows between them are wanted.
+ */
+static void count_steps(struct shown_branch *s, git_repository *repo,
+			const struct log_options *o)
+{
+	struct rolling_progress *progress;
+	size_t oldest = s->steps.nr, i;
+
+	if (!(s->counts = calloc(s->steps.nr, sizeof(*s->counts))))
+		die("out of memory");
+	for (i = 0; i < s->shown_nr; i++)
+		if (s->shown[i] < oldest)
+			oldest = s->shown[i];
+	if (oldest >= s->steps.nr)
+		return;
+	if (oldest == 0)
+		oldest = 1;
+	progress = rolling_progress_start("Counting commits", s->steps.nr - oldest,
+					  rolling_progress_wanted(o->progress));
+	if (!o->switches) {
+		if (rolling_steps_count(s->counts, repo, &s->steps, oldest - 1, s->steps.nr - 1,
+					progress) < 0)
+			die_last_error();
+	} else {
+		for (i = 0; i < s->shown_nr; i++)
+			if (rolling_steps_count(s->counts, repo, &s->steps, s->shown[i] - 1,
+						s->shown[i], NULL) < 0)
+				die_last_error();
+	}
+	rolling_progress_stop(&progress);
+}
+
+/* --- the human format -------------------------------------------------- */
+
+/* 14872 as "14,872". */
+static const char *thousands(char *buf, size_t size, size_t n)
+{
+	char digits[32];
+	size_t len, i, out = 0;
+
+	len = (size_t)snprintf(digits, sizeof(digits), "%zu", n);
+	for (i = 0; i < len && out + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[i];
+	}
+	buf[out] = '\0';
+	return buf;
+}
+
+/* "the 6.8 merge window", or "the 6.7 and 6.8 merge windows" when a switch skips series. */
+static void print_windows(const struct shown_branch *s, size_t i)
+{
+	const struct rolling_tags *tags = &s->b.tags;
+	const struct rolling_series *from = &s->steps.v[i - 1].release->version.series;
+	const struct rolling_series *to = &s->steps.v[i].release->version.series;
+	char name[ROLLING_SERIES_BUFSZ];
+	size_t k, nr = 0, seen = 0;
+
+	for (k = 0; k < tags->series_nr; k++)
+		if (rolling_series_cmp(&tags->series[k].series, from) > 0 &&
+		    rolling_series_cmp(&tags->series[k].series, to) <= 0)
+			nr++;
+	printf(", includes the ");
+	for (k = 0; k < tags->series_nr; k++) {
+		if (rolling_series_cmp(&tags->series[k].series, from) <= 0 ||
+		    rolling_series_cmp(&tags->series[k].series, to) > 0)
+			continue;
+		seen++;
+		printf("%s%s", seen == 1 ? "" : seen == nr ? " and " : ", ",
+		       rolling_series_format(name, sizeof(name), &tags->series[k].series,
+					     tags->has_minor));
+	}
+	printf(" merge window%s", nr > 1 ? "s" : "");
+}
+
+static void print_brought(const struct shown_branch *s, size_t i)
+{
+	char from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ], n[32];
+	size_t count = s->counts[i];
+
+	if (s->steps.v[i].is_base) {
+		printf("base");
+		return;
+	}
+	if (s->steps.v[i].series_switch) {
+		printf("series %s -> %s", series_name(from, s, i - 1), series_name(to, s, i));
+		print_windows(s, i);
+		printf(": ");
+	}
+	printf("%s commit%s", thousands(n, sizeof(n), count), count == 1 ? "" : "s");
+}
+
+static void print_human(const struct shown_branch *s, git_repository *repo, int start,
+			int prefix)
+{
+	char (*ids)[GIT_OID_HEXSZ + 1];
+	char day[32];
+	int name_width = 0, id_width = 0;
+	size_t k;
+
+	if (!(ids = calloc(s->shown_nr + 1, sizeof(*ids))))
+		die("out of memory");
+	for (k = 0; k < s->shown_nr; k++) {
+		const struct rolling_step *step = &s->steps.v[s->shown[k]];
+		int len = (int)strlen(step->release->name);
+
+		if (rolling_abbrev_oid(ids[k], repo, start, &step->commit) < 0)
+			die_last_error();
+		if (len > name_width)
+			name_width = len;
+		if ((int)strlen(ids[k]) > id_width)
+			id_width = (int)strlen(ids[k]);
+	}
+	for (k = 0; k < s->shown_nr; k++) {
+		const struct rolling_step *step = &s->steps.v[s->shown[k]];
+
+		if (prefix)
+			printf("%s: ", s->name);
+		printf("%s %-*s %-*s ", rolling_format_day(day, sizeof(day), step->time, step->offset),
+		       name_width, step->release->name, id_width, ids[k]);
+		print_brought(s, s->shown[k]);
+		putchar('\n');
+	}
+	free(ids);
+}
+
+/* --- the JSON document ------------------------------------------------- */
+
+static json_object *checked(json_object *value)
+{
+	if (!value)
+		die("out of memory");
+	return value;
+}
+
+static void add(json_object *object, const char *key, json_object *value)
+{
+	if (json_object_object_add(object, key, value) < 0)
+		die("out of memory");
+}
+
+static json_object *json_string(const char *s)
+{
+	return checked(json_object_new_string(s));
+}
+
+static json_object *json_oid(const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return json_string(git_oid_tostr(hex, sizeof(hex), oid));
+}
+
+/* As git's %cI: 2024-02-01T10:00:00+01:00, in the time zone it was recorded in. */
+static json_object *json_date(git_time_t time, int offset)
+{
+	time_t local = (time_t)(time + (git_time_t)offset * 60);
+	char buf[64];
+	struct tm tm;
+	int minutes = offset < 0 ? -offset : offset;
+
+	if (!gmtime_r(&local, &tm))
+		return json_string("?");
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%c%02d:%02d",
+		 offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
+	return json_string(buf);
+}
+
+static json_object *json_step(const struct shown_branch *s, size_t i)
+{
+	const struct rolling_step *step = &s->steps.v[i];
+	json_object *object = checked(json_object_new_object());
+	char series[ROLLING_SERIES_BUFSZ];
+
+	add(object, "commit", json_oid(&step->commit));
+	add(object, "release", json_string(step->release->name));
+	add(object, "release_commit", json_oid(&step->release->commit));
+	add(object, "series", json_string(series_name(series, s, i)));
+	add(object, "date", json_date(step->time, step->offset));
+	add(object, "base", checked(json_object_new_boolean(step->is_base)));
+	add(object, "series_switch", checked(json_object_new_boolean(step->series_switch)));
+	add(object, "from_series", step->is_base ? NULL : json_string(series_name(series, s, i - 1)));
+	add(object, "commits", step->is_base ? NULL :
+	    checked(json_object_new_int64((int64_t)s->counts[i])));
+	return object;
+}
+
+static json_object *json_branch(const struct shown_branch *s)
+{
+	json_object *object = checked(json_object_new_object());
+	json_object *steps = checked(json_object_new_array());
+	size_t k;
+
+	add(object, "name", json_string(s->name));
+	add(object, "tip", json_oid(&s->tip));
+	for (k = 0; k < s->shown_nr; k++)
+		if (json_object_array_add(steps, json_step(s, s->shown[k])) < 0)
+			die("out of memory");
+	add(object, "steps", steps);
+	return object;
+}
+
+/* --- the command ------------------------------------------------------- */
+
+static void open_branch(struct shown_branch *s, git_repository *repo, const char *name,
+			const struct log_options *o)
+{
+	const char *source;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	if (rolling_branch_open_any(&s->b, &s->tip, &source, repo, name, o->preset,
+				    o->release_pattern, o->mainline_pattern) < 0)
+		die_last_error();
+	if (rolling_steps_list(&s->steps, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0)
+		die("%s: %s", name, rolling_last_error());
+}
+
+static void free_branch(struct shown_branch *s)
+{
+	free(s->counts);
+	free(s->shown);
+	rolling_steps_free(&s->steps);
+	rolling_branch_free(&s->b);
+}
+
+static int cmd_log(int argc, const char **argv)
+{
+	struct log_options o = { .max_count = -1, .progress = -1 };
+	const struct rolling_option options[] = {
+		OPT_STRING(0, "preset", &o.preset, "name",
+			   "read the branches with a preset's tag patterns"),
+		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
+			   "PCRE2 pattern of release tags"),
+		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
+			   "PCRE2 pattern of mainline tags"),
+		OPT_STRING(0, "since", &o.since, "rev", "show only the steps after this one"),
+		OPT_SWITCH(0, "switches", &o.switches, "show only series switches"),
+		OPT_SWITCH(0, "reverse", &o.reverse, "show the oldest step first"),
+		OPT_MAX_COUNT(&o.max_count),
+		OPT_SWITCH(0, "json", &o.json, "print a JSON document for scripts"),
+		OPT_BOOL(0, "progress", &o.progress, "show progress while counting commits"),
+		OPT_END(),
+	};
+	git_repository *repo;
+	json_object *root = NULL, *list = NULL;
+	char **branches = NULL;
+	size_t nr, i;
+	int len, start;
+
+	argc = parse_options_or_usage(argc, argv, "log", options, log_usage);
+	if (o.max_count < -1)
+		o.max_count = -1;
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	if (rolling_repo_warn_hazards(repo) < 0 || rolling_abbrev_config(&len, repo) < 0 ||
+	    rolling_abbrev_start(&start, repo, len) < 0)
+		die_last_error();
+	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
+		die("%s; name a branch (and --preset for one git rolling does not manage)",
+		    rolling_last_error());
+	if (o.json) {
+		root = checked(json_object_new_object());
+		list = checked(json_object_new_array());
+		add(root, "version", checked(json_object_new_int(JSON_FORMAT_VERSION)));
+	}
+	for (i = 0; i < nr; i++) {
+		struct shown_branch s;
+
+		open_branch(&s, repo, branches[i], &o);
+		choose_steps(&s, repo, &o);
+		count_steps(&s, repo, &o);
+		if (o.json) {
+			if (json_object_array_add(list, json_branch(&s)) < 0)
+				die("out of memory");
+		} else {
+			print_human(&s, repo, start, nr > 1);
+		}
+		free_branch(&s);
+	}
+	if (o.json) {
+		add(root, "branches", list);
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	rolling_config_free_branches(branches, nr);
+	git_repository_free(repo);
+	return 0;
+}
+
+ROLLING_MAIN(cmd_log)

@@ -1,0 +1,221 @@
+#include <stdlib.h>
+#include <string.h>
+#include "step-count.h"
+#include "oidmap.h"
+#include "error.h"
+
+/*
+ * Each commit seen maps to (owner << 1 | queued): the oldest step that
+ * reaches it, and whether it still waits in the queue.
+ */
+#define QUEUED 1
+
+struct entry {
+	git_oid id;
+	git_time_t time;
+	uint64_t seq;        /* equal dates leave in the order they came */
+	size_t parents;      /* its parents are pool[parents .. parents + parents_nr) */
+	unsigned parents_nr;
+};
+
+struct walk {
+	git_repository *repo;
+	git_odb *odb;
+	struct rolling_oidmap seen;
+	struct entry *heap;
+	size_t nr, alloc;
+	uint64_t seq;
+	git_oid *pool;       /* the parents of the commits read */
+	size_t pool_nr, pool_alloc;
+	size_t new_queued;   /* queued commits owned by the step being counted */
+};
+
+static int before(const struct entry *a, const struct entry *b)
+{
+	return a->time != b->time ? a->time > b->time : a->seq < b->seq;
+}
+
+static void swap(struct entry *a, struct entry *b)
+{
+	struct entry t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static int grow(void **array, size_t *alloc, size_t nr, size_t size)
+{
+	size_t want = *alloc ? *alloc * 2 : 256;
+	void *grown;
+
+	if (nr < *alloc)
+		return 0;
+	if (!(grown = realloc(*array, want * size)))
+		return rolling_error("out of memory");
+	*array = grown;
+	*alloc = want;
+	return 0;
+}
+
+static int heap_push(struct walk *w, const struct entry *e)
+{
+	size_t i;
+
+	if (grow((void **)&w->heap, &w->alloc, w->nr, sizeof(*w->heap)) < 0)
+		return ROLLING_ERROR;
+	i = w->nr++;
+	w->heap[i] = *e;
+	w->heap[i].seq = w->seq++;
+	for (; i && before(&w->heap[i], &w->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		swap(&w->heap[i], &w->heap[(i - 1) / 2]);
+	return 0;
+}
+
+static struct entry heap_pop(struct walk *w)
+{
+	struct entry top = w->heap[0];
+	size_t i = 0;
+
+	w->heap[0] = w->heap[--w->nr];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, best = i;
+
+		if (l < w->nr && before(&w->heap[l], &w->heap[best]))
+			best = l;
+		if (r < w->nr && before(&w->heap[r], &w->heap[best]))
+			best = r;
+		if (best == i)
+			return top;
+		swap(&w->heap[i], &w->heap[best]);
+		i = best;
+	}
+}
+
+/*
+ * Read what the walk needs of a commit, its parents and committer date,
+ * from the raw object: a million commits parsed in full by
+ * git_commit_lookup() cost twice as much.  The header is "tree", then
+ * "parent" lines, "author" and "committer <ident> <time> <tz>".
+ */
+static int parse_commit(struct walk *w, struct entry *e, const char *data, size_t size)
+{
+	const char *p = data, *end = data + size, *line_end;
+
+	e->parents = w->pool_nr;
+	e->parents_nr = 0;
+	e->time = 0;
+	for (; p < end && *p != '\n'; p = line_end + 1) {
+		if (!(line_end = memchr(p, '\n', (size_t)(end - p))))
+			break;
+		if (!strncmp(p, "parent ", 7)) {
+			if (grow((void **)&w->pool, &w->pool_alloc, w->pool_nr, sizeof(*w->pool)) < 0)
+				return ROLLING_ERROR;
+			if (line_end - p < 7 + GIT_OID_HEXSZ ||
+			    git_oid_fromstrn(&w->pool[w->pool_nr], p + 7, GIT_OID_HEXSZ) < 0)
+				return ROLLING_ERROR;
+			w->pool_nr++;
+			e->parents_nr++;
+		} else if (!strncmp(p, "committer ", 10)) {
+			const char *gt = p;
+			const char *q;
+
+			for (q = p; q < line_end; q++)
+				if (*q == '>')
+					gt = q;
+			e->time = (git_time_t)strtoll(gt + 1, NULL, 10);
+		}
+	}
+	return 0;
+}
+
+static int read_commit(struct walk *w, struct entry *e, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_odb_object *object;
+	int err;
+
+	git_oid_cpy(&e->id, id);
+	if ((err = git_odb_read(&object, w->odb, id)) < 0)
+		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
+	if (git_odb_object_type(object) != GIT_OBJECT_COMMIT)
+		err = rolling_error("%s is not a commit", git_oid_tostr(hex, sizeof(hex), id));
+	else if ((err = parse_commit(w, e, git_odb_object_data(object),
+				     git_odb_object_size(object))) < 0)
+		err = rolling_error("cannot parse commit %s", git_oid_tostr(hex, sizeof(hex), id));
+	git_odb_object_free(object);
+	return err;
+}
+
+/*
+ * `owner` reaches `id`: queue a commit seen for the first time; lower
+ * the owner of one still queued (an older step reaches it too, so it is
+ * not new).  A commit already taken from the queue keeps its owner.
+ */
+static int reach(struct walk *w, const git_oid *id, size_t owner, size_t step)
+{
+	struct entry e;
+	size_t value;
+
+	if (rolling_oidmap_get(&w->seen, id, &value)) {
+		if (!(value & QUEUED) || (value >> 1) <= owner)
+			return 0;
+		if ((value >> 1) == step)
+			w->new_queued--;
+		return rolling_oidmap_put(&w->seen, id, owner << 1 | QUEUED);
+	}
+	if (read_commit(w, &e, id) < 0 ||
+	    rolling_oidmap_put(&w->seen, id, owner << 1 | QUEUED) < 0 || heap_push(w, &e) < 0)
+		return ROLLING_ERROR;
+	if (owner == step)
+		w->new_queued++;
+	return 0;
+}
+
+/* Take the newest commit from the queue, count it if new, reach its parents. */
+static int walk_one(struct walk *w, size_t step, size_t *count)
+{
+	struct entry e = heap_pop(w);
+	size_t value, owner, i;
+	int err;
+
+	rolling_oidmap_get(&w->seen, &e.id, &value);
+	owner = value >> 1;
+	if ((err = rolling_oidmap_put(&w->seen, &e.id, owner << 1)) < 0)
+		return err;
+	if (owner == step) {
+		w->new_queued--;
+		(*count)++;
+	}
+	for (i = 0; i < e.parents_nr && !err; i++) {
+		git_oid parent = w->pool[e.parents + i];   /* reach() may move the pool */
+
+		err = reach(w, &parent, owner, step);
+	}
+	return err;
+}
+
+int rolling_steps_count(size_t *counts, git_repository *repo, const struct rolling_steps *steps,
+			size_t from, size_t to, struct rolling_progress *progress)
+{
+	struct walk w;
+	size_t step;
+	int err;
+
+	memset(&w, 0, sizeof(w));
+	w.repo = repo;
+	if ((err = git_repository_odb(&w.odb, repo)) < 0)
+		return rolling_git_error(err, "cannot read the object database");
+	err = reach(&w, &steps->v[from].release->commit, from, from + 1);
+	for (step = from + 1; !err && step <= to; step++) {
+		counts[step] = 0;
+		err = reach(&w, &steps->v[step].release->commit, step, step);
+		while (!err && w.new_queued)
+			err = walk_one(&w, step, &counts[step]);
+		rolling_progress_update(progress, step - from);
+	}
+	free(w.heap);
+	free(w.pool);
+	git_odb_free(w.odb);
+	rolling_oidmap_free(&w.seen);
+	return err;
+}
