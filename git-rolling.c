@@ -21,6 +21,7 @@ static const char *const commands[][2] = {
 	{ "bisect-helper", "find the rolling step, then the commit, that broke something" },
 	{ "describe", "tell which rolling release first contained a commit" },
 	{ "log", "show each rolling step and what it brought" },
+	{ "status", "tell where each rolling branch stands and what advance would do" },
 };
 
 static void usage(FILE *out)

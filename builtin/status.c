@@ -1,0 +1,392 @@
+/*
+ * git rolling status: where each rolling branch stands, what `advance`
+ * would do now, and what the next series switch waits for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+#include "../lib/usage.h"
+#include "../lib/setup.h"
+#include "../lib/branch.h"
+#include "../lib/ident.h"
+#include "../lib/merge.h"
+#include "../lib/repo.h"
+#include "../lib/step-format.h"
+
+static const char *const status_usage[] = {
+	"git rolling status [--porcelain] [<branch>...]",
+	NULL,
+};
+
+/* What status learns about one branch; reads as much as advance --dry-run. */
+struct branch_status {
+	const char *name;
+	struct rolling_branch b;
+	int has_ident;
+	struct rolling_ident ident;
+	git_oid tip;
+	const struct rolling_release *current;
+	git_time_t tip_time;
+	int tip_offset;
+	const struct rolling_series_info *target;    /* NULL: the policy has no series yet */
+	const struct rolling_series_info *unpinned;  /* the policy's choice without the pin */
+	struct rolling_plan plan;
+	git_oid merges[2];
+	char *problem;          /* why the branch cannot be advanced, or NULL */
+};
+
+static const char *series_name(char *buf, const struct branch_status *s,
+			       const struct rolling_series *series)
+{
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, series, s->b.tags.has_minor);
+}
+
+static void set_problem(struct branch_status *s)
+{
+	if (!s->problem && !(s->problem = strdup(rolling_last_error())))
+		die("out of memory");
+}
+
+/* The policy's series, never one behind the branch: what advance heads for. */
+static const struct rolling_series_info *policy_target(struct branch_status *s,
+						       const struct rolling_policy *policy)
+{
+	const struct rolling_series_info *target, *current =
+		rolling_tags_find_series(&s->b.tags, &s->current->version.series);
+
+	if (rolling_policy_series(&target, policy, &s->b.tags) < 0)
+		return NULL;
+	return rolling_series_cmp(&target->series, &current->series) < 0 ? current : target;
+}
+
+static void read_tip(struct branch_status *s, git_repository *repo)
+{
+	git_commit *commit;
+
+	if (rolling_branch_tip(&s->tip, repo, s->name) < 0 ||
+	    rolling_tip_release(&s->current, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0) {
+		set_problem(s);
+		return;
+	}
+	if (git_commit_lookup(&commit, repo, &s->tip) < 0)
+		die("cannot read %s: %s", s->name, git_error_last()->message);
+	s->tip_time = git_commit_time(commit);
+	s->tip_offset = git_commit_time_offset(commit);
+	git_commit_free(commit);
+}
+
+static void plan(struct branch_status *s, git_repository *repo)
+{
+	struct rolling_policy unpinned = s->b.policy;
+	git_oid tip = s->tip;
+	size_t i;
+
+	s->target = policy_target(s, &s->b.policy);
+	unpinned.has_pin = 0;
+	s->unpinned = policy_target(s, &unpinned);
+	if (!s->target)
+		return;
+	if (rolling_plan_steps(&s->plan, &s->b.tags, s->current, s->target) < 0) {
+		set_problem(s);
+		return;
+	}
+	/* The ids advance --dry-run would print, when there is an identity to make them. */
+	for (i = 0; s->has_ident && i < s->plan.nr; i++) {
+		if (rolling_merge_create(&s->merges[i], repo, &tip, s->plan.steps[i], &s->ident,
+					 s->b.config.signoff, 1) < 0)
+			die_last_error();
+		tip = s->merges[i];
+	}
+}
+
+static void examine(struct branch_status *s, git_repository *repo, const char *name)
+{
+	char key[1024];
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	if (rolling_branch_load(&s->b, repo, name) < 0)
+		die_last_error();
+	s->has_ident = !rolling_ident_for(&s->ident, repo, s->b.config.ident,
+					  rolling_config_key(key, sizeof(key), name, "ident"));
+	read_tip(s, repo);
+	if (s->current)
+		plan(s, repo);
+}
+
+/* --- what is pending --------------------------------------------------- */
+
+/*
+ * The releases the branch has not reached and advance would pass: newer
+ * ones of its series, and up to the target's newest in a target series.
+ */
+static size_t pending_releases(const struct branch_status *s, const struct rolling_release **out)
+{
+	const struct rolling_tags *tags = &s->b.tags;
+	size_t i, nr = 0;
+
+	if (!s->target)
+		return 0;
+	for (i = 0; i < tags->releases_nr; i++) {
+		const struct rolling_release *r = &tags->releases[i];
+		const struct rolling_series *series = &r->version.series;
+
+		if (rolling_version_cmp(&r->version, &s->current->version) <= 0 ||
+		    rolling_series_cmp(series, &s->target->series) > 0)
+			continue;
+		if (rolling_series_cmp(series, &s->current->version.series) &&
+		    rolling_series_cmp(series, &s->target->series))
+			continue;
+		if (out)
+			out[nr] = r;
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * The series after `s` as mainline names it: 6.6 -> 6.7, 255 -> 256.
+ * (A new major version, 6.19 -> 7.0, cannot be foreseen from tags.)
+ */
+static struct rolling_series successor(const struct branch_status *st,
+				       const struct rolling_series *s)
+{
+	struct rolling_series next = *s;
+
+	if (st->b.tags.has_minor)
+		next.minor++;
+	else
+		next.major++;
+	return next;
+}
+
+/*
+ * The series the policy moves to next, after the target: for stable the
+ * next one with a release (else the one after the target), for lts the
+ * next listed one.  Returns 0 when there is none.
+ */
+static int next_series(struct rolling_series *next, const struct branch_status *s)
+{
+	const struct rolling_tags *tags = &s->b.tags;
+	const struct rolling_series *from = &s->target->series;
+	size_t i;
+
+	if (s->b.policy.kind == ROLLING_POLICY_STABLE) {
+		for (i = 0; i < tags->series_nr; i++)
+			if (rolling_series_cmp(&tags->series[i].series, from) > 0) {
+				*next = tags->series[i].series;
+				return 1;
+			}
+		*next = successor(s, from);
+		return 1;
+	}
+	for (i = 0; i < s->b.policy.lts_nr; i++)
+		if (rolling_series_cmp(&s->b.policy.lts[i], from) > 0) {
+			*next = s->b.policy.lts[i];
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * What the next switch waits for, in words ("6.8 becomes the stable
+ * series when v6.9-rc1 is tagged"); NULL when none is in sight.
+ */
+static const char *next_switch(char *buf, size_t size, const struct branch_status *s)
+{
+	const struct rolling_tags *tags = &s->b.tags;
+	char name[ROLLING_SERIES_BUFSZ], after[ROLLING_SERIES_BUFSZ];
+	struct rolling_series next, then;
+	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_release, mainline_past;
+
+	if (s->b.policy.has_pin || !next_series(&next, s))
+		return NULL;
+	then = successor(s, &next);
+	has_release = rolling_tags_find_series(tags, &next) != NULL;
+	mainline_past = stable ?
+		tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, &next) > 0 :
+		tags->has_mainline_final && rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
+	series_name(name, s, &next);
+	series_name(after, s, &then);
+	snprintf(buf, size, "%s becomes the %s series when %s%s%s%s%s", name,
+		 stable ? "stable" : "lts", has_release ? "" : "it has a release",
+		 has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
+		 mainline_past ? "" : after,
+		 mainline_past ? "" : stable ? "-rc1 is tagged" : " is released");
+	return buf;
+}
+
+static const char *hazard_names(char *buf, size_t size, unsigned hazards)
+{
+	snprintf(buf, size, "%s%s%s",
+		 hazards & ROLLING_HAZARD_REPLACE ? " replace" : "",
+		 hazards & ROLLING_HAZARD_GRAFTS ? " grafts" : "",
+		 hazards & ROLLING_HAZARD_SHALLOW ? " shallow" : "");
+	return buf;
+}
+
+/* --- the human format -------------------------------------------------- */
+
+static void print_pending(const struct branch_status *s)
+{
+	const struct rolling_release **releases;
+	char a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ], id[GIT_OID_HEXSZ + 1];
+	size_t nr = pending_releases(s, NULL), i;
+
+	if (!s->plan.nr) {
+		printf("  up to date: advance has nothing to do\n");
+		return;
+	}
+	if (!(releases = calloc(nr + 1, sizeof(*releases))))
+		die("out of memory");
+	pending_releases(s, releases);
+	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.nr,
+	       s->plan.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
+	for (i = 0; i < nr; i++)
+		printf(" %s", releases[i]->name);
+	putchar('\n');
+	for (i = 0; i < s->plan.nr; i++) {
+		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
+
+		printf("  advance would merge %s", s->plan.steps[i]->name);
+		if (s->has_ident)
+			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
+		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
+			printf(", series %s -> %s", series_name(a, s, &from->version.series),
+			       series_name(b, s, &s->plan.steps[i]->version.series));
+		putchar('\n');
+	}
+	free(releases);
+}
+
+static void print_human(const struct branch_status *s, unsigned hazards)
+{
+	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32], text[512];
+	char key[1024], names[64];
+
+	printf("%s: policy %s", s->name, s->b.config.policy);
+	if (s->current)
+		printf(", follows %s", series_name(series, s, &s->current->version.series));
+	putchar('\n');
+	if (s->current)
+		printf("  tip: %s (%s)\n", s->current->name,
+		       rolling_format_day(day, sizeof(day), s->tip_time, s->tip_offset));
+	if (s->problem)
+		printf("  cannot advance: %s\n", s->problem);
+	else if (!s->target)
+		printf("  waiting: no series qualifies under the policy yet\n");
+	else
+		print_pending(s);
+	if (s->b.policy.has_pin) {
+		printf("  pinned to %s by %s", series_name(series, s, &s->b.policy.pin),
+		       rolling_config_key(key, sizeof(key), s->name, "pin"));
+		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
+			printf(", behind the policy's %s", series_name(other, s, &s->unpinned->series));
+		putchar('\n');
+	}
+	if (s->target && rolling_series_cmp(&s->target->series, &s->current->version.series))
+		printf("  series switch due: %s -> %s\n",
+		       series_name(series, s, &s->current->version.series),
+		       series_name(other, s, &s->target->series));
+	else if (s->target && next_switch(text, sizeof(text), s))
+		printf("  next switch: %s\n", text);
+	if (!s->has_ident)
+		printf("  identity missing: set user.name and user.email, or %s\n",
+		       rolling_config_key(key, sizeof(key), s->name, "ident"));
+	if (hazards)
+		printf("  hazards:%s (git shows another history than git rolling reads)\n",
+		       hazard_names(names, sizeof(names), hazards));
+}
+
+/* --- the porcelain format ---------------------------------------------- */
+
+/*
+ * Stable for scripts: one "<key> <branch> <values...>" line each.
+ *   branch <b> <policy> <series or -> <tip-release or -> <tip-id>
+ *   step <b> <release> <merge-id or -> <from-series> <to-series>
+ *   pending <b> <release>
+ *   pin <b> <pinned-series> <policy's-series or ->
+ *   problem <b> <message>
+ *   ident <b> missing
+ *   hazard <b> replace|grafts|shallow
+ */
+static void print_porcelain(const struct branch_status *s, unsigned hazards)
+{
+	const struct rolling_release **releases;
+	char a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ], id[GIT_OID_HEXSZ + 1];
+	size_t nr = pending_releases(s, NULL), i;
+
+	printf("branch %s %s %s %s %s\n", s->name, s->b.config.policy,
+	       s->current ? series_name(a, s, &s->current->version.series) : "-",
+	       s->current ? s->current->name : "-", git_oid_tostr(id, sizeof(id), &s->tip));
+	for (i = 0; i < s->plan.nr; i++) {
+		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
+
+		printf("step %s %s %s %s %s\n", s->name, s->plan.steps[i]->name,
+		       s->has_ident ? git_oid_tostr(id, sizeof(id), &s->merges[i]) : "-",
+		       series_name(a, s, &from->version.series),
+		       series_name(b, s, &s->plan.steps[i]->version.series));
+	}
+	if (!(releases = calloc(nr + 1, sizeof(*releases))))
+		die("out of memory");
+	pending_releases(s, releases);
+	for (i = 0; i < nr; i++)
+		printf("pending %s %s\n", s->name, releases[i]->name);
+	free(releases);
+	if (s->b.policy.has_pin)
+		printf("pin %s %s %s\n", s->name, series_name(a, s, &s->b.policy.pin),
+		       s->unpinned ? series_name(b, s, &s->unpinned->series) : "-");
+	if (s->problem)
+		printf("problem %s %s\n", s->name, s->problem);
+	if (!s->has_ident)
+		printf("ident %s missing\n", s->name);
+	if (hazards & ROLLING_HAZARD_REPLACE)
+		printf("hazard %s replace\n", s->name);
+	if (hazards & ROLLING_HAZARD_GRAFTS)
+		printf("hazard %s grafts\n", s->name);
+	if (hazards & ROLLING_HAZARD_SHALLOW)
+		printf("hazard %s shallow\n", s->name);
+}
+
+static void free_status(struct branch_status *s)
+{
+	free(s->problem);
+	if (s->has_ident)
+		rolling_ident_free(&s->ident);
+	rolling_branch_free(&s->b);
+}
+
+static int cmd_status(int argc, const char **argv)
+{
+	int porcelain = 0;
+	const struct rolling_option options[] = {
+		OPT_SWITCH(0, "porcelain", &porcelain, "print in a stable format for scripts"),
+		OPT_END(),
+	};
+	git_repository *repo;
+	char **branches = NULL;
+	unsigned hazards;
+	size_t nr, i;
+
+	argc = parse_options_or_usage(argc, argv, "status", options, status_usage);
+	if (rolling_repo_open(&repo) < 0 || rolling_repo_hazards(&hazards, repo) < 0)
+		die_last_error();
+	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
+		die("%s; see git rolling init", rolling_last_error());
+	for (i = 0; i < nr; i++) {
+		struct branch_status s;
+
+		examine(&s, repo, branches[i]);
+		if (porcelain)
+			print_porcelain(&s, hazards);
+		else
+			print_human(&s, hazards);
+		free_status(&s);
+	}
+	rolling_config_free_branches(branches, nr);
+	git_repository_free(repo);
+	return 0;
+}
+
+ROLLING_MAIN(cmd_status)
