@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../lib/usage.h"
 #include "../lib/setup.h"
+#include "../lib/backfill.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
 #include "../lib/ident.h"
@@ -17,8 +18,8 @@
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex>] [--mainline-pattern <regex>]\n"
-	"                        [--ident <ident>] [--[no-]signoff] [--at <release>] [--force] [-q]\n"
-	"                        <branch>",
+	"                        [--ident <ident>] [--[no-]signoff] [--at <release>]\n"
+	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
 	NULL,
 };
 
@@ -35,6 +36,8 @@ struct init_options {
 	const char *ident;
 	int signoff;
 	const char *at;
+	int backfill;
+	int progress;
 	int force;
 	int quiet;
 };
@@ -166,8 +169,8 @@ static void undo_create(git_repository *repo, const char *branch, const git_oid 
 	}
 }
 
-static void create_branch(git_repository *repo, struct rolling_branch *b,
-			  const struct rolling_release *target, int force)
+static void create_branch(git_repository *repo, struct rolling_branch *b, const git_oid *tip,
+			  const char *message, int force)
 {
 	const char *branch = b->config.branch;
 	struct rolling_config_tx tx;
@@ -175,8 +178,8 @@ static void create_branch(git_repository *repo, struct rolling_branch *b,
 	git_oid old_tip;
 	int exists = force && !rolling_branch_tip(&old_tip, repo, branch);
 
-	git_oid_cpy(&move.to, &target->commit);
-	snprintf(move.message, sizeof(move.message), "rolling: created at %s", target->name);
+	git_oid_cpy(&move.to, tip);
+	snprintf(move.message, sizeof(move.message), "%s", message);
 	/*
 	 * The configuration is staged under its lock and committed once the
 	 * branch exists; if either fails, neither is left behind.
@@ -193,9 +196,41 @@ static void create_branch(git_repository *repo, struct rolling_branch *b,
 	}
 }
 
+/*
+ * Create the branch with its past: the start release, then every step
+ * advance would have made after each tag appeared (lib/backfill.c).
+ */
+static void backfill(git_repository *repo, struct rolling_branch *b, const struct init_options *o)
+{
+	struct rolling_backfill r;
+	struct rolling_ident ident;
+	char key[1024], message[256], start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
+	/* As git fetch: --quiet silences progress unless --progress asks for it. */
+	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
+
+	if (rolling_ident_for(&ident, repo, b->config.ident,
+			      rolling_config_key(key, sizeof(key), b->config.branch, "ident")) < 0)
+		die_last_error();
+	if (rolling_backfill_run(&r, repo, b, &ident, o->at, progress) < 0) {
+		if (!o->at && b->tags.releases_nr)
+			hint("use --at <release> to start at a release of your choice");
+		die("%s; nothing created", rolling_last_error());
+	}
+	snprintf(message, sizeof(message), "rolling: created at %s, backfilled %zu step%s",
+		 r.start, r.steps, r.steps == 1 ? "" : "s");
+	create_branch(repo, b, &r.tip, message, o->force);
+	if (!o->quiet)
+		printf("created '%s' at %s (%s), replayed %zu tag%s since: %zu step%s, tip %s\n",
+		       b->config.branch, r.start, git_oid_tostr(start, 8, &r.start_commit),
+		       r.events, r.events == 1 ? "" : "s", r.steps, r.steps == 1 ? "" : "s",
+		       git_oid_tostr(tip, 13, &r.tip));
+	rolling_backfill_free(&r);
+	rolling_ident_free(&ident);
+}
+
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 };
+	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1, .progress = -1 };
 	const struct rolling_option options[] = {
 		OPT_STRING(0, "preset", &o.preset, "name",
 			   "tag scheme of a known project: linux (default) or systemd"),
@@ -213,6 +248,9 @@ static int cmd_init(int argc, const char **argv)
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
+		OPT_SWITCH(0, "backfill", &o.backfill,
+			   "build the branch's past: the steps advance would have made since"),
+		OPT_BOOL(0, "progress", &o.progress, "show progress while backfilling"),
 		OPT__FORCE(&o.force, "replace an existing branch and configuration"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
@@ -223,9 +261,11 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_branch b;
 	struct rolling_ident ident;
 	git_repository *repo;
-	char refname[1024], hex[GIT_OID_HEXSZ + 1];
+	char refname[1024], hex[GIT_OID_HEXSZ + 1], message[256];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
+	if (o.progress >= 0 && !o.backfill)
+		die("--progress is for --backfill");
 	if (argc != 1)
 		usage_with_options(init_usage, options);
 	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
@@ -244,13 +284,18 @@ static int cmd_init(int argc, const char **argv)
 	build_config(&cfg, &o, argv[0]);
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
-	target = choose_target(&b, o.at, &followed);
-	if (!o.quiet)
-		show_findings(&b, followed);
-	create_branch(repo, &b, target, o.force);
-	if (!o.quiet)
-		printf("created '%s' at %s (%s)\n", argv[0], target->name,
-		       git_oid_tostr(hex, 8, &target->commit));
+	if (o.backfill) {
+		backfill(repo, &b, &o);
+	} else {
+		target = choose_target(&b, o.at, &followed);
+		if (!o.quiet)
+			show_findings(&b, followed);
+		snprintf(message, sizeof(message), "rolling: created at %s", target->name);
+		create_branch(repo, &b, &target->commit, message, o.force);
+		if (!o.quiet)
+			printf("created '%s' at %s (%s)\n", argv[0], target->name,
+			       git_oid_tostr(hex, 8, &target->commit));
+	}
 	rolling_branch_free(&b);
 	git_repository_free(repo);
 	return 0;

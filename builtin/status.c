@@ -48,16 +48,13 @@ static void set_problem(struct branch_status *s)
 		die("out of memory");
 }
 
-/* The policy's series, never one behind the branch: what advance heads for. */
+/* What advance heads for: the policy's series, never one behind the branch. */
 static const struct rolling_series_info *policy_target(struct branch_status *s,
 						       const struct rolling_policy *policy)
 {
-	const struct rolling_series_info *target, *current =
-		rolling_tags_find_series(&s->b.tags, &s->current->version.series);
+	const struct rolling_series_info *target;
 
-	if (rolling_policy_series(&target, policy, &s->b.tags) < 0)
-		return NULL;
-	return rolling_series_cmp(&target->series, &current->series) < 0 ? current : target;
+	return rolling_policy_target(&target, policy, &s->b.tags, s->current) < 0 ? NULL : target;
 }
 
 static void read_tip(struct branch_status *s, git_repository *repo)

@@ -128,6 +128,20 @@ int rolling_policy_series(const struct rolling_series_info **out,
 				  "and a later mainline final release");
 }
 
+int rolling_policy_target(const struct rolling_series_info **out,
+			  const struct rolling_policy *policy,
+			  const struct rolling_tags *tags,
+			  const struct rolling_release *current)
+{
+	int err = rolling_policy_series(out, policy, tags);
+
+	if (err < 0)
+		return err;
+	if (rolling_series_cmp(&(*out)->series, &current->version.series) < 0)
+		*out = rolling_tags_find_series(tags, &current->version.series);
+	return 0;
+}
+
 int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tags,
 		       const struct rolling_release *current,
 		       const struct rolling_series_info *target)

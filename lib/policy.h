@@ -30,6 +30,17 @@ int rolling_policy_series(const struct rolling_series_info **out,
 			  const struct rolling_tags *tags);
 
 /*
+ * The series advance heads for by itself: the policy's, but never one
+ * behind the series of `current`, the release the branch stands at (its
+ * own series then).  Returns ROLLING_ENOTFOUND as rolling_policy_series()
+ * when no series qualifies yet.
+ */
+int rolling_policy_target(const struct rolling_series_info **out,
+			  const struct rolling_policy *policy,
+			  const struct rolling_tags *tags,
+			  const struct rolling_release *current);
+
+/*
  * The steps that bring a branch at `current` to the newest release of
  * `target`: none when it is up to date; the newest release of the current
  * series first when the target is a later series that the branch has not

@@ -330,6 +330,104 @@ const struct rolling_release *rolling_series_newest(const struct rolling_tags *t
 	return NULL;
 }
 
+void rolling_tags_init_empty(struct rolling_tags *tags, git_repository *repo, int has_minor)
+{
+	memset(tags, 0, sizeof(*tags));
+	tags->repo = repo;
+	tags->has_minor = has_minor;
+}
+
+void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version)
+{
+	note_mainline(tags, version);
+}
+
+static int grow_array(void **array, size_t *alloc, size_t nr, size_t size)
+{
+	size_t want = *alloc ? *alloc * 2 : 64;
+	void *grown;
+
+	if (nr + 1 < *alloc)
+		return 0;
+	if (!(grown = realloc(*array, want * size)))
+		return rolling_error("out of memory");
+	*array = grown;
+	*alloc = want;
+	return 0;
+}
+
+/* The index of the first element not before `key` in a sorted array (lower bound). */
+static size_t release_position(const struct rolling_tags *tags, const struct rolling_version *v)
+{
+	size_t lo = 0, hi = tags->releases_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rolling_version_cmp(&tags->releases[mid].version, v) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t series_position(const struct rolling_tags *tags, const struct rolling_series *s)
+{
+	size_t lo = 0, hi = tags->series_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rolling_series_cmp(&tags->series[mid].series, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Make room for the release at `at` in its series' entry, new or not. */
+static int index_added(struct rolling_tags *tags, const struct rolling_series *s, size_t at)
+{
+	size_t i = series_position(tags, s), k;
+
+	if (i == tags->series_nr || rolling_series_cmp(&tags->series[i].series, s)) {
+		if (grow_array((void **)&tags->series, &tags->series_alloc, tags->series_nr,
+			       sizeof(*tags->series)) < 0)
+			return ROLLING_ERROR;
+		memmove(&tags->series[i + 1], &tags->series[i],
+			(tags->series_nr - i) * sizeof(*tags->series));
+		tags->series_nr++;
+		tags->series[i].series = *s;
+		tags->series[i].first = at;
+		tags->series[i].count = 0;
+	}
+	tags->series[i].count++;
+	for (k = i + 1; k < tags->series_nr; k++)
+		tags->series[k].first++;
+	return 0;
+}
+
+int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_release *release)
+{
+	size_t at = release_position(tags, &release->version);
+	struct rolling_release copy = *release;
+
+	if (at < tags->releases_nr && !rolling_version_cmp(&tags->releases[at].version,
+							   &release->version))
+		return 0;
+	if (grow_array((void **)&tags->releases, &tags->releases_alloc, tags->releases_nr,
+		       sizeof(*tags->releases)) < 0 ||
+	    !(copy.name = strdup(release->name)))
+		return rolling_error("out of memory");
+	memmove(&tags->releases[at + 1], &tags->releases[at],
+		(tags->releases_nr - at) * sizeof(*tags->releases));
+	tags->releases[at] = copy;
+	tags->releases_nr++;
+	return index_added(tags, &release->version.series, at);
+}
+
 void rolling_tags_free(struct rolling_tags *tags)
 {
 	size_t i;

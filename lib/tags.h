@@ -44,6 +44,7 @@ struct rolling_tags {
 	struct rolling_series newest_mainline_final;
 	int has_minor;
 	git_repository *repo;             /* borrowed, for the checks above */
+	size_t releases_alloc, series_alloc;   /* for tags grown one by one */
 };
 
 /*
@@ -87,6 +88,22 @@ int rolling_release_is_commit(const struct rolling_tags *tags,
  */
 const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
 						    const struct rolling_series_info *info);
+
+/*
+ * Tags as they were at a moment of the past, grown one tag at a time in
+ * the order they appeared (backfill): start empty, then add each release
+ * and mainline tag.  The releases stay in version order and grouped by
+ * series, so the policy and the planning read them as they read loaded
+ * tags.  Adding moves releases: pointers into tags->releases hold only
+ * until the next add.  The by-commit map is not kept (it stays empty).
+ */
+void rolling_tags_init_empty(struct rolling_tags *tags, git_repository *repo, int has_minor);
+
+/* Add a copy of a release; one whose version is there already is ignored. */
+int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_release *release);
+
+/* Count a mainline tag of this version (an rc, or the final when rc is 0). */
+void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version);
 
 void rolling_tags_free(struct rolling_tags *tags);
 

@@ -1,0 +1,138 @@
+#!/bin/sh
+
+test_description='init --backfill builds the past that advance would have made
+
+The oracle replays the tags of a generated tree one at a time, in the
+order they appeared (git for-each-ref %(creatordate): the tagger date of
+an annotated tag, the committer date of a lightweight one), and runs
+git rolling init at the first moment it succeeds and git rolling advance
+after every later tag.  init --backfill on the complete tree must give
+the same tip, bit for bit.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+
+LTS_SERIES="5.19 6.1 6.6"
+
+# tag_events <release-and-mainline-regex>: "<time> <tag> <object>" of the
+# tags that are events, in the order they appeared (ties by name, in
+# version order).
+tag_events () {
+	git for-each-ref --format="%(creatordate:unix) %(refname:short) %(objectname)" refs/tags |
+	awk -v re="$1" "\$2 ~ re" | sort -k1,1n -k2,2V
+}
+
+# replay_reference <events-file> <branch> <init-options...>: delete the
+# event tags, then recreate them one by one; init the branch as soon as
+# init succeeds, advance it after every later tag.
+replay_reference () {
+	events=$1 branch=$2 &&
+	shift 2 &&
+	awk "{ print \"delete refs/tags/\" \$2 }" "$events" | git update-ref --stdin &&
+	created= &&
+	while read time tag object
+	do
+		git update-ref "refs/tags/$tag" "$object" &&
+		if test -n "$created"
+		then
+			git rolling advance -q "$branch" || return 1
+		elif git rolling init -q "$@" "$branch" 2>/dev/null
+		then
+			created=$tag &&
+			git rolling advance -q "$branch" || return 1
+		fi
+	done <"$events" &&
+	test -n "$created"
+}
+
+LINUX_EVENTS='^v[0-9]+\.[0-9]+(\.[0-9]+|-rc[0-9]+)?$'
+
+test_expect_success 'setup: a linux tree and its events' '
+	stable_tree_linux tree &&
+	cd tree &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	tag_events "$LINUX_EVENTS" >../events &&
+	test_line_count -gt 300 ../events
+'
+
+test_expect_success 'stable: backfill equals init then advance after every tag' '
+	cd tree &&
+	git rolling init --backfill linux-rolling-stable >out &&
+	grep "^created .linux-rolling-stable. at v5.19.2 ([0-9a-f]*), replayed [0-9]* tags since: [0-9]* steps, tip [0-9a-f]*$" out &&
+	replay_reference ../events reference --stable &&
+	test "$(git rev-parse reference)" = "$(git rev-parse linux-rolling-stable)" &&
+	git rolling verify --rebuild linux-rolling-stable &&
+	test $(git rev-list --count --first-parent --merges linux-rolling-stable) -gt 50
+'
+
+test_expect_success 'lts: the same' '
+	cd tree &&
+	git rolling init -q --backfill --lts --series "$LTS_SERIES" linux-rolling-lts &&
+	replay_reference ../events reference-lts --lts --series "$LTS_SERIES" &&
+	test "$(git rev-parse reference-lts)" = "$(git rev-parse linux-rolling-lts)"
+'
+
+test_expect_success '--at: from the moment that release appeared' '
+	cd tree &&
+	git rolling init -q --backfill --at v6.1.3 from-613 &&
+	oldest=$(git rev-list --first-parent --merges from-613 | tail -n 1) &&
+	test "$(git rev-parse $oldest^1)" = "$(git rev-parse v6.1.3^{commit})" &&
+	sed -n "/ v6.1.3 /,\$p" ../events >../events-613 &&
+	head -n 1 ../events-613 | grep " v6.1.3 " &&
+	sed -n "1,/ v6.1.3 /p" ../events | sed "\$d" >../before-613 &&
+	awk "{ print \"delete refs/tags/\" \$2 }" ../events-613 | git update-ref --stdin &&
+	test_must_fail git rev-parse -q --verify refs/tags/v6.1.3 &&
+	sed -n 1p ../events-613 | {
+		read time tag object &&
+		git update-ref refs/tags/$tag $object &&
+		git rolling init -q --at v6.1.3 reference-613 &&
+		git rolling advance -q reference-613
+	} &&
+	sed 1d ../events-613 | while read time tag object
+	do
+		git update-ref "refs/tags/$tag" "$object" &&
+		git rolling advance -q reference-613 || return 1
+	done &&
+	test "$(git rev-parse reference-613)" = "$(git rev-parse from-613)"
+'
+
+test_expect_success 'refusals change nothing' '
+	cd tree &&
+	git for-each-ref >refs-before &&
+	git config --list --local >config-before &&
+	test_expect_code 128 git rolling init --backfill --at v9.9.9 nothing 2>err &&
+	grep "^fatal: .v9.9.9. is not a release tag" err &&
+	test_expect_code 128 git rolling init --backfill linux-rolling-stable 2>err &&
+	grep "^fatal: a branch named .linux-rolling-stable. already exists" err &&
+	test_expect_code 128 git rolling init --progress other 2>err &&
+	grep "^fatal: --progress is for --backfill$" err &&
+	git for-each-ref >refs-after &&
+	git config --list --local >config-after &&
+	test_cmp refs-before refs-after &&
+	test_cmp config-before config-after
+'
+
+test_expect_success 'progress counts the tags replayed' '
+	cd tree &&
+	GIT_PROGRESS_DELAY=0 git rolling init -q --force --backfill --progress again 2>err &&
+	tr "\r" "\n" <err >lines &&
+	grep "^Replaying tags: 100% ([0-9]*/[0-9]*), done.$" lines &&
+	git rolling init --force --backfill again >/dev/null 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success 'systemd, lightweight tags: the same' '
+	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_systemd sd &&
+	cd sd &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	test "$(git cat-file -t v255.1)" = commit &&
+	tag_events "^v[0-9]+(\.[0-9]+|-rc[0-9]+)?$" >../sd-events &&
+	git rolling init -q --preset systemd --backfill systemd-stable &&
+	replay_reference ../sd-events reference --preset systemd &&
+	test "$(git rev-parse reference)" = "$(git rev-parse systemd-stable)" &&
+	test $(git rev-list --count --first-parent --merges systemd-stable) -gt 20
+'
+
+test_done
