@@ -319,7 +319,7 @@ static void report(struct helper *h, const git_oid *culprit)
 	printf("first bad commit: %s %s\n", git_oid_tostr(hex, sizeof(hex), culprit),
 	       git_commit_summary(commit));
 	git_commit_free(commit);
-	if ((err = rolling_steps_first_containing(&k, h->repo, &h->bs.steps, culprit)) < 0)
+	if ((err = rolling_steps_first_containing(&k, h->repo, &h->bs.steps, culprit, NULL)) < 0)
 		die_last_error();
 	if (!err) {
 		printf("first shipped: not on %s\n", branch_name(h));

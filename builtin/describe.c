@@ -12,14 +12,17 @@
 #include "../lib/branch-open.h"
 #include "../lib/contains.h"
 #include "../lib/mainline.h"
+#include "../lib/progress.h"
 #include "../lib/repo.h"
 #include "../lib/step-format.h"
 #include "../lib/steps.h"
 
 static const char *const describe_usage[] = {
-	"git rolling describe [-b | --branch <branch>] [--[no-]backports] [-q] <commit>...",
+	"git rolling describe [-b | --branch <branch>] [--[no-]backports] [--[no-]progress] [-q]\n"
+	"                            <commit>...",
 	"git rolling describe --branch <rev> (--preset <name> | --release-pattern <regex>\n"
-	"                            --mainline-pattern <regex>) [--[no-]backports] [-q] <commit>...",
+	"                            --mainline-pattern <regex>) [--[no-]backports] [--[no-]progress]\n"
+	"                            [-q] <commit>...",
 	NULL,
 };
 
@@ -30,6 +33,7 @@ struct describe_options {
 	const char *mainline_pattern;
 	int backports;
 	int quiet;
+	int progress;
 };
 
 /* A commit asked about, resolved once for all branches. */
@@ -103,7 +107,7 @@ static int describe_backport(struct described_branch *d, git_repository *repo,
 				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
 	if (!err)
 		return 0;
-	err = rolling_steps_first_containing(&index, repo, &d->steps, &found);
+	err = rolling_steps_first_containing(&index, repo, &d->steps, &found, NULL);
 	if (err < 0)
 		die_last_error();
 	if (!err)
@@ -121,8 +125,12 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 {
 	char step[ROLLING_STEP_BUFSZ];
 	size_t index;
-	int err = rolling_steps_first_containing(&index, repo, &d->steps, &s->commit);
+	/* Without a commit-graph each ancestry query walks history: seconds on a kernel. */
+	struct rolling_progress *progress = rolling_progress_start("Checking ancestry", 0,
+		o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress));
+	int err = rolling_steps_first_containing(&index, repo, &d->steps, &s->commit, progress);
 
+	rolling_progress_stop(&progress);
 	if (err < 0)
 		die_last_error();
 	if (err) {
@@ -138,7 +146,7 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 
 static int cmd_describe(int argc, const char **argv)
 {
-	struct describe_options o = { .backports = 1 };
+	struct describe_options o = { .backports = 1, .progress = -1 };
 	const struct rolling_option options[] = {
 		OPT_STRING('b', "branch", &o.branch, "branch",
 			   "the rolling branch (default: every configured one)"),
@@ -150,6 +158,8 @@ static int cmd_describe(int argc, const char **argv)
 			   "mainline tags of an unconfigured branch"),
 		OPT_BOOL(0, "backports", &o.backports,
 			 "look for backports of commits not on the branch (default)"),
+		OPT_BOOL(0, "progress", &o.progress,
+			 "show progress while asking which steps contain a commit"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};

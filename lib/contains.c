@@ -69,7 +69,18 @@ struct search {
 	const git_oid *commit;
 	size_t lo, hi;
 	int hi_contains;
+	struct rolling_progress *progress;
+	size_t queries;
 };
+
+/* rolling_step_contains(), counted for the progress meter. */
+static int ask(struct search *s, size_t i)
+{
+	int err = rolling_step_contains(s->repo, s->steps, i, s->commit);
+
+	rolling_progress_update(s->progress, ++s->queries);
+	return err;
+}
 
 /*
  * Ask whether step i is the first to contain the commit, and narrow the
@@ -84,7 +95,7 @@ static int probe(struct search *s, size_t i)
 		return 0;
 	if (s->hi_contains && i == s->hi)
 		err = 1;
-	else if ((err = rolling_step_contains(s->repo, s->steps, i, s->commit)) < 0)
+	else if ((err = ask(s, i)) < 0)
 		return err;
 	if (!err) {
 		s->lo = i + 1;
@@ -94,7 +105,7 @@ static int probe(struct search *s, size_t i)
 	s->hi_contains = 1;
 	if (i == s->lo)
 		return 1;
-	if ((err = rolling_step_contains(s->repo, s->steps, i - 1, s->commit)) < 0)
+	if ((err = ask(s, i - 1)) < 0)
 		return err;
 	if (!err) {
 		s->lo = i;
@@ -105,9 +116,10 @@ static int probe(struct search *s, size_t i)
 }
 
 int rolling_steps_first_containing(size_t *index, git_repository *repo,
-				   const struct rolling_steps *steps, const git_oid *commit)
+				   const struct rolling_steps *steps, const git_oid *commit,
+				   struct rolling_progress *progress)
 {
-	struct search s = { repo, steps, commit, 0, 0, 0 };
+	struct search s = { repo, steps, commit, 0, 0, 0, progress, 0 };
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t known, i;
 	git_commit *c;
@@ -152,13 +164,13 @@ int rolling_steps_first_containing(size_t *index, git_repository *repo,
 		return 0;
 	if (!s.hi_contains) {
 		/* Not even the newest step, then? */
-		if ((err = rolling_step_contains(repo, steps, s.hi, commit)) <= 0)
+		if ((err = ask(&s, s.hi)) <= 0)
 			return err;
 	}
 	while (s.lo < s.hi) {
 		size_t mid = s.lo + (s.hi - s.lo) / 2;
 
-		if ((err = rolling_step_contains(repo, steps, mid, commit)) < 0)
+		if ((err = ask(&s, mid)) < 0)
 			return err;
 		if (err)
 			s.hi = mid;
