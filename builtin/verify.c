@@ -11,12 +11,14 @@
 #include "../lib/setup.h"
 #include "../lib/branch-open.h"
 #include "../lib/repo.h"
+#include "../lib/progress.h"
 #include "../lib/verify.h"
 #include "../lib/color.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
-	"                          [--since <rev>] [--rebuild] [--signatures] [--json] [-q]\n"
+	"                          [--since <rev>] [--rebuild] [--signatures] [--[no-]progress]\n"
+	"                          [--json] [-q]\n"
 	"                          [<branch-or-rev>...]",
 	NULL,
 };
@@ -31,6 +33,7 @@ struct verify_options {
 	const char *since;
 	int rebuild;
 	int signatures;
+	int progress;
 	int json;
 	int quiet;
 	int color;
@@ -315,7 +318,10 @@ static void print_json(const struct target *targets, size_t nr, const struct ver
 
 static void verify_target(struct target *t, git_repository *repo, const struct verify_options *o)
 {
-	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures };
+	/* As git's commands: --quiet silences the meter unless --progress asks for it. */
+	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
+	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures,
+					     progress };
 
 	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
 		die("%s: %s", t->name, rolling_last_error());
@@ -334,7 +340,7 @@ static void free_target(struct target *t)
 
 static int cmd_verify(int argc, const char **argv)
 {
-	struct verify_options o = { 0 };
+	struct verify_options o = { .progress = -1 };
 	const struct rolling_option options[] = {
 		OPT_STRING(0, "preset", &o.preset, "name",
 			   "read release tags as this project names them: linux or systemd"),
@@ -348,6 +354,8 @@ static int cmd_verify(int argc, const char **argv)
 			 "recompute every merge and compare the commit ids"),
 		OPT_BOOL(0, "signatures", &o.signatures,
 			 "verify the signatures of the release tags merged"),
+		OPT_BOOL(0, "progress", &o.progress,
+			 "show progress while git verifies the signatures"),
 		OPT_BOOL(0, "json", &o.json, "print one JSON document"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),

@@ -152,7 +152,7 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 }
 
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr)
+			   const char *const *names, size_t nr, struct rolling_progress *progress)
 {
 	char (*hex)[GIT_OID_HEXSZ + 1] = malloc(BATCH * sizeof(*hex));
 	size_t *index = malloc(BATCH * sizeof(*index));
@@ -182,8 +182,10 @@ int rolling_tag_signatures(enum rolling_signature_status *status, git_repository
 				goto out;
 			batch = 0;
 		}
+		rolling_progress_update(progress, i + 1 - batch);
 	}
 	err = batch ? verify_batch(status, repo, hex, index, batch) : 0;
+	rolling_progress_update(progress, nr);
 out:
 	git_odb_free(odb);
 	free(index);

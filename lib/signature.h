@@ -2,6 +2,7 @@
 #define ROLLING_SIGNATURE_H
 
 #include <git2.h>
+#include "progress.h"
 
 enum rolling_signature_status {
 	ROLLING_SIGNATURE_GOOD,
@@ -15,11 +16,12 @@ enum rolling_signature_status {
  * Unsigned tags are recognised here; signed ones are handed to `git
  * verify-tag` (one process for many tags), so that gpg.program,
  * gpg.format, the SSH allowed-signers file and gpg.minTrustLevel count
- * exactly as they do for git.  Returns 0, or a negative error when a tag
- * cannot be read or git cannot be run.
+ * exactly as they do for git.  `progress` (may be NULL) counts the tags
+ * done.  Returns 0, or a negative error when a tag cannot be read or git
+ * cannot be run.
  */
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr);
+			   const char *const *names, size_t nr, struct rolling_progress *progress);
 
 /* "good", "lightweight tag", "unsigned tag", "bad signature". */
 const char *rolling_signature_status_name(enum rolling_signature_status status);

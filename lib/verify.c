@@ -606,6 +606,7 @@ static int check_signatures(struct walk *w)
 	const git_oid **commits = calloc(max, sizeof(*commits));
 	enum rolling_signature_status *status = calloc(max, sizeof(*status));
 	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
+	struct rolling_progress *progress;
 	char expected[TEXT_MAX], found[TEXT_MAX];
 	int err = 0;
 
@@ -624,7 +625,10 @@ static int check_signatures(struct walk *w)
 		names[nr] = release->name;
 		commits[nr++] = i ? &r->steps[i - 1].merge : &r->base;
 	}
-	if ((err = rolling_tag_signatures(status, w->repo, names, nr)) < 0)
+	progress = rolling_progress_start("Verifying signatures", nr, w->options->progress);
+	err = rolling_tag_signatures(status, w->repo, names, nr, progress);
+	rolling_progress_stop(&progress);
+	if (err < 0)
 		goto out;
 	for (i = 0; i < nr && !err; i++) {
 		if (status[i] == ROLLING_SIGNATURE_GOOD) {
@@ -706,7 +710,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 		   const git_oid *tip, const struct rolling_tags *tags,
 		   struct rolling_patterns *patterns, const struct rolling_verify_options *options)
 {
-	static const struct rolling_verify_options defaults = { NULL, 0, 0 };
+	static const struct rolling_verify_options defaults = { NULL, 0, 0, 0 };
 	struct walk w = { result, repo, tags, patterns, options ? options : &defaults,
 			  { NULL, 0, 0 }, 0, 0, 0 };
 	int err;

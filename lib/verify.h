@@ -58,6 +58,7 @@ struct rolling_verify_options {
 	const git_oid *since;   /* check only the steps after this commit; NULL: all */
 	int rebuild;            /* recompute every merge and compare the ids */
 	int signatures;         /* verify the release tags' signatures */
+	int progress;           /* show a meter while git verifies the signatures */
 };
 
 struct rolling_verify_result {

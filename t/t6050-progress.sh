@@ -43,6 +43,18 @@ test_expect_success 'describe: no meter on a pipe, with --no-progress, or with -
 	test_must_be_empty err
 '
 
+test_expect_success 'verify --signatures: the tags checked are counted' '
+	cd tree &&
+	tags=$(($(git rev-list --count --first-parent --merges linux-rolling-stable) + 1)) &&
+	test_expect_code 1 env GIT_PROGRESS_DELAY=0 \
+		git rolling verify --signatures --progress linux-rolling-stable >out 2>err &&
+	tr "\r" "\n" <err >lines &&
+	grep "^Verifying signatures: 100% ($tags/$tags), done.$" lines &&
+	test_expect_code 1 env GIT_PROGRESS_DELAY=0 \
+		git rolling verify --signatures linux-rolling-stable >out 2>err &&
+	! grep "^Verifying" err
+'
+
 test_expect_success 'the delay: a quick run shows nothing even when forced' '
 	cd tree &&
 	commit=$(git rev-parse v6.4~3) &&
