@@ -31,6 +31,7 @@ struct branch_status {
 	int tip_offset;
 	const struct rolling_series_info *target;    /* NULL: the policy has no series yet */
 	const struct rolling_series_info *unpinned;  /* the policy's choice without the pin */
+	int qualifies;          /* the policy has a series (else advance stays on its own) */
 	struct rolling_plan plan;
 	git_oid merges[2];
 	char *problem;          /* why the branch cannot be advanced, or NULL */
@@ -54,7 +55,11 @@ static const struct rolling_series_info *policy_target(struct branch_status *s,
 {
 	const struct rolling_series_info *target;
 
-	return rolling_policy_target(&target, policy, &s->b.tags, s->current) < 0 ? NULL : target;
+	if (rolling_policy_target(&target, NULL, policy, &s->b.tags, s->current, NULL) < 0) {
+		set_problem(s);
+		return NULL;
+	}
+	return target;
 }
 
 static void read_tip(struct branch_status *s, git_repository *repo)
@@ -76,9 +81,11 @@ static void read_tip(struct branch_status *s, git_repository *repo)
 static void plan(struct branch_status *s, git_repository *repo)
 {
 	struct rolling_policy unpinned = s->b.policy;
+	const struct rolling_series_info *any;
 	git_oid tip = s->tip;
 	size_t i;
 
+	s->qualifies = !rolling_policy_series(&any, &s->b.policy, &s->b.tags);
 	s->target = policy_target(s, &s->b.policy);
 	unpinned.has_pin = 0;
 	s->unpinned = policy_target(s, &unpinned);
@@ -160,8 +167,8 @@ static struct rolling_series successor(const struct branch_status *st,
 
 /*
  * The series the policy moves to next, after the target: for stable the
- * next one with a release (else the one after the target), for lts the
- * next listed one.  Returns 0 when there is none.
+ * next one with a release, else the one mainline works on, else the one
+ * after the target; for lts the next listed one.  Returns 0 when there is none.
  */
 static int next_series(struct rolling_series *next, const struct branch_status *s)
 {
@@ -175,7 +182,11 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 				*next = tags->series[i].series;
 				return 1;
 			}
-		*next = successor(s, from);
+		/* Mainline names the next series before it has a release. */
+		if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, from) > 0)
+			*next = tags->newest_mainline;
+		else
+			*next = successor(s, from);
 		return 1;
 	}
 	for (i = 0; i < s->b.policy.lts_nr; i++)
@@ -271,10 +282,10 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		       rolling_format_day(day, sizeof(day), s->tip_time, s->tip_offset));
 	if (s->problem)
 		printf("  cannot advance: %s\n", s->problem);
-	else if (!s->target)
-		printf("  waiting: no series qualifies under the policy yet\n");
 	else
 		print_pending(s);
+	if (s->target && !s->qualifies)
+		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
 		printf("  pinned to %s by %s", series_name(series, s, &s->b.policy.pin),
 		       rolling_config_key(key, sizeof(key), s->name, "pin"));
@@ -286,7 +297,7 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		printf("  series switch due: %s -> %s\n",
 		       series_name(series, s, &s->current->version.series),
 		       series_name(other, s, &s->target->series));
-	else if (s->target && next_switch(text, sizeof(text), s))
+	else if (s->target && s->qualifies && next_switch(text, sizeof(text), s))
 		printf("  next switch: %s\n", text);
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",

@@ -156,9 +156,8 @@ static int advance_now(struct rolling_backfill *r, git_repository *repo, struct 
 	struct rolling_plan plan;
 	size_t i;
 
-	if (rolling_policy_target(&target, &b->policy, now, at) < 0)
-		return 0;   /* nothing qualifies yet: advance would stay */
-	if (rolling_plan_steps(&plan, now, at, target) < 0)
+	if (rolling_policy_target(&target, NULL, &b->policy, now, at, NULL) < 0 ||
+	    rolling_plan_steps(&plan, now, at, target) < 0)
 		return ROLLING_ERROR;
 	for (i = 0; i < plan.nr; i++) {
 		if (rolling_merge_create(&r->tip, repo, &r->tip, plan.steps[i], ident,

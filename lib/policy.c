@@ -128,17 +128,39 @@ int rolling_policy_series(const struct rolling_series_info **out,
 				  "and a later mainline final release");
 }
 
-int rolling_policy_target(const struct rolling_series_info **out,
+int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
 			  const struct rolling_policy *policy,
 			  const struct rolling_tags *tags,
-			  const struct rolling_release *current)
+			  const struct rolling_release *current,
+			  const struct rolling_series *asked)
 {
-	int err = rolling_policy_series(out, policy, tags);
+	const struct rolling_series_info *here =
+		rolling_tags_find_series(tags, &current->version.series);
+	const struct rolling_series_info *chosen;
+	char name[ROLLING_SERIES_BUFSZ];
 
-	if (err < 0)
-		return err;
-	if (rolling_series_cmp(&(*out)->series, &current->version.series) < 0)
-		*out = rolling_tags_find_series(tags, &current->version.series);
+	if (pin_behind)
+		*pin_behind = 0;
+	*target = here;
+	if (asked) {
+		rolling_series_format(name, sizeof(name), asked, tags->has_minor);
+		if (!(chosen = rolling_tags_find_series(tags, asked)))
+			return rolling_error_code(ROLLING_ENOTFOUND,
+						  "series %s has no release tag", name);
+		if (rolling_series_cmp(asked, &here->series) < 0)
+			return rolling_error("series %s is older than the current series:"
+					     " a rolling branch never goes back", name);
+		*target = chosen;
+		return 0;
+	}
+	if (rolling_policy_series(&chosen, policy, tags) < 0)
+		return 0;
+	if (rolling_series_cmp(&chosen->series, &here->series) < 0) {
+		if (pin_behind)
+			*pin_behind = policy->has_pin;
+		return 0;
+	}
+	*target = chosen;
 	return 0;
 }
 

@@ -30,15 +30,25 @@ int rolling_policy_series(const struct rolling_series_info **out,
 			  const struct rolling_tags *tags);
 
 /*
- * The series advance heads for by itself: the policy's, but never one
- * behind the series of `current`, the release the branch stands at (its
- * own series then).  Returns ROLLING_ENOTFOUND as rolling_policy_series()
- * when no series qualifies yet.
+ * The series a branch standing at `current` heads for, applying the
+ * rule that a rolling branch never goes back:
+ *
+ *  - with `asked` (a series named on the command line), that series; it
+ *    must have a release tag (ROLLING_ENOTFOUND otherwise) and must not
+ *    be older than the current series (ROLLING_ERROR);
+ *  - else the policy's series, unless it is older than the current one:
+ *    then the branch stays on its current series, and *pin_behind is set
+ *    when a pin put it there, so that the caller can warn;
+ *  - else, when no series qualifies yet, the current series.
+ *
+ * `pin_behind` may be NULL.  (The same contract as i8b's, which replaces
+ * this one when it lands.)
  */
-int rolling_policy_target(const struct rolling_series_info **out,
+int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
 			  const struct rolling_policy *policy,
 			  const struct rolling_tags *tags,
-			  const struct rolling_release *current);
+			  const struct rolling_release *current,
+			  const struct rolling_series *asked);
 
 /*
  * The steps that bring a branch at `current` to the newest release of

@@ -127,6 +127,34 @@ test_expect_success 'a branch that cannot be advanced is reported, exit 0' '
 	grep "^  cannot advance: .* is neither a rolling merge nor a release commit" out
 '
 
+test_expect_success 'before any series qualifies: advance stays on its series, status says so' '
+	stable_tree_linux early &&
+	cd early &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	stable_tree_replay . $(stable_tree_week_of . v5.19.2) &&
+	git tag -d v6.0-rc1 &&
+	git rolling init -q --at v5.19.1 early &&
+	git rolling status early >out &&
+	grep "^  waiting: no series qualifies under the policy yet$" out &&
+	! grep "next switch" out &&
+	git rolling status --porcelain early >out &&
+	git rolling advance --dry-run --porcelain early >dry &&
+	awk "{ print \$1, \$2, \$4, \$5, \$6, \$7 }" dry >expect &&
+	grep "^step " out >actual &&
+	test_cmp expect actual &&
+	test_line_count = 1 actual
+'
+
+test_expect_success 'the next series is the one mainline works on before it has a release' '
+	cd early &&
+	stable_tree_replay . $(stable_tree_week_of . v6.0-rc1) &&
+	git rolling advance -q early &&
+	test -z "$(git tag -l "v6.0.*")" &&
+	git rolling status early >out &&
+	grep "^  next switch: 6.0 becomes the stable series when it has a release and v6.1-rc1 is tagged$" out
+'
+
 test_expect_success 'an unconfigured branch is an error' '
 	cd tree &&
 	test_expect_code 128 git rolling status master 2>err &&

@@ -73,28 +73,43 @@ test_expect_success 'lts: the same' '
 	test "$(git rev-parse reference-lts)" = "$(git rev-parse linux-rolling-lts)"
 '
 
+# replay_at <events-file> <release> <branch>: the oracle for --at: the
+# tags up to <release> as they were, init --at <release> and advance at
+# once, then advance after each later tag.
+replay_at () {
+	sed -n "/ $2 /,\$p" "$1" >"$TRASH_DIRECTORY/events-at" &&
+	awk "{ print \"delete refs/tags/\" \$2 }" "$TRASH_DIRECTORY/events-at" |
+	git update-ref --stdin &&
+	{
+		read time tag object &&
+		test "$tag" = "$2" &&
+		git update-ref "refs/tags/$tag" "$object" &&
+		git rolling init -q --at "$2" "$3" &&
+		git rolling advance -q "$3" &&
+		while read time tag object
+		do
+			git update-ref "refs/tags/$tag" "$object" &&
+			git rolling advance -q "$3" || return 1
+		done
+	} <"$TRASH_DIRECTORY/events-at"
+}
+
 test_expect_success '--at: from the moment that release appeared' '
 	cd tree &&
 	git rolling init -q --backfill --at v6.1.3 from-613 &&
 	oldest=$(git rev-list --first-parent --merges from-613 | tail -n 1) &&
 	test "$(git rev-parse $oldest^1)" = "$(git rev-parse v6.1.3^{commit})" &&
-	sed -n "/ v6.1.3 /,\$p" ../events >../events-613 &&
-	head -n 1 ../events-613 | grep " v6.1.3 " &&
-	sed -n "1,/ v6.1.3 /p" ../events | sed "\$d" >../before-613 &&
-	awk "{ print \"delete refs/tags/\" \$2 }" ../events-613 | git update-ref --stdin &&
-	test_must_fail git rev-parse -q --verify refs/tags/v6.1.3 &&
-	sed -n 1p ../events-613 | {
-		read time tag object &&
-		git update-ref refs/tags/$tag $object &&
-		git rolling init -q --at v6.1.3 reference-613 &&
-		git rolling advance -q reference-613
-	} &&
-	sed 1d ../events-613 | while read time tag object
-	do
-		git update-ref "refs/tags/$tag" "$object" &&
-		git rolling advance -q reference-613 || return 1
-	done &&
+	replay_at ../events v6.1.3 reference-613 &&
 	test "$(git rev-parse reference-613)" = "$(git rev-parse from-613)"
+'
+
+test_expect_success '--at before any series qualified: advance catches up in its series' '
+	cd tree &&
+	git rolling init -q --backfill --at v5.19.1 from-5191 &&
+	replay_at ../events v5.19.1 reference-5191 &&
+	test "$(git rev-parse reference-5191)" = "$(git rev-parse from-5191)" &&
+	git rev-list --first-parent from-5191 >chain &&
+	grep -q $(git rev-parse v5.19.1^{commit}) chain
 '
 
 test_expect_success 'refusals change nothing' '
