@@ -126,6 +126,25 @@ test_expect_success '--at before any series qualified: advance catches up in its
 	grep -q $(git rev-parse v5.19.1^{commit}) chain
 '
 
+# v6.0.3 came out the week after v6.1-rc1; dated at the same second, it is
+# taken first (version order), before 6.0 became the followed series.
+test_expect_success 'tags of the same second are taken in version order' '
+	STABLE_MAINLINE="5.19 6.0 6.1" STABLE_LTS= stable_tree_linux tie &&
+	cd tie &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	rc1_time=$(git for-each-ref --format="%(taggerdate:unix)" refs/tags/v6.1-rc1) &&
+	GIT_COMMITTER_DATE="$rc1_time +0100" git tag -f -a -m "Linux 6.0.3" v6.0.3 v6.0.3^{commit} &&
+	tag_events "$LINUX_EVENTS" >../tie-events &&
+	grep -A1 " v6.0.3 " ../tie-events | grep " v6.1-rc1 " &&
+	git rolling init -q --backfill linux-rolling-stable &&
+	replay_reference ../tie-events reference --stable &&
+	test "$(git rev-parse reference)" = "$(git rev-parse linux-rolling-stable)" &&
+	git log --first-parent --format=%s linux-rolling-stable >subjects &&
+	grep "^Merge v6.0.3$" subjects &&
+	! grep "^Merge v6.0.2$" subjects
+'
+
 test_expect_success 'refusals change nothing' '
 	cd tree &&
 	git for-each-ref >refs-before &&
