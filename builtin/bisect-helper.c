@@ -14,6 +14,7 @@
 #include "../lib/bisect.h"
 #include "../lib/branch-open.h"
 #include "../lib/contains.h"
+#include "../lib/progress.h"
 #include "../lib/mainline.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
@@ -310,6 +311,7 @@ static void start_stage_two(struct helper *h, struct rolling_bisect_state *s, co
 static void report(struct helper *h, const git_oid *culprit)
 {
 	char hex[GIT_OID_HEXSZ + 1], name[ROLLING_STEP_BUFSZ];
+	struct rolling_progress *meter;
 	git_commit *commit;
 	size_t k;
 	int err;
@@ -319,7 +321,11 @@ static void report(struct helper *h, const git_oid *culprit)
 	printf("first bad commit: %s %s\n", git_oid_tostr(hex, sizeof(hex), culprit),
 	       git_commit_summary(commit));
 	git_commit_free(commit);
-	if ((err = rolling_steps_first_containing(&k, h->repo, &h->bs.steps, culprit, NULL)) < 0)
+	/* Seconds without a commit-graph: a meter on a terminal, as git would show. */
+	meter = rolling_progress_start("Checking ancestry", 0, rolling_progress_wanted(-1));
+	err = rolling_steps_first_containing(&k, h->repo, &h->bs.steps, culprit, meter);
+	rolling_progress_stop(&meter);
+	if (err < 0)
 		die_last_error();
 	if (!err) {
 		printf("first shipped: not on %s\n", branch_name(h));

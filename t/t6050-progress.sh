@@ -66,4 +66,17 @@ test_expect_success 'the delay: a quick run shows nothing even when forced' '
 	test -s err
 '
 
+command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
+
+test_expect_success SCRIPT 'on a terminal the meter is on by default' '
+	cd tree &&
+	steps=$(git rev-list --count --first-parent --merges linux-rolling-stable) &&
+	GIT_PROGRESS_DELAY=0 script -qec "git rolling log linux-rolling-stable >/dev/null" /dev/null >tty &&
+	tr "\r" "\n" <tty >lines &&
+	grep "^Counting commits: 100% ($steps/$steps), done." lines &&
+	GIT_PROGRESS_DELAY=0 script -qec "git rolling log --no-progress linux-rolling-stable >/dev/null" \
+		/dev/null >tty &&
+	! grep Counting tty
+'
+
 test_done
