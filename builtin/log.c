@@ -359,6 +359,12 @@ static int cmd_log(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "log", options, log_usage);
 	if (o.max_count < -1)
 		o.max_count = -1;
+	/*
+	 * The count reads each commit once: libgit2's object cache (up to
+	 * 256 MiB of commits) would only cost memory and time.
+	 */
+	if (git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0) < 0)
+		die_last_error();
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0 || rolling_abbrev_config(&len, repo) < 0 ||

@@ -145,6 +145,32 @@ test_expect_success 'tags of the same second are taken in version order' '
 	! grep "^Merge v6.0.2$" subjects
 '
 
+if ssh-keygen -q -t ed25519 -N "" -C stable -f "$TRASH_DIRECTORY/stable.key" >/dev/null 2>&1 &&
+   echo data | ssh-keygen -Y sign -n git -f "$TRASH_DIRECTORY/stable.key" >/dev/null 2>&1
+then
+	test_set_prereq SSH_SIGN
+fi
+
+test_expect_success SSH_SIGN 'signed tags (SSH), with their dates: the same' '
+	STABLE_MAINLINE="5.19 6.0 6.1" STABLE_LTS= stable_tree_linux signed &&
+	cd signed &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	git config gpg.format ssh &&
+	git config user.signingkey "$TRASH_DIRECTORY/stable.key" &&
+	git for-each-ref --format="%(refname:short) %(taggerdate:raw)" "refs/tags/v*" |
+	while read tag date
+	do
+		GIT_COMMITTER_DATE="$date" git tag -f -s -m "Linux ${tag#v}" $tag $tag^{commit} \
+			>/dev/null || return 1
+	done &&
+	git cat-file tag v6.0.3 | grep "^-----BEGIN SSH SIGNATURE-----$" &&
+	tag_events "$LINUX_EVENTS" >../signed-events &&
+	git rolling init -q --backfill linux-rolling-stable &&
+	replay_reference ../signed-events reference --stable &&
+	test "$(git rev-parse reference)" = "$(git rev-parse linux-rolling-stable)"
+'
+
 test_expect_success 'refusals change nothing' '
 	cd tree &&
 	git for-each-ref >refs-before &&
