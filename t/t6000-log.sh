@@ -200,6 +200,29 @@ test_expect_success 'progress: forced with --progress, none on a pipe' '
 	test_must_be_empty err
 '
 
+test_expect_success 'systemd with lightweight tags: the same oracle' '
+	STABLE_LIGHTWEIGHT_TAGS=1 STABLE_COMMITS_PER_WEEK=10 stable_tree_systemd sd &&
+	cd sd &&
+	test "$(git cat-file -t v255.1)" = commit &&
+	git config user.name "Rolling Tester" &&
+	git config user.email rolling@example.org &&
+	week=$(stable_tree_week_of . v254) &&
+	stable_tree_replay . $week &&
+	git rolling init -q --preset systemd --at v253.2 systemd-stable &&
+	last=$(stable_tree_weeks .) &&
+	while test $week -lt $last
+	do
+		week=$((week + 1)) &&
+		stable_tree_replay . $week &&
+		git rolling advance -q || return 1
+	done &&
+	LOG_RELEASE_RE="^v[0-9]+\.[0-9]+\$" &&
+	expected_log systemd-stable >expect &&
+	git rolling log systemd-stable >actual &&
+	test_cmp expect actual &&
+	grep "series 255 -> 256, includes the 256 merge window: " actual
+'
+
 test_expect_success 'not a rolling branch: an error that names the commit' '
 	cd tree &&
 	test_expect_code 128 git rolling log --preset linux master 2>err &&
