@@ -79,7 +79,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit, int is_commit)
+		       const git_oid *tag, const git_oid *commit, int is_commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -98,6 +98,7 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 		return rolling_error("out of memory");
 	release->version = *v;
 	git_oid_cpy(&release->commit, commit);
+	git_oid_cpy(&release->tag, tag);
 	release->is_commit = is_commit;
 	tags->releases_nr++;
 	return 0;
@@ -123,7 +124,7 @@ static int load_ref(struct loader *l, git_reference *ref)
 	git_reference *resolved = NULL;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	git_oid commit;
+	git_oid tag, commit;
 	int is_commit, err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
@@ -141,11 +142,12 @@ static int load_ref(struct loader *l, git_reference *ref)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
+	git_oid_cpy(&tag, git_reference_target(ref));
 	err = peel_to_commit(&commit, &is_commit, l, ref, name);
 	git_reference_free(resolved);
 	if (err)
 		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit, is_commit);
+	return add_release(l, name, &version, &tag, &commit, is_commit);
 }
 
 static int cmp_release(const void *a, const void *b)

@@ -12,6 +12,12 @@ struct rolling_release {
 	struct rolling_version version;
 	git_oid commit;
 	/*
+	 * What the ref names: the tag object (the outer one, for a tag of
+	 * a tag), or the commit itself for a lightweight tag.  This is the
+	 * object `git merge <name>` records, and embeds when it is signed.
+	 */
+	git_oid tag;
+	/*
 	 * Whether `commit` is known to be a commit (1), known not to be (-1),
 	 * or not looked at yet (0): the peeled values of packed refs are
 	 * taken on trust and checked only for the releases a command uses.
