@@ -46,6 +46,8 @@
 # DIR/.git/stable-lookalikes has the same format, week 0, for the tags
 # that look like releases but are not.
 
+. "${TEST_DIRECTORY:-$(dirname "$0")}"/lib-sign-tags.sh
+
 STABLE_EPOCH_=1640995200	# 2022-01-01 00:00:00 UTC, start of week 1
 STABLE_WEEK_=604800
 
@@ -348,54 +350,12 @@ stable_lookalikes_ () {
 	} | git -C "$st_repo" fast-import --quiet --done
 }
 
-# stable_signing_key_: make the throwaway SSH key once, and the
-# allowed-signers file that vouches for it.
-stable_signing_key_ () {
-	st_key=${STABLE_SIGNING_KEY:-${TRASH_DIRECTORY:-$st_repo/.git}/stable-signing.key}
-	test -f "$st_key" ||
-	ssh-keygen -q -t ed25519 -N "" -C "fixture signing key" -f "$st_key" >/dev/null || return 1
-	echo "release-signer@example.org $(cat "$st_key.pub")" >"$st_key.allowed-signers"
-}
-
 # Sign every tag fast-import wrote (releases and mainline; the
-# look-alikes come later): fast-import cannot sign, so the tag objects
-# are rewritten as `git tag -s` writes them, the payload followed by the
-# signature.  One cat-file, one ssh-keygen for all payloads, one
-# hash-object and one update-ref, so signing costs about as much as a
-# single `git tag -s`.
+# look-alikes come later) with a throwaway key made on first use.
 stable_sign_tags_ () {
 	test "$st_signed" = 1 || return 0
-	stable_signing_key_ &&
-	st_sig_dir=$(cd "$st_repo/.git" && pwd)/stable-signing &&
-	rm -rf "$st_sig_dir" && mkdir "$st_sig_dir" &&
-	git -C "$st_repo" for-each-ref --format='%(objectname) %(refname)' refs/tags \
-		>"$st_sig_dir/refs" &&
-	awk '{ print $1 }' "$st_sig_dir/refs" |
-	git -C "$st_repo" cat-file --batch |
-	awk -v dir="$st_sig_dir" '
-		!left && !NF { next }      # the blank line after each object
-		!left { file = dir "/" ++n; print n > (dir "/payloads"); left = $3; next }
-		{ print > file; left -= length($0) + 1; if (left <= 0) { left = 0; close(file) } }
-	' &&
-	(
-		cd "$st_sig_dir" &&
-		xargs ssh-keygen -q -Y sign -n git -f "$st_key" <payloads >/dev/null 2>&1 &&
-		awk -v dir="$st_sig_dir" '{
-			while ((getline line < $0) > 0) print line > ($0 ".signed")
-			while ((getline line < ($0 ".sig")) > 0) print line > ($0 ".signed")
-			close($0); close($0 ".sig"); close($0 ".signed")
-			print dir "/" $0 ".signed"
-		}' payloads
-	) |
-	git -C "$st_repo" hash-object -t tag -w --stdin-paths >"$st_sig_dir/signed" &&
-	awk '{ print $2 }' "$st_sig_dir/refs" |
-	paste -d" " - "$st_sig_dir/signed" |
-	sed "s/^/update /" |
-	git -C "$st_repo" update-ref --stdin &&
-	rm -rf "$st_sig_dir" &&
-	git -C "$st_repo" config gpg.format ssh &&
-	git -C "$st_repo" config user.signingKey "$st_key" &&
-	git -C "$st_repo" config gpg.ssh.allowedSignersFile "$st_key.allowed-signers"
+	sign_all_tags "$st_repo" \
+		"${STABLE_SIGNING_KEY:-${TRASH_DIRECTORY:-$st_repo/.git}/stable-signing.key}"
 }
 
 # Join the release events with the final tag objects: the time line gets
