@@ -129,19 +129,17 @@ static int format_head(char **head, git_commit *release_commit, const git_oid *t
 	return 0;
 }
 
-static int join(char **raw, size_t *len, const char *head, git_odb_object *tag,
-		const char *message)
+static int join(char **raw, size_t *len, const char *head, const char *tag_data,
+		size_t tag_size, const char *message)
 {
 	size_t head_len = strlen(head), message_len = strlen(message);
-	const char *tag_data = tag ? git_odb_object_data(tag) : NULL;
-	size_t tag_size = tag ? git_odb_object_size(tag) : 0;
-	size_t tag_len = tag ? format_mergetag(NULL, tag_data, tag_size) : 0;
+	size_t tag_len = tag_data ? format_mergetag(NULL, tag_data, tag_size) : 0;
 	char *out = malloc(head_len + tag_len + 1 + message_len + 1);
 
 	if (!out)
 		return rolling_error("out of memory");
 	memcpy(out, head, head_len);
-	if (tag)
+	if (tag_data)
 		format_mergetag(out + head_len, tag_data, tag_size);
 	out[head_len + tag_len] = '\n';
 	memcpy(out + head_len + tag_len + 1, message, message_len + 1);
@@ -152,7 +150,8 @@ static int join(char **raw, size_t *len, const char *head, git_odb_object *tag,
 
 int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git_oid *tip,
 			const struct rolling_release *release,
-			const struct rolling_ident *ident, int signoff)
+			const struct rolling_ident *ident, int signoff,
+			const struct rolling_tag_bytes *embedded)
 {
 	git_commit *release_commit = NULL;
 	git_odb_object *tag = NULL;
@@ -169,10 +168,14 @@ int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git
 	 * no signature).
 	 */
 	if ((err = format_head(&head, release_commit, tip, &release->commit, ident)) < 0 ||
-	    (err = rolling_merge_tag_object(&tag, repo, release)) < 0 ||
+	    (!embedded && (err = rolling_merge_tag_object(&tag, repo, release)) < 0) ||
 	    (err = rolling_merge_message(&message, release->name, ident, signoff)) < 0)
 		goto out;
-	err = join(raw, len, head, tag, message);
+	if (embedded)
+		err = join(raw, len, head, embedded->data, embedded->size, message);
+	else
+		err = join(raw, len, head, tag ? git_odb_object_data(tag) : NULL,
+			   tag ? git_odb_object_size(tag) : 0, message);
 out:
 	free(message);
 	free(head);
@@ -208,7 +211,7 @@ int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *ti
 	size_t len;
 	int err;
 
-	if ((err = rolling_merge_bytes(&raw, &len, repo, tip, release, ident, signoff)) < 0)
+	if ((err = rolling_merge_bytes(&raw, &len, repo, tip, release, ident, signoff, NULL)) < 0)
 		return err;
 	if ((err = store(merge, repo, raw, len, dry_run)) < 0)
 		err = rolling_git_error(err, "cannot write the merge of %s", release->name);

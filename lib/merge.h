@@ -4,6 +4,7 @@
 #include <git2.h>
 #include "ident.h"
 #include "tags.h"
+#include "signature.h"
 
 /*
  * The rolling merge, defined once.  The maintainers' recipe
@@ -47,11 +48,14 @@ int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
  * [tip, release commit], the release commit's tree, `ident` as author
  * and committer with the release commit's author and committer dates,
  * the mergetag header when the release tag is signed, and the message.
- * The caller frees *raw.
+ * `embedded`, when not NULL, is the signed tag to embed instead of the
+ * one the repository's ref names (a release known only from the tag
+ * its merge embeds).  The caller frees *raw.
  */
 int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git_oid *tip,
 			const struct rolling_release *release,
-			const struct rolling_ident *ident, int signoff);
+			const struct rolling_ident *ident, int signoff,
+			const struct rolling_tag_bytes *embedded);
 
 /*
  * Write the rolling merge (rolling_merge_bytes()); the same inputs give

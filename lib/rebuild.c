@@ -137,7 +137,8 @@ static int describe_difference(char **out, git_commit *merge, git_commit *releas
 }
 
 int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *repo,
-			  git_commit *merge, const struct rolling_release *release)
+			  git_commit *merge, const struct rolling_release *release,
+			  const struct rolling_tag_bytes *embedded)
 {
 	const git_signature *committer = git_commit_committer(merge);
 	int signoff = strstr(git_commit_message_raw(merge), SIGNOFF_TRAILER) != NULL;
@@ -153,7 +154,7 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 		goto out;
 	}
 	if ((err = rolling_merge_bytes(&raw, &len, repo, git_commit_parent_id(merge, 0), release,
-				       &ident, signoff)) < 0)
+				       &ident, signoff, embedded)) < 0)
 		goto out;
 	if ((err = git_odb_hash(rebuilt, raw, len, GIT_OBJECT_COMMIT)) < 0) {
 		err = rolling_git_error(err, "cannot hash the merge of %s", release->name);

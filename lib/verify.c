@@ -331,11 +331,24 @@ static int add_step(struct walk *w, const git_oid *merge, const struct rolling_r
 	return 0;
 }
 
+/* The embedded tag a step's release is known from, if it is known only so. */
+static const struct rolling_tag_bytes *embedded_tag(const struct walk *w,
+						    const struct rolling_release *release)
+{
+	size_t i;
+
+	for (i = w->embedded_nr; i-- > 0;)
+		if (git_oid_equal(&w->embedded[i].id, &release->tag))
+			return &w->embedded[i];
+	return NULL;
+}
+
 static int check_rebuild(struct walk *w, git_commit *commit, const struct rolling_release *release)
 {
 	char *difference = NULL, expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
 	git_oid rebuilt;
-	int err = rolling_merge_rebuild(&rebuilt, &difference, w->repo, commit, release);
+	int err = rolling_merge_rebuild(&rebuilt, &difference, w->repo, commit, release,
+					embedded_tag(w, release));
 
 	if (err <= 0)
 		return err;

@@ -58,6 +58,12 @@ test_expect_success 'with --signatures the embedded tags prove every new step' '
 	test -z "$(ls ../tmp)"
 '
 
+test_expect_success 'and --rebuild remakes the new merges from their embedded tags' '
+	cd clone &&
+	git rolling verify --signatures --rebuild --since $(cat ../old) linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified, merges rebuilt bit for bit, 6 release signatures good$" out
+'
+
 test_expect_success 'a key the allowed signers do not list proves nothing' '
 	cd clone &&
 	test_expect_code 1 git -c gpg.ssh.allowedSignersFile=/dev/null \
