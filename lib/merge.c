@@ -7,6 +7,7 @@
 #include "error.h"
 
 #define SUBJECT_PREFIX "Merge "
+#define SIGNOFF_TRAILER "\nSigned-off-by: "
 #define MERGETAG "mergetag"
 #define QUOTE_MAX 100
 #define LISTED_PARENTS_MAX 4
@@ -26,7 +27,7 @@ int rolling_merge_message(char **message, const char *tag_name,
 	int len;
 
 	if (signoff)
-		len = asprintf(message, SUBJECT_PREFIX "%s\n\nSigned-off-by: %s <%s>\n",
+		len = asprintf(message, SUBJECT_PREFIX "%s\n" SIGNOFF_TRAILER "%s <%s>\n",
 			       tag_name, ident->name, ident->email);
 	else
 		len = asprintf(message, SUBJECT_PREFIX "%s\n", tag_name);
@@ -376,15 +377,33 @@ static int header_value(char **value, size_t *len, const char *line, const char 
 	return 0;
 }
 
-static int is_recipe_header(const char *line, size_t len)
+int rolling_merge_has_signoff(const char *message)
 {
-	static const char *const known[] = { "tree", "parent", "author", "committer" };
+	return strstr(message, SIGNOFF_TRAILER) != NULL;
+}
+
+int rolling_merge_is_recipe_header(const char *key, size_t len)
+{
+	static const char *const known[] = { "tree", "parent", "author", "committer", MERGETAG };
 	size_t i;
 
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (len == strlen(known[i]) && !memcmp(line, known[i], len))
+		if (len == strlen(known[i]) && !memcmp(key, known[i], len))
 			return 1;
 	return 0;
+}
+
+int rolling_merge_claimed(git_commit *commit)
+{
+	const char *summary = git_commit_summary(commit);
+
+	return git_commit_parentcount(commit) >= 2 ||
+	       (summary && !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)));
+}
+
+static int is_key(const char *line, size_t len, const char *key)
+{
+	return len == strlen(key) && !memcmp(line, key, len);
 }
 
 /*
@@ -403,24 +422,18 @@ static int scan_headers(struct rolling_merge_exam *exam, git_commit *commit)
 		size_t key_len = strcspn(line, " \n");
 		const char *end = strchrnul(line, '\n');
 
-		if (key_len == 6 && !memcmp(line, "gpgsig", 6))
-			exam->has_gpgsig = 1;
-		if (*line == ' ' || is_recipe_header(line, key_len) ||
-		    (key_len == 6 && !memcmp(line, "gpgsig", 6))) {
-			line = *end ? end + 1 : end;
-			continue;
-		}
-		if (key_len == strlen(MERGETAG) && !memcmp(line, MERGETAG, key_len) &&
-		    mergetags++ == 0) {
+		if (is_key(line, key_len, MERGETAG) && !mergetags++) {
 			if ((err = header_value(&exam->mergetag, &exam->mergetag_len, line,
 						&line)) < 0)
 				return err;
 			continue;
 		}
-		if (key_len == strlen(MERGETAG) && !memcmp(line, MERGETAG, key_len))
+		if (is_key(line, key_len, "gpgsig"))
+			exam->has_gpgsig = 1;
+		else if (is_key(line, key_len, MERGETAG))
 			note(exam, ROLLING_MERGE_MERGETAG, "at most one mergetag header",
 			     "another mergetag header");
-		else
+		else if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len))
 			note(exam, ROLLING_MERGE_HEADER, "only the headers the recipe writes",
 			     "extra header '%.*s'", (int)(key_len > QUOTE_MAX ? QUOTE_MAX : key_len),
 			     line);

@@ -67,6 +67,25 @@ int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *ti
 			 const struct rolling_release *release,
 			 const struct rolling_ident *ident, int signoff, int dry_run);
 
+/*
+ * Whether a merge's message carries the recipe's sign-off trailer (`git
+ * commit -s`): the convention a rebuild follows.
+ */
+int rolling_merge_has_signoff(const char *message);
+
+/*
+ * Whether a header key (`len` bytes at `key`) is one the recipe writes:
+ * tree, parent, author, committer and mergetag.
+ */
+int rolling_merge_is_recipe_header(const char *key, size_t len);
+
+/*
+ * Whether a commit presents itself as a merge (two or more parents, or a
+ * subject "Merge ..."), so that the reasons it is not a rolling merge
+ * say more than "a plain commit".
+ */
+int rolling_merge_claimed(git_commit *commit);
+
 /* Why a commit is not a rolling merge. */
 enum rolling_merge_fault {
 	ROLLING_MERGE_PARENTS,    /* not exactly two parents */

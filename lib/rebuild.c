@@ -5,7 +5,6 @@
 #include "merge.h"
 #include "error.h"
 
-#define SIGNOFF_TRAILER "\nSigned-off-by: "
 #define QUOTE_MAX 60
 
 /*
@@ -49,23 +48,17 @@ static int differing_mergetag(char **out, git_commit *merge, const char *expecte
 	return 0;
 }
 
-/* The first header that neither the recipe nor git's merge writes (gpgsig, encoding...). */
+/* The first header that the recipe does not write (gpgsig, encoding...). */
 static int extra_header(char **out, git_commit *merge)
 {
-	static const char *const recipe_headers[] = {
-		"tree", "parent", "author", "committer", "mergetag"
-	};
 	const char *line = git_commit_raw_header(merge);
 
 	while (line && *line) {
 		const char *end = strchrnul(line, '\n');
-		size_t key_len = strcspn(line, " \n"), i;
-		int known = *line == ' ';    /* a continuation line */
+		size_t key_len = strcspn(line, " \n");
 
-		for (i = 0; !known && i < sizeof(recipe_headers) / sizeof(*recipe_headers); i++)
-			known = key_len == strlen(recipe_headers[i]) &&
-				!memcmp(line, recipe_headers[i], key_len);
-		if (!known)
+		/* Continuation lines of a multi-line header start with a space. */
+		if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len))
 			return asprintf(out, "extra header '%.*s'", (int)key_len, line) < 0 ? -1 : 1;
 		line = *end ? end + 1 : end;
 	}
@@ -141,7 +134,7 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 			  const struct rolling_tag_bytes *embedded)
 {
 	const git_signature *committer = git_commit_committer(merge);
-	int signoff = strstr(git_commit_message_raw(merge), SIGNOFF_TRAILER) != NULL;
+	int signoff = rolling_merge_has_signoff(git_commit_message_raw(merge));
 	struct rolling_ident ident = { NULL, NULL };
 	git_commit *release_commit = NULL;
 	char *expected_message = NULL, *raw = NULL;

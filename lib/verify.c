@@ -160,14 +160,6 @@ static int lookup(git_commit **commit, git_repository *repo, const git_oid *id)
 	return err < 0 ? rolling_git_error(err, "cannot read commit %s", hex(h, id)) : 0;
 }
 
-/* A commit that presents itself as a merge gets the merge diagnostics. */
-static int looks_like_merge(git_commit *commit)
-{
-	const char *summary = git_commit_summary(commit);
-
-	return git_commit_parentcount(commit) >= 2 || (summary && !strncmp(summary, "Merge ", 6));
-}
-
 enum step_kind {
 	STEP_MERGE,      /* a verified rolling merge */
 	STEP_BASE,       /* a release commit: the chain ends here */
@@ -306,7 +298,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 		goto out;
 	}
 	*kind = STEP_FAILED;
-	if (looks_like_merge(commit)) {
+	if (rolling_merge_claimed(commit)) {
 		err = record_findings(w, id, &exam);
 		goto out;
 	}
