@@ -348,17 +348,20 @@ static int check_tree(struct rolling_merge_exam *exam, git_commit *commit,
 	return 0;
 }
 
-/* The value of a multi-line header starting at `line`, unindented. */
-static int header_value(char **value, size_t *len, const char *line, const char **next)
+/*
+ * The value of the multi-line header whose key (`key_len` bytes) starts
+ * `line`, each line unindented and ended with a newline; *next is set
+ * to the line after it.
+ */
+static int header_value(char **value, size_t *len, const char *line, size_t key_len,
+			const char **next)
 {
-	const char *p = strchr(line, ' ');
-	size_t n = 0, cap;
-	char *out;
+	const char *p = line + key_len + (line[key_len] == ' ');
+	size_t n = 0;
+	char *out = malloc(strlen(p) + 2);
 
-	cap = strlen(line) + 2;
-	if (!(out = malloc(cap)))
+	if (!out)
 		return rolling_error("out of memory");
-	p = p ? p + 1 : line + strlen(line);
 	for (;;) {
 		const char *end = strchrnul(p, '\n');
 
@@ -424,7 +427,7 @@ static int scan_headers(struct rolling_merge_exam *exam, git_commit *commit)
 
 		if (is_key(line, key_len, MERGETAG) && !mergetags++) {
 			if ((err = header_value(&exam->mergetag, &exam->mergetag_len, line,
-						&line)) < 0)
+						key_len, &line)) < 0)
 				return err;
 			continue;
 		}
