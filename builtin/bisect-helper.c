@@ -283,10 +283,9 @@ static void resolve_range(struct helper *h, const char *good, const char *bad,
 		    h->steps.v[*b].release->name, h->branch_name);
 }
 
-static const char *series_name(char *buf, const struct helper *h, const struct rolling_step *step)
+static const char *series_name(char *buf, const struct rolling_step *step)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series,
-				     h->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series);
 }
 
 static const char *step_name(char *buf, const struct helper *h, size_t i)
@@ -387,9 +386,9 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 		const struct rolling_step *step = &h->steps.v[i];
 
 		printf("%s %s %s", git_oid_tostr(hex, sizeof(hex), &step->commit),
-		       step->release->name, series_name(series, h, step));
+		       step->release->name, series_name(series, step));
 		if (step->series_switch)
-			printf(" (series switch from %s)", series_name(from, h, &h->steps.v[i - 1]));
+			printf(" (series switch from %s)", series_name(from, &h->steps.v[i - 1]));
 		putchar('\n');
 	}
 	return 0;
@@ -486,13 +485,13 @@ static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 
 	if (!bad->series_switch) {
 		fprintf(h->progress, "stage two: bisecting the %s stable commits from %s (good)"
-			" to %s (bad)\n", series_name(to, h, bad), good->release->name,
+			" to %s (bad)\n", series_name(to, bad), good->release->name,
 			bad->release->name);
 		return;
 	}
 	fprintf(h->progress, "stage two: %s switches series %s -> %s, so git bisects the %s"
 		" mainline and stable commits from %s (good) to %s (bad)\n",
-		bad->release->name, series_name(from, h, good), series_name(to, h, bad),
+		bad->release->name, series_name(from, good), series_name(to, bad),
 		to, good->release->name, bad->release->name);
 	err = git_merge_base(&base, h->repo, &bad->release->commit, &good->release->commit);
 	if (err == GIT_ENOTFOUND)

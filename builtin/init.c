@@ -132,19 +132,16 @@ static void show_findings(const struct rolling_branch *b,
 		const struct rolling_release *newest = rolling_series_newest(tags, &tags->series[i]);
 
 		printf("  %-8s newest %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->series[i].series,
-					     tags->has_minor),
+		       rolling_series_format(name, sizeof(name), &tags->series[i].series),
 		       newest ? newest->name : "(no release tag leads to a commit)");
 	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->newest_mainline,
-					     tags->has_minor));
+		       rolling_series_format(name, sizeof(name), &tags->newest_mainline));
 	if (followed)
 		printf("policy %s%s follows %s\n", b->config.policy,
 		       b->policy.has_pin ? " (pinned)" : "",
-		       rolling_series_format(name, sizeof(name), &followed->series,
-					     tags->has_minor));
+		       rolling_series_format(name, sizeof(name), &followed->series));
 }
 
 /* Put the branch back as it was after the configuration could not be written. */

@@ -96,11 +96,9 @@ static const char *abbrev(char *buf, const git_oid *oid)
 	return git_oid_tostr(buf, ABBREV + 1, oid);
 }
 
-static const char *series_name(char *buf, const struct target *t,
-			       const struct rolling_release *release)
+static const char *series_name(char *buf, const struct rolling_release *release)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
-				     t->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
 /* --- the human report -------------------------------------------------- */
@@ -151,7 +149,7 @@ static void print_report(const struct target *t, const struct verify_options *o)
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", t->name,
-		       series_name(from, t, s->from), series_name(to, t, s->to),
+		       series_name(from, s->from), series_name(to, s->to),
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	if (r->failures_nr) {
@@ -238,9 +236,9 @@ static json_object *json_switches(const struct target *t)
 		add(object, "from", checked(json_object_new_string(s->from->name)));
 		add(object, "to", checked(json_object_new_string(s->to->name)));
 		add(object, "from_series",
-		    checked(json_object_new_string(series_name(series, t, s->from))));
+		    checked(json_object_new_string(series_name(series, s->from))));
 		add(object, "to_series",
-		    checked(json_object_new_string(series_name(series, t, s->to))));
+		    checked(json_object_new_string(series_name(series, s->to))));
 		append(switches, object);
 	}
 	return switches;

@@ -33,8 +33,8 @@ test_expect_success 'init --stable creates the branch at the newest release of 6
 test_expect_success 'the configuration is plain git config' '
 	cat >expect <<-\EOF &&
 	rolling.linux-rolling-stable.policy stable
-	rolling.linux-rolling-stable.releasepattern v(?<major>(?:0|[1-9][0-9]*))\.(?<minor>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*)
-	rolling.linux-rolling-stable.mainlinepattern v(?<major>(?:0|[1-9][0-9]*))\.(?<minor>(?:0|[1-9][0-9]*))(?:-rc(?<rc>[1-9][0-9]*))?
+	rolling.linux-rolling-stable.releasepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*)|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*))
+	rolling.linux-rolling-stable.mainlinepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*)))(?:-rc(?<rc>[1-9][0-9]*))?
 	rolling.linux-rolling-stable.signoff true
 	EOF
 	git -C tree config --get-regexp "^rolling\." >actual &&
