@@ -36,9 +36,7 @@ static const char *const bisect_helper_usage[] = {
 
 struct helper_options {
 	const char *branch;
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 };
 
 static struct helper_options opts;
@@ -46,12 +44,8 @@ static struct helper_options opts;
 static const struct rolling_option options[] = {
 	OPT_STRING('b', "branch", &opts.branch, "branch",
 		   "the rolling branch (default: the one <bad> is on)"),
-	OPT_STRING(0, "preset", &opts.preset, "name",
-		   "read --branch, an unconfigured rolling branch, with a preset's tags"),
-	OPT_STRING(0, "release-pattern", &opts.release_pattern, "regex",
-		   "release tags of an unconfigured branch"),
-	OPT_STRING(0, "mainline-pattern", &opts.mainline_pattern, "regex",
-		   "mainline tags of an unconfigured branch"),
+	OPT_TAG_SCHEME(&opts.scheme, "read --branch, an unconfigured rolling branch, "
+		       "with a preset's tags"),
 	OPT_END(),
 };
 
@@ -235,8 +229,7 @@ static void infer_branch(struct helper *h, const char *rev)
 
 static void choose_branch(struct helper *h, const struct helper_options *o, const char *rev)
 {
-	if (rolling_patterns_from_options(&h->release_re, &h->mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&h->release_re, &h->mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (h->release_re && !o->branch)
 		die("--preset and the patterns describe a branch given with --branch");

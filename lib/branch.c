@@ -23,6 +23,12 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 		rolling_branch_free(b);
 		return err;
 	}
+	if (b->tags.both_nr)
+		rolling_warning("%zu tag%s ('%s'%s) match%s both the release and the mainline "
+				"pattern; read as release%s", b->tags.both_nr,
+				b->tags.both_nr > 1 ? "s" : "", b->tags.both_example,
+				b->tags.both_nr > 1 ? ", ..." : "", b->tags.both_nr > 1 ? "" : "es",
+				b->tags.both_nr > 1 ? "s" : "");
 	return 0;
 }
 

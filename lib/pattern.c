@@ -44,11 +44,11 @@ static int check_groups(struct rolling_patterns *p, const char *release_key,
 	if (!in_both(p, "minor"))
 		return rolling_error("%s and %s: (?<minor>...) must be in both patterns or in neither",
 				     release_key, mainline_key);
-	if (!in_both(p, "sub"))
-		return rolling_error("%s and %s: (?<sub>...) must be in both patterns or in neither",
-				     release_key, mainline_key);
+	/* (?<sub>) may be in one only: overriding one pattern of a preset. */
 	if (has_group(p->release, "sub") && !has_group(p->release, "minor"))
 		return rolling_error("%s: (?<sub>...) needs (?<minor>...)", release_key);
+	if (has_group(p->mainline, "sub") && !has_group(p->mainline, "minor"))
+		return rolling_error("%s: (?<sub>...) needs (?<minor>...)", mainline_key);
 	if (has_group(p->mainline, "patch"))
 		return rolling_error("%s: a mainline tag has no (?<patch>...) group",
 				     mainline_key);

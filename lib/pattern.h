@@ -9,9 +9,9 @@
  * The two patterns that recognise a project's tags.  They use named
  * groups: the release pattern needs (?<major>) and (?<patch>), the
  * mainline pattern (?<major>) and optionally (?<rc>), which marks a
- * pre-release whatever its number; (?<minor>) and (?<sub>), a series'
- * second and third numbers, must each be in both or in neither, and
- * (?<sub>) needs (?<minor>).  A name may be given to several groups in
+ * pre-release whatever its number; (?<minor>), a series' second
+ * number, must be in both or in neither, and (?<sub>), its third,
+ * needs (?<minor>).  A name may be given to several groups in
  * alternatives ("v(?:(?<major>2)\.(?<minor>6)\.(?<sub>\d+)|...)"): the
  * one that took part in the match counts, so a series may have fewer
  * numbers in one era than in another.  Patterns must match the whole

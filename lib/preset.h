@@ -18,6 +18,16 @@ struct rolling_preset {
 	const char *lts_series;       /* default rolling.<branch>.series for --lts */
 };
 
+/*
+ * The tag scheme as the commands take it: --preset, --release-pattern,
+ * --mainline-pattern (OPT_TAG_SCHEME in parse-options.h).
+ */
+struct rolling_scheme_options {
+	const char *preset;
+	const char *release_pattern;
+	const char *mainline_pattern;
+};
+
 /* NULL when there is no preset of that name. */
 const struct rolling_preset *rolling_preset_find(const char *name);
 

@@ -246,12 +246,6 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
 	drop_duplicates(tags);
 	err = index_releases(tags);
-	if (!err && tags->both_nr)
-		rolling_warning("%zu tag%s ('%s'%s) match%s both the release and the mainline "
-				"pattern; read as release%s", tags->both_nr,
-				tags->both_nr > 1 ? "s" : "", tags->both_example,
-				tags->both_nr > 1 ? ", ..." : "", tags->both_nr > 1 ? "" : "es",
-				tags->both_nr > 1 ? "s" : "");
 out:
 	git_reference_iterator_free(iter);
 	git_odb_free(l.odb);

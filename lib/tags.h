@@ -55,7 +55,7 @@ struct rolling_tags {
  * for packed refs, when a command first uses them.  Reading the tags of
  * a kernel clone so reads no object at all: its refs are packed with
  * their peeled values.  Tags that match both patterns are read as
- * releases, with one warning that counts them.
+ * releases and counted in both_nr.
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
