@@ -1,0 +1,131 @@
+#!/bin/sh
+
+test_description='init recognises the tag scheme, and refuses readings it cannot trust
+
+Without --preset or patterns init reads the tags with every preset and
+uses the one that fits; none or several fitting stop it with what each
+would do.  One pattern alone, and tags that match both patterns, are
+refused; every command warns about the latter.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+
+snapshot () {
+	{ git for-each-ref && git config --list --local; } >"$1"
+}
+
+test_expect_success 'setup: one tree per scheme' '
+	stable_tree_linux linux &&
+	stable_tree_systemd systemd &&
+	stable_tree_git git &&
+	stable_tree_qemu qemu &&
+	stable_tree_python python &&
+	stable_tree_postgresql postgresql
+'
+
+test_expect_success '--list-presets: one line a preset, with tags of its scheme, anywhere' '
+	git rolling init --list-presets >list &&
+	sed "s/ .*//" list >names &&
+	printf "%s\n" linux systemd git qemu python postgresql >expect &&
+	test_cmp expect names &&
+	grep "^git  *release v2\.43\.1  *mainline v2\.44\.0-rc0  *Git" list &&
+	grep "^postgresql  *release REL_16_1  *mainline REL_17_BETA1  *PostgreSQL" list &&
+	(cd / && GIT_CEILING_DIRECTORIES=/ git rolling init --list-presets) >list.outside &&
+	test_cmp list list.outside &&
+	test_expect_code 129 git rolling init --list-presets branch
+'
+
+test_expect_success 'each generated tree is read as its own preset' '
+	for scheme in linux systemd git qemu python postgresql
+	do
+		(
+			cd $scheme &&
+			git rolling init detected >../out 2>../err &&
+			test_must_be_empty ../err &&
+			grep "^tags read as preset $scheme (" ../out &&
+			git rolling init -q --preset $scheme explicit &&
+			test "$(git rev-parse detected)" = "$(git rev-parse explicit)" &&
+			test "$(git config rolling.detected.releasePattern)" = \
+				"$(git config rolling.explicit.releasePattern)"
+		) || { echo "$scheme:"; cat out err; return 1; }
+	done
+'
+
+test_expect_success 'the systemd preset reads series of one number; its lts needs --series' '
+	cd systemd &&
+	test_expect_code 128 git rolling init --lts lts 2>err &&
+	grep "rolling.lts.series is empty" err &&
+	git rolling init -q --lts --series "253 254" lts
+'
+
+test_expect_success 'several presets fitting equally: stop, and show what each would do' '
+	git clone -q --no-local git git2 &&
+	cd git2 &&
+	git tag -l "v1.*" | xargs git tag -d >/dev/null &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init maint 2>err &&
+	grep "^error: several presets fit the tags equally well; the presets read the tags so:$" err &&
+	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
+	grep "^  git  *[0-9]* releases in 3 series, [0-9]* mainline tags: would start at $newest$" err &&
+	grep "^  qemu  *[0-9]* releases in 3 series, [0-9]* mainline tags: would start at $newest$" err &&
+	grep "^  linux  *0 releases in 0 series, .*: does not fit (no release tags)$" err &&
+	grep "^hint: name the scheme with --preset <name>" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after &&
+	git rolling init -q --preset qemu maint
+'
+
+test_expect_success 'a release pattern alone is refused, not completed with Linux mainline' '
+	cd git &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init \
+		--release-pattern "v(?<major>\d+)\.(?<minor>\d+)\.(?<patch>[1-9]\d*)" maint 2>err &&
+	echo "fatal: --mainline-pattern is needed too (or --preset)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 git rolling init --mainline-pattern "v(?<major>\d+)" maint 2>err &&
+	echo "fatal: --release-pattern is needed too (or --preset)" >expect &&
+	test_cmp expect err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+# The first attempt on git.git in the issue: v2.44.0 read as a release.
+TRAP_RELEASE="v(?<major>\d+)\.(?<minor>\d+)\.(?<patch>\d+)"
+TRAP_MAINLINE="v(?<major>\d+)\.(?<minor>\d+)\.0(?:-rc(?<rc>\d+))?"
+
+test_expect_success 'init refuses patterns that read one tag as release and mainline' '
+	cd git &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init --release-pattern "$TRAP_RELEASE" \
+		--mainline-pattern "$TRAP_MAINLINE" maint 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both the release and the mainline pattern; read as releases$" err &&
+	grep "^hint: a release pattern must not match mainline tags" err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both the release and the mainline pattern; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+test_expect_success 'the other commands warn about such tags, every time' '
+	cd git &&
+	git rolling init -q --preset git maint &&
+	git config rolling.maint.releasePattern "$TRAP_RELEASE" &&
+	git config rolling.maint.mainlinePattern "$TRAP_MAINLINE" &&
+	git rolling advance --dry-run maint >out 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
+	git rolling verify --release-pattern "$TRAP_RELEASE" --mainline-pattern "$TRAP_MAINLINE" \
+		maint >out 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
+	git rolling describe maint~1 >out 2>err &&
+	grep "^warning: 4 tags" err
+'
+
+test_expect_success 'a single tag matching both is named' '
+	cd python &&
+	test_expect_code 128 git rolling init --preset python \
+		--release-pattern "v(?<major>2)\.(?<minor>7)(?:\.(?<patch>\d+))?" maint 2>err &&
+	grep "^warning: 1 tag (.v2.7.) matches both the release and the mainline pattern; read as release$" err &&
+	grep "^fatal: tag .v2.7. matches both the release and the mainline pattern; nothing created$" err
+'
+
+test_done
