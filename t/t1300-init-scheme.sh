@@ -51,6 +51,19 @@ test_expect_success 'each generated tree is read as its own preset' '
 	done
 '
 
+test_expect_success 'git counts candidates from rc0: v2.2.0-rc0 is no final for --lts' '
+	git clone -q --no-local git git-rc0 &&
+	cd git-rc0 &&
+	cp ../git/.git/stable-timeline ../git/.git/stable-lookalikes .git/ &&
+	stable_tree_replay . $(stable_tree_week_of . v2.2.0-rc0) &&
+	git rolling init -q --preset git --lts --series "2.0 2.1" lts &&
+	newest=$(git tag -l "v2.0.*" | sort -V | tail -n 1) &&
+	test "$(git rev-parse lts)" = "$(git rev-parse "$newest^{commit}")" &&
+	git rolling init -q --preset git stable &&
+	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
+	test "$(git rev-parse stable)" = "$(git rev-parse "$newest^{commit}")"
+'
+
 test_expect_success 'the systemd preset reads series of one number; its lts needs --series' '
 	cd systemd &&
 	test_expect_code 128 git rolling init --lts lts 2>err &&
@@ -74,6 +87,17 @@ test_expect_success 'several presets fitting equally: stop, and show what each w
 	snapshot ../after &&
 	test_cmp ../before ../after &&
 	git rolling init -q --preset qemu maint
+'
+
+test_expect_success 'releases of a series mainline never tagged fit no preset' '
+	git init -q partial &&
+	cd partial &&
+	test_commit one && git tag v2.42.0 && git tag v2.42.1 &&
+	test_commit two && git tag v2.43.1 &&
+	test_expect_code 128 git rolling init maint 2>err &&
+	grep "^error: no preset fits the tags; the presets read the tags so:$" err &&
+	grep "^  git  *2 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
+	test_must_fail git rev-parse -q --verify maint
 '
 
 test_expect_success 'a release pattern alone is refused, not completed with Linux mainline' '
