@@ -141,12 +141,12 @@ static int matches(const pcre2_code *code, pcre2_match_data *match, const char *
 static int read_version(struct rolling_version *v, const pcre2_code *code,
 			pcre2_match_data *match, const char *name)
 {
-	int major, minor, sub, err;
+	int minor, sub;
 
-	if ((major = group_u32(&v->series.major, code, match, name, "major")) < 0 ||
+	if (group_u32(&v->series.major, code, match, name, "major") < 0 ||
 	    (minor = group_u32(&v->series.minor, code, match, name, "minor")) < 0 ||
 	    (sub = group_u32(&v->series.sub, code, match, name, "sub")) < 0 ||
-	    (err = group_u32(&v->patch, code, match, name, "patch")) < 0 ||
+	    group_u32(&v->patch, code, match, name, "patch") < 0 ||
 	    (v->prerelease = group_u32(&v->rc, code, match, name, "rc")) < 0)
 		return ROLLING_ERROR;
 	/* An era's series are as long as the numbers it names, minor before sub. */
