@@ -64,6 +64,37 @@ test_expect_success 'git counts candidates from rc0: v2.2.0-rc0 is no final for 
 	test "$(git rev-parse stable)" = "$(git rev-parse "$newest^{commit}")"
 '
 
+test_expect_success 'lightweight and SSH-signed release tags are read alike' '
+	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_postgresql pg-light &&
+	test "$(git -C pg-light cat-file -t REL_11_1)" = commit &&
+	git -C pg-light rolling init rolling >out &&
+	grep "^tags read as preset postgresql (" out &&
+	test "$(git -C pg-light rev-parse rolling)" = "$(git -C postgresql rev-parse detected)" &&
+	git clone -q --no-local postgresql pg-signed &&
+	cd pg-signed &&
+	if ssh-keygen -q -t ed25519 -N "" -C release -f ../release.key >/dev/null 2>&1 &&
+	   echo data | ssh-keygen -Y sign -n git -f ../release.key >/dev/null 2>&1
+	then
+		git config gpg.format ssh &&
+		echo "release@example.org $(cat ../release.key.pub)" >../allowed &&
+		git config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/allowed" &&
+		for tag in $(git tag -l "REL_1[12]_*") $(git tag -l "REL9_6_*")
+		do
+			git -c user.signingkey="$TRASH_DIRECTORY/release.key" \
+				tag -f -s -m "$tag" "$tag" "$tag^{commit}" >/dev/null || return 1
+		done &&
+		git cat-file tag REL_12_2 | grep "^-----BEGIN SSH SIGNATURE-----$" &&
+		git rolling init rolling >out &&
+		grep "^tags read as preset postgresql (" out &&
+		test "$(git rev-parse rolling^{commit})" = "$(git -C ../postgresql rev-parse detected)" &&
+		git rolling init -q --force --at REL_11_1 rolling &&
+		git rolling advance rolling >out &&
+		grep "^rolling: REL_11_1 -> REL_11_[0-9]* .*" out &&
+		git rolling verify --signatures rolling >out &&
+		grep "^rolling: verified, [1-9][0-9]* release signatures good$" out
+	fi
+'
+
 test_expect_success 'the systemd preset reads series of one number; its lts needs --series' '
 	cd systemd &&
 	test_expect_code 128 git rolling init --lts lts 2>err &&
