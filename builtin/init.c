@@ -71,7 +71,7 @@ static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
 	if (fit->implausible)
 		fprintf(out, "does not fit (%s)\n", fit->implausible);
 	else if (fit->pick)
-		fprintf(out, "would start at %s\n", fit->pick);
+		fprintf(out, "stable would start at %s\n", fit->pick);
 	else
 		fprintf(out, "no series qualifies yet\n");
 }

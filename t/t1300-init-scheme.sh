@@ -110,8 +110,8 @@ test_expect_success 'several presets fitting equally: stop, and show what each w
 	test_expect_code 128 git rolling init maint 2>err &&
 	grep "^error: several presets fit the tags equally well; the presets read the tags so:$" err &&
 	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
-	grep "^  git  *[0-9]* releases in 3 series, [0-9]* mainline tags: would start at $newest$" err &&
-	grep "^  qemu  *[0-9]* releases in 3 series, [0-9]* mainline tags: would start at $newest$" err &&
+	grep "^  git  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
+	grep "^  qemu  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
 	grep "^  linux  *0 releases in 0 series, .*: does not fit (no release tags)$" err &&
 	grep "^hint: name the scheme with --preset <name>" err &&
 	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
