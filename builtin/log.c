@@ -30,9 +30,7 @@ static const char *const log_usage[] = {
 #define JSON_FORMAT_VERSION 1
 
 struct log_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	const char *since;
 	int switches;
 	int reverse;
@@ -55,8 +53,7 @@ struct shown_branch {
 static const char *series_name(char *buf, const struct shown_branch *s, size_t i)
 {
 	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ,
-				     &s->steps.v[i].release->version.series,
-				     s->b.tags.has_minor);
+				     &s->steps.v[i].release->version.series);
 }
 
 /* --- which steps ------------------------------------------------------- */
@@ -174,8 +171,7 @@ static void print_windows(const struct shown_branch *s, size_t i)
 			continue;
 		seen++;
 		printf("%s%s", seen == 1 ? "" : seen == nr ? " and " : ", ",
-		       rolling_series_format(name, sizeof(name), &tags->series[k].series,
-					     tags->has_minor));
+		       rolling_series_format(name, sizeof(name), &tags->series[k].series));
 	}
 	printf(" merge window%s", nr > 1 ? "s" : "");
 }
@@ -317,8 +313,7 @@ static void open_branch(struct shown_branch *s, git_repository *repo, const char
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
-	if (rolling_branch_open_any(&s->b, &s->tip, &source, repo, name, o->preset,
-				    o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_branch_open_any(&s->b, &s->tip, &source, repo, name, &o->scheme) < 0)
 		die_last_error();
 	if (rolling_steps_list(&s->steps, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0)
 		die("%s: %s", name, rolling_last_error());
@@ -336,12 +331,7 @@ static int cmd_log(int argc, const char **argv)
 {
 	struct log_options o = { .max_count = -1, .progress = -1 };
 	const struct rolling_option options[] = {
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read the branches with a preset's tag patterns"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read the branches with a preset's tag patterns"),
 		OPT_STRING(0, "since", &o.since, "rev", "show only the steps after this one"),
 		OPT_SWITCH(0, "switches", &o.switches, "show only series switches"),
 		OPT_SWITCH(0, "reverse", &o.reverse, "show the oldest step first"),

@@ -37,10 +37,9 @@ struct branch_status {
 	char *problem;          /* why the branch cannot be advanced, or NULL */
 };
 
-static const char *series_name(char *buf, const struct branch_status *s,
-			       const struct rolling_series *series)
+static const char *series_name(char *buf, const struct rolling_series *series)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, series, s->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, series);
 }
 
 static void set_problem(struct branch_status *s)
@@ -150,15 +149,17 @@ static size_t pending_releases(const struct branch_status *s, const struct rolli
 }
 
 /*
- * The series after `s` as mainline names it: 6.6 -> 6.7, 255 -> 256.
- * (A new major version, 6.19 -> 7.0, cannot be foreseen from tags.)
+ * The series after `s` as mainline names it: its last number one up,
+ * 6.6 -> 6.7, 255 -> 256.  (A new major version, 6.19 -> 7.0, cannot be
+ * foreseen from tags.)
  */
-static struct rolling_series successor(const struct branch_status *st,
-				       const struct rolling_series *s)
+static struct rolling_series successor(const struct rolling_series *s)
 {
 	struct rolling_series next = *s;
 
-	if (st->b.tags.has_minor)
+	if (s->parts >= 3)
+		next.sub++;
+	else if (s->parts == 2)
 		next.minor++;
 	else
 		next.major++;
@@ -186,7 +187,7 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 		if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, from) > 0)
 			*next = tags->newest_mainline;
 		else
-			*next = successor(s, from);
+			*next = successor(from);
 		return 1;
 	}
 	for (i = 0; i < s->b.policy.lts_nr; i++)
@@ -210,13 +211,13 @@ static const char *next_switch(char *buf, size_t size, const struct branch_statu
 
 	if (s->b.policy.has_pin || !next_series(&next, s))
 		return NULL;
-	then = successor(s, &next);
+	then = successor(&next);
 	has_release = rolling_tags_find_series(tags, &next) != NULL;
 	mainline_past = stable ?
 		tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, &next) > 0 :
 		tags->has_mainline_final && rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
-	series_name(name, s, &next);
-	series_name(after, s, &then);
+	series_name(name, &next);
+	series_name(after, &then);
 	snprintf(buf, size, "%s becomes the %s series when %s%s%s%s%s", name,
 		 stable ? "stable" : "lts", has_release ? "" : "it has a release",
 		 has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
@@ -261,8 +262,8 @@ static void print_pending(const struct branch_status *s)
 		if (s->has_ident)
 			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
 		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
-			printf(", series %s -> %s", series_name(a, s, &from->version.series),
-			       series_name(b, s, &s->plan.steps[i]->version.series));
+			printf(", series %s -> %s", series_name(a, &from->version.series),
+			       series_name(b, &s->plan.steps[i]->version.series));
 		putchar('\n');
 	}
 	free(releases);
@@ -275,7 +276,7 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 
 	printf("%s: policy %s", s->name, s->b.config.policy);
 	if (s->current)
-		printf(", follows %s", series_name(series, s, &s->current->version.series));
+		printf(", follows %s", series_name(series, &s->current->version.series));
 	putchar('\n');
 	if (s->current)
 		printf("  tip: %s (%s)\n", s->current->name,
@@ -287,16 +288,16 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 	if (s->target && !s->qualifies)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
-		printf("  pinned to %s by %s", series_name(series, s, &s->b.policy.pin),
+		printf("  pinned to %s by %s", series_name(series, &s->b.policy.pin),
 		       rolling_config_key(key, sizeof(key), s->name, "pin"));
 		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
-			printf(", behind the policy's %s", series_name(other, s, &s->unpinned->series));
+			printf(", behind the policy's %s", series_name(other, &s->unpinned->series));
 		putchar('\n');
 	}
 	if (s->target && rolling_series_cmp(&s->target->series, &s->current->version.series))
 		printf("  series switch due: %s -> %s\n",
-		       series_name(series, s, &s->current->version.series),
-		       series_name(other, s, &s->target->series));
+		       series_name(series, &s->current->version.series),
+		       series_name(other, &s->target->series));
 	else if (s->target && s->qualifies && next_switch(text, sizeof(text), s))
 		printf("  next switch: %s\n", text);
 	if (!s->has_ident)
@@ -326,15 +327,15 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 	size_t nr = pending_releases(s, NULL), i;
 
 	printf("branch %s %s %s %s %s\n", s->name, s->b.config.policy,
-	       s->current ? series_name(a, s, &s->current->version.series) : "-",
+	       s->current ? series_name(a, &s->current->version.series) : "-",
 	       s->current ? s->current->name : "-", git_oid_tostr(id, sizeof(id), &s->tip));
 	for (i = 0; i < s->plan.nr; i++) {
 		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
 
 		printf("step %s %s %s %s %s\n", s->name, s->plan.steps[i]->name,
 		       s->has_ident ? git_oid_tostr(id, sizeof(id), &s->merges[i]) : "-",
-		       series_name(a, s, &from->version.series),
-		       series_name(b, s, &s->plan.steps[i]->version.series));
+		       series_name(a, &from->version.series),
+		       series_name(b, &s->plan.steps[i]->version.series));
 	}
 	if (!(releases = calloc(nr + 1, sizeof(*releases))))
 		die("out of memory");
@@ -343,8 +344,8 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		printf("pending %s %s\n", s->name, releases[i]->name);
 	free(releases);
 	if (s->b.policy.has_pin)
-		printf("pin %s %s %s\n", s->name, series_name(a, s, &s->b.policy.pin),
-		       s->unpinned ? series_name(b, s, &s->unpinned->series) : "-");
+		printf("pin %s %s %s\n", s->name, series_name(a, &s->b.policy.pin),
+		       s->unpinned ? series_name(b, &s->unpinned->series) : "-");
 	if (s->problem)
 		printf("problem %s %s\n", s->name, s->problem);
 	if (!s->has_ident)

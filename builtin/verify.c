@@ -27,9 +27,7 @@ static const char *const verify_usage[] = {
 #define JSON_FORMAT_VERSION 1
 
 struct verify_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	const char *since;
 	int rebuild;
 	int signatures;
@@ -54,8 +52,8 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 			const struct verify_options *o)
 {
 	t->name = name;
-	if (rolling_branch_open_any(&t->b, &t->tip, &t->pattern_source, repo, name, o->preset,
-				    o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_branch_open_any(&t->b, &t->tip, &t->pattern_source, repo, name,
+				    &o->scheme) < 0)
 		die("%s", rolling_last_error());
 }
 
@@ -70,11 +68,9 @@ static const char *abbrev(char *buf, const git_oid *oid)
 	return git_oid_tostr(buf, ABBREV + 1, oid);
 }
 
-static const char *series_name(char *buf, const struct target *t,
-			       const struct rolling_release *release)
+static const char *series_name(char *buf, const struct rolling_release *release)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
-				     t->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
 /* --- the human report -------------------------------------------------- */
@@ -125,7 +121,7 @@ static void print_report(const struct target *t, const struct verify_options *o)
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", t->name,
-		       series_name(from, t, s->from), series_name(to, t, s->to),
+		       series_name(from, s->from), series_name(to, s->to),
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	if (r->failures_nr) {
@@ -212,9 +208,9 @@ static json_object *json_switches(const struct target *t)
 		add(object, "from", checked(json_object_new_string(s->from->name)));
 		add(object, "to", checked(json_object_new_string(s->to->name)));
 		add(object, "from_series",
-		    checked(json_object_new_string(series_name(series, t, s->from))));
+		    checked(json_object_new_string(series_name(series, s->from))));
 		add(object, "to_series",
-		    checked(json_object_new_string(series_name(series, t, s->to))));
+		    checked(json_object_new_string(series_name(series, s->to))));
 		append(switches, object);
 	}
 	return switches;
@@ -342,12 +338,8 @@ static int cmd_verify(int argc, const char **argv)
 {
 	struct verify_options o = { .progress = -1 };
 	const struct rolling_option options[] = {
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read release tags as this project names them: linux or systemd"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
+			       "(see git rolling init --list-presets)"),
 		OPT_STRING(0, "since", &o.since, "rev",
 			   "check only the steps after this earlier tip, which must be on the chain"),
 		OPT_BOOL(0, "rebuild", &o.rebuild,

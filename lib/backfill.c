@@ -24,7 +24,7 @@ struct timeline {
 /* Version order across kinds: rcs, then the final, then the releases of a series. */
 static int kind_rank(const struct event *e)
 {
-	return e->is_release ? 2 : e->version.rc ? 0 : 1;
+	return e->is_release ? 2 : e->version.prerelease ? 0 : 1;
 }
 
 static int cmp_event(const void *pa, const void *pb)
@@ -220,7 +220,7 @@ int rolling_backfill_run(struct rolling_backfill *r, git_repository *repo,
 
 	memset(r, 0, sizeof(*r));
 	memset(&tl, 0, sizeof(tl));
-	rolling_tags_init_empty(&now, repo, b->tags.has_minor);
+	rolling_tags_init_empty(&now, repo, b->tags.forms);
 	if ((err = read_timeline(&tl, repo, b)) < 0 ||
 	    (err = find_start(&i, &current, r, b, &now, &tl, at)) < 0)
 		goto out;

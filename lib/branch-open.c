@@ -24,19 +24,18 @@ int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *re
 }
 
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
-				  const char *preset, const char *release_opt,
-				  const char *mainline_opt)
+				  const struct rolling_scheme_options *o)
 {
 	const struct rolling_preset *p = NULL;
 
 	*release_re = *mainline_re = NULL;
-	if (preset && !(p = rolling_preset_find(preset)))
-		return rolling_error("unknown preset '%s' (known: %s)", preset,
+	if (o->preset && !(p = rolling_preset_find(o->preset)))
+		return rolling_error("unknown preset '%s' (known: %s)", o->preset,
 				     rolling_preset_names());
-	if (!p && !release_opt && !mainline_opt)
+	if (!p && !o->release_pattern && !o->mainline_pattern)
 		return 0;
-	*release_re = release_opt ? release_opt : p ? p->release_pattern : NULL;
-	*mainline_re = mainline_opt ? mainline_opt : p ? p->mainline_pattern : NULL;
+	*release_re = o->release_pattern ? o->release_pattern : p ? p->release_pattern : NULL;
+	*mainline_re = o->mainline_pattern ? o->mainline_pattern : p ? p->mainline_pattern : NULL;
 	if (!*release_re || !*mainline_re)
 		return rolling_error("--%s-pattern is needed too (or --preset)",
 				     *release_re ? "mainline" : "release");
@@ -79,28 +78,24 @@ int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *
 	return err;
 }
 
-/* Without a configured branch or options, a revision is read as a Linux tree. */
-#define DEFAULT_PRESET "linux"
-
 int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip, const char **source,
-			    git_repository *repo, const char *name, const char *preset,
-			    const char *release_opt, const char *mainline_opt)
+			    git_repository *repo, const char *name,
+			    const struct rolling_scheme_options *scheme)
 {
 	const char *release_re, *mainline_re;
 	struct rolling_config config;
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	if ((err = rolling_patterns_from_options(&release_re, &mainline_re, preset,
-						 release_opt, mainline_opt)) < 0)
+	if ((err = rolling_patterns_from_options(&release_re, &mainline_re, scheme)) < 0)
 		return err;
 	if (release_re) {
-		*source = release_opt || mainline_opt ? "options" : "preset";
+		*source = scheme->release_pattern || scheme->mainline_pattern ? "options" : "preset";
 	} else if (!(err = rolling_config_read(&config, repo, name))) {
 		rolling_config_free(&config);
 		*source = "config";
 	} else if (err == ROLLING_ENOTFOUND) {
-		const struct rolling_preset *p = rolling_preset_find(DEFAULT_PRESET);
+		const struct rolling_preset *p = rolling_preset_find(ROLLING_DEFAULT_PRESET);
 
 		release_re = p->release_pattern;
 		mainline_re = p->mainline_pattern;
