@@ -645,22 +645,31 @@ out:
 	return err;
 }
 
+static int report_replacement(struct walk *w, const struct rolling_hazard *h)
+{
+	char found[TEXT_MAX], by[GIT_OID_HEXSZ + 1];
+
+	if (h->honoured)
+		snprintf(found, sizeof(found), "%.*s makes git read %s instead", QUOTE_MAX,
+			 h->refname, hex(by, &h->replacement));
+	else
+		snprintf(found, sizeof(found), "%.*s, which git skips today as a bad replace"
+			 " ref name", QUOTE_MAX, h->refname);
+	return fail(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
+		    "no replacement: git and git rolling must see the same objects", found);
+}
+
 static int report_replacements(struct walk *w)
 {
-	char found[TEXT_MAX], h[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
 	struct rolling_hazard *list;
 	size_t nr, i;
 	int err;
 
 	if ((err = rolling_hazard_replacements(&list, &nr, w->repo)) < 0)
 		return err;
-	for (i = 0; i < nr && !err; i++) {
-		snprintf(found, sizeof(found), "refs/replace/%s makes git read %s instead",
-			 hex(h, &list[i].oid), hex(by, &list[i].replacement));
-		err = fail(w, ROLLING_CHECK_REPLACE, &list[i].oid,
-			   "no replacement: git and git rolling must see the same objects", found);
-	}
-	free(list);
+	for (i = 0; i < nr && !err; i++)
+		err = report_replacement(w, &list[i]);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
@@ -676,7 +685,7 @@ static int report_grafts(struct walk *w)
 		err = fail(w, ROLLING_CHECK_GRAFT, &list[i].oid,
 			   "no graft: git and git rolling must see the same parents",
 			   "info/grafts gives git other parents for it");
-	free(list);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
