@@ -597,6 +597,51 @@ static int check_order(struct walk *w)
 	return 0;
 }
 
+/*
+ * The release tags the proof stands on, read from their objects: the
+ * peeled values in packed-refs that the tags were loaded with are a
+ * cache a hostile repository can lie in, and a tag object may name
+ * another release than the ref it is published as, or lie about the
+ * type of what it tags.  Each tag is checked once, at the first commit
+ * that relies on it.
+ */
+static int check_releases(struct walk *w)
+{
+	struct rolling_verify_result *r = w->result;
+	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
+	char expected[TEXT_MAX], found[TEXT_MAX];
+	size_t i;
+	int err = 0;
+
+	if (!seen)
+		return rolling_error("out of memory");
+	for (i = 0; i <= r->steps_nr && !err; i++) {
+		const struct rolling_release *release = i ? r->steps[i - 1].release :
+			r->has_base ? r->base_release : NULL;
+		const char *problem;
+		size_t index;
+		int sound;
+
+		if (!release || seen[index = (size_t)(release - w->tags->releases)])
+			continue;
+		seen[index] = 1;
+		if ((sound = rolling_release_check(&problem, w->tags, release)) < 0) {
+			err = sound;
+			break;
+		}
+		if (sound)
+			continue;
+		snprintf(expected, sizeof(expected), "release tag %.*s, as its objects say",
+			 QUOTE_MAX, release->name);
+		snprintf(found, sizeof(found), "%.*s: %s", QUOTE_MAX, release->name,
+			 problem ? problem : "unusable");
+		err = fail(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
+			   expected, found);
+	}
+	free(seen);
+	return err;
+}
+
 /* The signatures of the base's and every step's release tag, each tag once. */
 static int check_signatures(struct walk *w)
 {
@@ -725,7 +770,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	if ((err = check_hazards(&w)) < 0 || (err = walk_chain(&w)) < 0)
 		goto out;
 	reverse_steps(result);
-	if ((err = check_order(&w)) < 0)
+	if ((err = check_order(&w)) < 0 || (err = check_releases(&w)) < 0)
 		goto out;
 	if (w.options->signatures)
 		err = check_signatures(&w);
