@@ -9,12 +9,15 @@
 #include "rebuild.h"
 #include "repo.h"
 #include "signature.h"
+#include "utf8.h"
 #include "error.h"
 
 #define SUBJECT_PREFIX "Merge "
 #define TEXT_MAX 512
 #define DESCRIBED_MAX 256     /* an id and a tag name, to go inside a TEXT_MAX text */
 #define QUOTE_MAX 100
+/* "%.*s" arguments quoting at most QUOTE_MAX bytes of s, never half a character. */
+#define QUOTE(s) (int)rolling_utf8_cut((s), strlen(s), QUOTE_MAX), (s)
 #define LISTED_PARENTS_MAX 4
 
 static const char *const check_names[] = {
@@ -241,19 +244,19 @@ static const struct rolling_release *check_subject(struct findings *f, struct wa
 
 	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
 	    !summary[strlen(SUBJECT_PREFIX)]) {
-		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"", QUOTE_MAX,
-		     summary ? summary : "");
+		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"",
+		     QUOTE(summary ? summary : ""));
 		return NULL;
 	}
 	name = summary + strlen(SUBJECT_PREFIX);
 	if (rolling_patterns_classify(w->patterns, name, &kind, &version) < 0 ||
 	    kind != ROLLING_TAG_RELEASE) {
 		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"",
-		     "\"%.*s\": not a release tag name", QUOTE_MAX, summary);
+		     "\"%.*s\": not a release tag name", QUOTE(summary));
 		return NULL;
 	}
 	if (!(release = rolling_tags_find_name(w->tags, w->patterns, name))) {
-		snprintf(expected, sizeof(expected), "release tag %.*s", QUOTE_MAX, name);
+		snprintf(expected, sizeof(expected), "release tag %.*s", QUOTE(name));
 		note(f, ROLLING_CHECK_TAG, expected, "no such tag leading to a commit");
 		return NULL;
 	}
@@ -319,6 +322,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 {
 	const git_oid *id = git_commit_id(commit);
 	struct findings f = { .nr = 0 };
+	const char *summary;
 	char found[TEXT_MAX];
 	int err;
 
@@ -338,8 +342,8 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 	*kind = STEP_FAILED;
 	if (looks_like_merge(commit))
 		return record_findings(w, id, &f);
-	snprintf(found, sizeof(found), "plain commit \"%.*s\"", QUOTE_MAX,
-		 git_commit_summary(commit) ? git_commit_summary(commit) : "");
+	summary = git_commit_summary(commit);
+	snprintf(found, sizeof(found), "plain commit \"%.*s\"", QUOTE(summary ? summary : ""));
 	return fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
 }
 
@@ -632,8 +636,8 @@ static int check_releases(struct walk *w)
 		if (sound)
 			continue;
 		snprintf(expected, sizeof(expected), "release tag %.*s, as its objects say",
-			 QUOTE_MAX, release->name);
-		snprintf(found, sizeof(found), "%.*s: %s", QUOTE_MAX, release->name,
+			 QUOTE(release->name));
+		snprintf(found, sizeof(found), "%.*s: %s", QUOTE(release->name),
 			 problem ? problem : "unusable");
 		err = fail(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
 			   expected, found);
@@ -695,11 +699,11 @@ static int report_replacement(struct walk *w, const struct rolling_hazard *h)
 	char found[TEXT_MAX], by[GIT_OID_HEXSZ + 1];
 
 	if (h->honoured)
-		snprintf(found, sizeof(found), "%.*s makes git read %s instead", QUOTE_MAX,
-			 h->refname, hex(by, &h->replacement));
+		snprintf(found, sizeof(found), "%.*s makes git read %s instead",
+			 QUOTE(h->refname), hex(by, &h->replacement));
 	else
 		snprintf(found, sizeof(found), "%.*s, which git skips today as a bad replace"
-			 " ref name", QUOTE_MAX, h->refname);
+			 " ref name", QUOTE(h->refname));
 	return fail(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
 		    "no replacement: git and git rolling must see the same objects", found);
 }
