@@ -150,10 +150,8 @@ static void print_report(const struct target *t, const struct verify_options *o)
 	size_t i;
 
 	if (!strcmp(t->pattern_source, "default"))
-		printf("%s: tags read with the %s preset, the default for a branch not"
-		       " configured with git rolling init (release '%s', mainline '%s')\n",
-		       t->name, t->preset, t->b.config.release_pattern,
-		       t->b.config.mainline_pattern);
+		printf("%s: not a configured rolling branch: tags read with the %s preset"
+		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
 	printf("%s: tip %s (%s)\n", t->name, r->tip_release ? r->tip_release->name :
 	       "is not a rolling merge or a release", abbrev(a, &r->tip));
 	print_extent(t, o);
