@@ -1,3 +1,4 @@
+#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include "utf8.h"
@@ -80,5 +81,23 @@ char *rolling_utf8_sanitize(const char *s)
 		at++;
 	}
 	out[out_len] = '\0';
+	return out;
+}
+
+char *rolling_utf8_reencode(const char *s, const char *encoding)
+{
+	size_t in_left = strlen(s), out_left = in_left * 4 + 1;
+	char *out = malloc(out_left), *in = (char *)s, *at = out;
+	iconv_t cd = iconv_open("UTF-8", encoding);
+
+	if (cd == (iconv_t)-1 || !out ||
+	    iconv(cd, &in, &in_left, &at, &out_left) == (size_t)-1 || in_left) {
+		free(out);
+		out = NULL;
+	} else {
+		*at = '\0';
+	}
+	if (cd != (iconv_t)-1)
+		iconv_close(cd);
 	return out;
 }

@@ -24,4 +24,11 @@ size_t rolling_utf8_cut(const char *s, size_t len, size_t max);
  */
 char *rolling_utf8_sanitize(const char *s);
 
+/*
+ * `s` converted from `encoding` (a commit's "encoding" header, as git
+ * log converts it) to UTF-8, or NULL when that cannot be done (unknown
+ * encoding, bytes invalid in it, out of memory).  The caller frees it.
+ */
+char *rolling_utf8_reencode(const char *s, const char *encoding);
+
 #endif

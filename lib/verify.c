@@ -71,6 +71,28 @@ static const char *hex(char buf[GIT_OID_HEXSZ + 1], const git_oid *oid)
 	return git_oid_tostr(buf, GIT_OID_HEXSZ + 1, oid);
 }
 
+/*
+ * A commit's subject as git log shows it: converted to UTF-8 when an
+ * "encoding" header names another encoding, cut to QUOTE_MAX bytes
+ * between characters.
+ */
+static const char *quote_subject(char *buf, size_t size, git_commit *commit)
+{
+	const char *summary = git_commit_summary(commit), *encoding;
+	char *converted = NULL;
+
+	if (!summary)
+		summary = "";
+	encoding = git_commit_message_encoding(commit);
+	if (encoding && strcasecmp(encoding, "UTF-8") && strcasecmp(encoding, "UTF8"))
+		converted = rolling_utf8_reencode(summary, encoding);
+	if (converted)
+		summary = converted;
+	snprintf(buf, size, "%.*s", QUOTE(summary));
+	free(converted);
+	return buf;
+}
+
 static void note(struct findings *f, enum rolling_verify_check check, const char *expected,
 		 const char *found_fmt, ...) ROLLING_PRINTF(4, 5);
 
@@ -239,20 +261,20 @@ static const struct rolling_release *check_subject(struct findings *f, struct wa
 	const struct rolling_release *release;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	char expected[TEXT_MAX], described[DESCRIBED_MAX];
+	char expected[TEXT_MAX], described[DESCRIBED_MAX], quoted[TEXT_MAX];
 	const char *name;
 
 	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
 	    !summary[strlen(SUBJECT_PREFIX)]) {
-		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"",
-		     QUOTE(summary ? summary : ""));
+		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"", "\"%s\"",
+		     quote_subject(quoted, sizeof(quoted), commit));
 		return NULL;
 	}
 	name = summary + strlen(SUBJECT_PREFIX);
 	if (rolling_patterns_classify(w->patterns, name, &kind, &version) < 0 ||
 	    kind != ROLLING_TAG_RELEASE) {
 		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"",
-		     "\"%.*s\": not a release tag name", QUOTE(summary));
+		     "\"%s\": not a release tag name", quote_subject(quoted, sizeof(quoted), commit));
 		return NULL;
 	}
 	if (!(release = rolling_tags_find_name(w->tags, w->patterns, name))) {
@@ -322,8 +344,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 {
 	const git_oid *id = git_commit_id(commit);
 	struct findings f = { .nr = 0 };
-	const char *summary;
-	char found[TEXT_MAX];
+	char found[TEXT_MAX], quoted[TEXT_MAX];
 	int err;
 
 	check_parents(&f, commit);
@@ -342,8 +363,8 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 	*kind = STEP_FAILED;
 	if (looks_like_merge(commit))
 		return record_findings(w, id, &f);
-	summary = git_commit_summary(commit);
-	snprintf(found, sizeof(found), "plain commit \"%.*s\"", QUOTE(summary ? summary : ""));
+	snprintf(found, sizeof(found), "plain commit \"%s\"",
+		 quote_subject(quoted, sizeof(quoted), commit));
 	return fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
 }
 
