@@ -115,6 +115,48 @@ test_expect_success SSH_SIGN 'two names for one signed tag object: no false bad 
 	grep ": tag: .*found v6.1.99: its tag object" err
 '
 
+test_expect_success 'setup: an OpenPGP key in one keyring, another keyring empty' '
+	mkdir -m 700 gpg-home gpg-empty &&
+	if GNUPGHOME="$TRASH_DIRECTORY/gpg-home" gpg --batch --passphrase "" \
+		--quick-gen-key "Greg KH <gregkh@example.org>" ed25519 sign never >/dev/null 2>&1
+	then
+		test_set_prereq GPG
+	fi &&
+	test_when_finished "GNUPGHOME=\"$TRASH_DIRECTORY/gpg-home\" gpgconf --kill gpg-agent"
+'
+
+test_expect_success GPG 'an OpenPGP key that is only missing is "no public key", as git says' '
+	cd tree &&
+	tip=$(cat ../tip) &&
+	test_when_finished "GNUPGHOME=\"$TRASH_DIRECTORY/gpg-home\" gpgconf --kill gpg-agent" &&
+	test_when_finished "GNUPGHOME=\"$TRASH_DIRECTORY/gpg-empty\" gpgconf --kill gpg-agent" &&
+	saved=$(git rev-parse refs/tags/v6.1.13) &&
+	test_when_finished "git update-ref refs/tags/v6.1.13 $saved" &&
+	GNUPGHOME="$TRASH_DIRECTORY/gpg-home" git -c gpg.format=openpgp \
+		-c user.signingkey=gregkh@example.org tag -f -s -m "Linux 6.1.13" v6.1.13 \
+		v6.1.13^{commit} >/dev/null 2>&1 &&
+	GNUPGHOME="$TRASH_DIRECTORY/gpg-home" git rolling verify --signatures --since $tip^1 \
+		linux-rolling-stable >out 2>err &&
+	grep "verified, 1 release signature good$" out &&
+	test_must_fail env GNUPGHOME="$TRASH_DIRECTORY/gpg-empty" git verify-tag --raw v6.1.13 \
+		2>git.err &&
+	grep "NO_PUBKEY" git.err &&
+	(
+		GNUPGHOME="$TRASH_DIRECTORY/gpg-empty" &&
+		export GNUPGHOME &&
+		verify_fails linux-rolling-stable $tip signature --signatures --since $tip^1
+	) &&
+	grep "found v6.1.13: no public key$" err &&
+	git cat-file tag v6.1.13 | sed "s/^Linux 6.1.13$/Linux 6.1.12/" >altered.tag &&
+	git update-ref refs/tags/v6.1.13 $(git hash-object -t tag -w altered.tag) &&
+	(
+		GNUPGHOME="$TRASH_DIRECTORY/gpg-home" &&
+		export GNUPGHOME &&
+		verify_fails linux-rolling-stable $tip signature --signatures --since $tip^1
+	) &&
+	grep "found v6.1.13: bad signature$" err
+'
+
 test_expect_success 'a tag whose type header lies about its object' '
 	cd tree &&
 	tip=$(cat ../tip) &&
