@@ -148,7 +148,13 @@ static int load_ref(struct loader *l, git_reference *ref)
 	if (kind != ROLLING_TAG_RELEASE)
 		return 0;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-		if ((err = git_reference_resolve(&resolved, ref)) < 0)
+		if ((err = git_reference_resolve(&resolved, ref)) == GIT_ENOTFOUND) {
+			rolling_warning("ignoring release tag '%s': it is a symbolic ref to %s,"
+					" which does not exist", name,
+					git_reference_symbolic_target(ref));
+			return 0;
+		}
+		if (err < 0)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}

@@ -194,4 +194,15 @@ test_expect_success 'a loose release tag whose object is missing is skipped with
 	grep "^first in linux-rolling-stable at v6.1.5 " out
 '
 
+test_expect_success 'a symbolic release tag to a ref that does not exist is skipped with a warning' '
+	cd tree &&
+	git symbolic-ref refs/tags/v6.1.21 refs/tags/nowhere &&
+	test_when_finished "rm -f .git/refs/tags/v6.1.21" &&
+	test_must_fail git rev-parse --verify -q v6.1.21^{commit} &&
+	git rolling verify -q linux-rolling-stable 2>err &&
+	grep "^warning: ignoring release tag .v6.1.21.: it is a symbolic ref to refs/tags/nowhere, which does not exist$" err &&
+	git rolling advance -q 2>err &&
+	grep "^warning: ignoring release tag .v6.1.21.:" err
+'
+
 test_done
