@@ -43,8 +43,8 @@ static void warn_not_commit(const char *name, git_object_t type)
  * leads to something other than a commit or to a missing object (the
  * caller skips it, as git's for-each-ref does), or a negative error.
  */
-static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
-			  git_reference *ref, const char *name)
+static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
+			  const char *name)
 {
 	const git_oid *peeled = git_reference_target_peel(ref);
 	git_oid id;
@@ -52,7 +52,6 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 
 	if (peeled) {
 		git_oid_cpy(commit, peeled);
-		*is_commit = 0;
 		return 0;
 	}
 	git_oid_cpy(&id, git_reference_target(ref));
@@ -72,7 +71,6 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 			return rolling_git_error(err, "tag '%s'", name);
 		if (type == GIT_OBJECT_COMMIT) {
 			git_oid_cpy(commit, &id);
-			*is_commit = 0;
 			return 0;
 		}
 		if (type != GIT_OBJECT_TAG) {
@@ -89,7 +87,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit, int is_commit)
+		       const git_oid *target, const git_oid *commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -107,8 +105,9 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	if (!(release->name = strdup(name)))
 		return rolling_error("out of memory");
 	release->version = *v;
+	git_oid_cpy(&release->target, target);
 	git_oid_cpy(&release->commit, commit);
-	release->is_commit = is_commit;
+	release->is_commit = 0;
 	release->problem = NULL;
 	tags->releases_nr++;
 	return 0;
@@ -135,7 +134,7 @@ static int load_ref(struct loader *l, git_reference *ref)
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
 	git_oid commit;
-	int is_commit, err;
+	int err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
@@ -158,11 +157,10 @@ static int load_ref(struct loader *l, git_reference *ref)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
-	err = peel_to_commit(&commit, &is_commit, l, ref, name);
+	if (!(err = peel_to_commit(&commit, l, ref, name)))
+		err = add_release(l, name, &version, git_reference_target(ref), &commit);
 	git_reference_free(resolved);
-	if (err)
-		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit, is_commit);
+	return err < 0 ? err : 0;
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -332,39 +330,16 @@ static int unsound(struct rolling_release *r, const char *fmt, ...)
 	return 0;
 }
 
-/* The object the ref refs/tags/<name> names, without any peeled value. */
-static int tag_ref_target(git_oid *id, git_repository *repo, const char *name)
-{
-	git_reference *ref, *resolved;
-	char *refname;
-	int err;
-
-	if (asprintf(&refname, TAG_PREFIX "%s", name) < 0)
-		return rolling_error("out of memory");
-	err = git_reference_lookup(&ref, repo, refname);
-	free(refname);
-	if (err < 0)
-		return rolling_git_error(err, "cannot read tag '%s'", name);
-	if ((err = git_reference_resolve(&resolved, ref)) < 0) {
-		git_reference_free(ref);
-		return rolling_git_error(err, "cannot read tag '%s'", name);
-	}
-	git_oid_cpy(id, git_reference_target(resolved));
-	git_reference_free(resolved);
-	git_reference_free(ref);
-	return 0;
-}
-
 /*
  * One tag object on the way from the ref to the commit: its headers must
- * tell the truth.  Sets *next to the object it names; returns 1 when it
- * is sound, 0 after unsound(), or a negative error.
+ * tell the truth.  Sets *next to the object it names and *actual to its
+ * type; returns 1 when it is sound, 0 after unsound(), or a negative error.
  */
-static int check_tag_object(git_oid *next, struct rolling_release *r, git_repository *repo,
-			    git_odb *odb, const git_oid *id, int outermost)
+static int check_tag_object(git_oid *next, git_object_t *actual, struct rolling_release *r,
+			    git_repository *repo, git_odb *odb, const git_oid *id, int outermost)
 {
 	char h[GIT_OID_HEXSZ + 1], t[GIT_OID_HEXSZ + 1];
-	git_object_t said, actual;
+	git_object_t said;
 	git_tag *tag;
 	size_t size;
 	int err;
@@ -381,15 +356,15 @@ static int check_tag_object(git_oid *next, struct rolling_release *r, git_reposi
 		return err;
 	}
 	git_tag_free(tag);
-	if ((err = git_odb_read_header(&size, &actual, odb, next)) == GIT_ENOTFOUND)
+	if ((err = git_odb_read_header(&size, actual, odb, next)) == GIT_ENOTFOUND)
 		return unsound(r, "object %s is missing", git_oid_tostr(t, sizeof(t), next));
 	if (err < 0)
 		return rolling_git_error(err, "tag '%s'", r->name);
-	if (said != actual)
+	if (said != *actual)
 		return unsound(r, "tag object %s says %s is a %s, but it is a %s (git treats the"
 			       " tag as broken)", git_oid_tostr(h, sizeof(h), id),
 			       git_oid_tostr(t, sizeof(t), next), type_name(said),
-			       type_name(actual));
+			       type_name(*actual));
 	return 1;
 }
 
@@ -402,22 +377,19 @@ static int check_from_objects(struct rolling_release *r, git_repository *repo, g
 	size_t size;
 	int depth, err;
 
-	if ((err = tag_ref_target(&id, repo, r->name)) < 0)
-		return err;
-	for (depth = 0; depth < MAX_TAG_DEPTH; depth++) {
-		if ((err = git_odb_read_header(&size, &type, odb, &id)) == GIT_ENOTFOUND)
-			return unsound(r, "object %s is missing", git_oid_tostr(h, sizeof(h), &id));
-		if (err < 0)
-			return rolling_git_error(err, "tag '%s'", r->name);
-		if (type == GIT_OBJECT_COMMIT)
-			break;
+	git_oid_cpy(&id, &r->target);
+	if ((err = git_odb_read_header(&size, &type, odb, &id)) == GIT_ENOTFOUND)
+		return unsound(r, "object %s is missing", git_oid_tostr(h, sizeof(h), &id));
+	if (err < 0)
+		return rolling_git_error(err, "tag '%s'", r->name);
+	for (depth = 0; depth < MAX_TAG_DEPTH && type != GIT_OBJECT_COMMIT; depth++) {
 		if (type != GIT_OBJECT_TAG)
 			return unsound(r, "it points to a %s, not a commit", type_name(type));
-		if ((err = check_tag_object(&next, r, repo, odb, &id, !depth)) <= 0)
+		if ((err = check_tag_object(&next, &type, r, repo, odb, &id, !depth)) <= 0)
 			return err;
 		git_oid_cpy(&id, &next);
 	}
-	if (depth == MAX_TAG_DEPTH)
+	if (type != GIT_OBJECT_COMMIT)
 		return unsound(r, "tags nested too deeply");
 	if (!git_oid_equal(&id, &r->commit))
 		return unsound(r, "its objects lead to %s, but packed-refs says %s",

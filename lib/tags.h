@@ -10,6 +10,7 @@
 struct rolling_release {
 	char *name;                       /* without "refs/tags/" */
 	struct rolling_version version;
+	git_oid target;                   /* what the ref names: a tag object or the commit */
 	git_oid commit;
 	/*
 	 * Whether the tag was checked from its objects and is sound (1),
