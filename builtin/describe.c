@@ -25,9 +25,7 @@ static const char *const describe_usage[] = {
 
 struct describe_options {
 	const char *branch;
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	int backports;
 	int quiet;
 };
@@ -142,8 +140,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 		return 0;
 	snprintf(text, sizeof(text), "%s in %s, after the branch left the %s series",
 		 rolling_abbrev(abbrev, repo, &found), release->name,
-		 rolling_series_format(series, sizeof(series), &release->version.series,
-				       d->b.tags.has_minor));
+		 rolling_series_format(series, sizeof(series), &release->version.series));
 	say(o, s, many, "not in %s; backported as %s", d->b.config.branch, text);
 	return 1;
 }
@@ -177,12 +174,8 @@ static int cmd_describe(int argc, const char **argv)
 	const struct rolling_option options[] = {
 		OPT_STRING('b', "branch", &o.branch, "branch",
 			   "the rolling branch (default: every configured one)"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read --branch, an unconfigured rolling branch, with a preset's tags"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "release tags of an unconfigured branch"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "mainline tags of an unconfigured branch"),
+		OPT_TAG_SCHEME(&o.scheme, "read --branch, an unconfigured rolling branch, "
+			       "with a preset's tags"),
 		OPT_BOOL(0, "backports", &o.backports,
 			 "look for backports of commits not on the branch (default)"),
 		OPT__QUIET(&o.quiet),
@@ -198,8 +191,7 @@ static int cmd_describe(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "describe", options, describe_usage);
 	if (argc < 1)
 		usage_with_options(describe_usage, options);
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o.preset,
-					  o.release_pattern, o.mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o.scheme) < 0)
 		die_last_error();
 	if (release_re && !o.branch)
 		die("--preset and the patterns describe a branch given with --branch");

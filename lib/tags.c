@@ -87,7 +87,7 @@ static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *target, const git_oid *commit)
+		       const git_oid *tag, const git_oid *commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -105,8 +105,8 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	if (!(release->name = strdup(name)))
 		return rolling_error("out of memory");
 	release->version = *v;
-	git_oid_cpy(&release->target, target);
 	git_oid_cpy(&release->commit, commit);
+	git_oid_cpy(&release->tag, tag);
 	release->is_commit = 0;
 	release->problem = NULL;
 	tags->releases_nr++;
@@ -119,12 +119,23 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
-	if (v->rc)
+	if (v->prerelease)
 		return;
 	if (!tags->has_mainline_final ||
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
 		tags->newest_mainline_final = v->series;
 	tags->has_mainline_final = 1;
+}
+
+static int note_both(struct rolling_tags *tags, const char *name)
+{
+	tags->both_nr++;
+	if (tags->both_example && strcmp(tags->both_example, name) < 0)
+		return 0;
+	free(tags->both_example);
+	if (!(tags->both_example = strdup(name)))
+		return rolling_error("out of memory");
+	return 0;
 }
 
 static int load_ref(struct loader *l, git_reference *ref)
@@ -133,19 +144,22 @@ static int load_ref(struct loader *l, git_reference *ref)
 	git_reference *resolved = NULL;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	git_oid commit;
+	git_oid tag, commit;
 	int err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
+	if (kind == ROLLING_TAG_OTHER)
+		return 0;
+	l->tags->forms |= ROLLING_SERIES_FORM(version.series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
 		note_mainline(l->tags, &version);
 		return 0;
 	}
-	if (kind != ROLLING_TAG_RELEASE)
-		return 0;
+	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+		return ROLLING_ERROR;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
 		if ((err = git_reference_resolve(&resolved, ref)) == GIT_ENOTFOUND) {
 			rolling_warning("ignoring release tag '%s': it is a symbolic ref to %s,"
@@ -157,8 +171,9 @@ static int load_ref(struct loader *l, git_reference *ref)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
+	git_oid_cpy(&tag, git_reference_target(ref));
 	if (!(err = peel_to_commit(&commit, l, ref, name)))
-		err = add_release(l, name, &version, git_reference_target(ref), &commit);
+		err = add_release(l, name, &version, &tag, &commit);
 	git_reference_free(resolved);
 	return err < 0 ? err : 0;
 }
@@ -227,7 +242,7 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 	int err;
 
 	memset(tags, 0, sizeof(*tags));
-	tags->has_minor = patterns->has_minor;
+	tags->forms = patterns->forms;
 	tags->repo = repo;
 	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
 	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
@@ -377,7 +392,7 @@ static int check_from_objects(struct rolling_release *r, git_repository *repo, g
 	size_t size;
 	int depth, err;
 
-	git_oid_cpy(&id, &r->target);
+	git_oid_cpy(&id, &r->tag);
 	if ((err = git_odb_read_header(&size, &type, odb, &id)) == GIT_ENOTFOUND)
 		return unsound(r, "object %s is missing", git_oid_tostr(h, sizeof(h), &id));
 	if (err < 0)
@@ -455,6 +470,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 	}
 	free(tags->releases);
 	free(tags->series);
+	free(tags->both_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }
