@@ -118,12 +118,29 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	return 0;
 }
 
-/* What git and gpg (--raw status lines) or ssh-keygen say when the key is missing. */
+/*
+ * What git and gpg (--raw status lines) say when only the key is missing.
+ * ssh-keygen says "No principal matched." both for a good signature by a
+ * key the allowed signers do not list and for a signature it cannot
+ * parse; git's fallback check then says "Good ... signature with" only
+ * for the former, so both lines must be there.
+ */
 static const char *const no_key_says[] = {
 	"[GNUPG:] NO_PUBKEY ",
 	"gpg.ssh.allowedSignersFile needs to be configured",
-	"No principal matched.",
 };
+#define SSH_NO_PRINCIPAL "No principal matched."
+#define SSH_VALID_SIGNATURE "Good \"git\" signature with "
+
+static int only_key_missing(const char *output)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(no_key_says) / sizeof(no_key_says[0]); i++)
+		if (strstr(output, no_key_says[i]))
+			return 1;
+	return strstr(output, SSH_NO_PRINCIPAL) && strstr(output, SSH_VALID_SIGNATURE);
+}
 
 /* A signature git did not accept: is only its key missing? */
 static int why_not_good(enum rolling_signature_status *status, git_repository *repo,
@@ -132,16 +149,13 @@ static int why_not_good(enum rolling_signature_status *status, git_repository *r
 	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
 			       "verify-tag", "--raw", hex, NULL };
 	char *output = NULL;
-	size_t i;
 	int err = rolling_run_git(args, &output,
 				  ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
 
 	if (err < 0)
 		return err;
-	*status = ROLLING_SIGNATURE_BAD;
-	for (i = 0; err == 1 && i < sizeof(no_key_says) / sizeof(no_key_says[0]); i++)
-		if (strstr(output, no_key_says[i]))
-			*status = ROLLING_SIGNATURE_NO_KEY;
+	*status = err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+		  ROLLING_SIGNATURE_BAD;
 	free(output);
 	return 0;
 }
