@@ -309,11 +309,11 @@ static json_object *json_branch(const struct shown_branch *s)
 static void open_branch(struct shown_branch *s, git_repository *repo, const char *name,
 			const struct log_options *o)
 {
-	const char *source;
+	struct rolling_pattern_source from;
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
-	if (rolling_branch_open_any(&s->b, &s->tip, &source, repo, name, &o->scheme) < 0)
+	if (rolling_branch_open_any(&s->b, &s->tip, &from, repo, name, &o->scheme) < 0)
 		die_last_error();
 	if (rolling_steps_list(&s->steps, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0)
 		die("%s: %s", name, rolling_last_error());

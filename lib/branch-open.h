@@ -28,14 +28,24 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
  * Open any rolling branch or revision for reading, with the tag patterns
  * from the first of: the options (a preset or both patterns), the
  * branch's own rolling.<name>.* when it is configured, the linux preset.
- * So a fetched branch can be read without init.  *source is set to
- * "options", "preset", "config" or "default" (static strings).
+ * So a fetched branch can be read without init.  *from says which
+ * (static strings).
  */
-int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip, const char **source,
-			    git_repository *repo, const char *name,
-			    const struct rolling_scheme_options *scheme);
+struct rolling_pattern_source {
+	const char *source;     /* "options", "preset", "config" or "default" */
+	const char *preset;     /* the preset whose patterns are used, or NULL */
+};
 
-/* Resolve a revision the way the user typed it to a commit. */
+int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip,
+			    struct rolling_pattern_source *from, git_repository *repo,
+			    const char *name, const struct rolling_scheme_options *scheme);
+
+/*
+ * Resolve a revision the way the user typed it to a commit.  A short ref
+ * name that git would resolve to one of several refs (a tag and a
+ * remote-tracking branch of the same name, say) is an error that lists
+ * them, where git would warn and take the first.
+ */
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev);
 
 #endif
