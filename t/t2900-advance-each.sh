@@ -141,4 +141,21 @@ test_expect_success 'dry run: one line per release, with the ids advance then ma
 	test_cmp dry.stripped out
 '
 
+test_expect_success 'a bad rolling.<branch>.steps is refused; init --force without --each drops it' '
+	(
+		cd annotated &&
+		git config rolling.late.steps sometimes &&
+		git for-each-ref >../before &&
+		test_expect_code 128 git rolling advance late 2>../err &&
+		grep "^fatal: rolling.late.steps: unknown value .sometimes. (expected .newest. or .each.)$" ../err &&
+		git for-each-ref >../after &&
+		test_cmp ../before ../after &&
+		git rolling init -q --force --at v6.4.1 late &&
+		test_must_fail git config rolling.late.steps &&
+		git rolling advance --porcelain late >../out
+	) &&
+	test_line_count = 1 out &&
+	grep "^step late v6.4.1 $(tail -n 1 expect) " out
+'
+
 test_done
