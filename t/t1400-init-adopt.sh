@@ -20,11 +20,12 @@ snapshot () {
 	{ git for-each-ref && git config --list --local && cat "$(git rev-parse --git-dir)/config"; } >"$1"
 }
 
-# by_hand <tag>...: the maintainer merges these releases into "hand",
-# checked out in ../hand-wt, one merge each.
+# by_hand <tag>...: the maintainer merges these releases, one merge
+# each, in his work tree $HAND_WT.
+HAND_WT=../hand-wt
 by_hand () {
 	(
-		cd ../hand-wt &&
+		cd "$HAND_WT" &&
 		for tag
 		do
 			recipe_step "$tag" "$MAINT_NAME" "$MAINT_EMAIL" || return 1
@@ -140,7 +141,31 @@ continue_week () {
 	sed -n "s/^step hand [^ ]* \([^ ]*\) .*/\1/p" ../out >../actual &&
 	test_cmp ../expect ../actual &&
 	by_hand $(cat ../expect) &&
-	test "$(git -C ../hand-wt rev-parse HEAD)" = "$(git rev-parse hand)"
+	test "$(git -C "$HAND_WT" rev-parse HEAD)" = "$(git rev-parse hand)"
+}
+
+# made_by_hand_then_adopted <dir>: the whole story in a tree of its own:
+# made by hand up to week 40, adopted, continued every other week past
+# the switch to 6.3.
+made_by_hand_then_adopted () {
+	(
+		cd "$1" &&
+		HAND_WT=../$1-wt &&
+		stable_tree_replay . 40 &&
+		git worktree add -q --detach "$HAND_WT" v6.1.1 &&
+		by_hand $(expected_each_steps v6.1.1 "$(newest_of 6.1)") v6.2.1 v6.2.2 &&
+		git branch hand "$(git -C "$HAND_WT" rev-parse HEAD)" &&
+		git rolling init -q --adopt --each --ident "$MAINT_NAME <$MAINT_EMAIL>" hand &&
+		week=40 &&
+		switch=$(stable_tree_week_of . v6.4-rc1) &&
+		while test $week -le $((switch + 1))
+		do
+			week=$((week + 2)) &&
+			continue_week $week || return 1
+		done &&
+		test "$(git log -1 --format=%s hand)" = "Merge $(newest_of 6.3)" &&
+		git rolling verify --rebuild hand >/dev/null
+	)
 }
 
 test_expect_success 'advance continues it as the recipe would, through a series switch' '
@@ -156,6 +181,12 @@ test_expect_success 'advance continues it as the recipe would, through a series 
 	done &&
 	test "$(git log -1 --format=%s hand)" = "Merge $(newest_of 6.3)" &&
 	git rolling verify --rebuild hand
+'
+
+test_expect_success 'lightweight tags: made by hand, adopted, continued as the recipe would' '
+	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_linux light &&
+	test "$(git -C light cat-file -t v6.2.2)" = commit &&
+	made_by_hand_then_adopted light
 '
 
 test_done
