@@ -141,6 +141,21 @@ test_expect_success 'dry run: one line per release, with the ids advance then ma
 	test_cmp dry.stripped out
 '
 
+test_expect_success '--series ahead of the policy: the rest of the old series, then the newest of the new' '
+	(
+		cd annotated &&
+		git rolling init -q --each --at v6.3.2 ahead &&
+		test "$(expected_stable_target .)" != "$(git tag -l "v6.5.*" | sort -V | tail -n 1)" &&
+		expected_each_steps v6.3.2 "$(git tag -l "v6.5.*" | sort -V | tail -n 1)" >../expect &&
+		git rolling advance --porcelain --series 6.5 ahead >../out &&
+		sed -n "s/^step ahead [^ ]* \([^ ]*\) .*/\1/p" ../out >../actual &&
+		test_cmp ../expect ../actual &&
+		tail -n 1 ../out >../last &&
+		grep " 6.3 6.5$" ../last &&
+		git rolling verify ahead >/dev/null
+	)
+'
+
 test_expect_success 'a bad rolling.<branch>.steps is refused; init --force without --each drops it' '
 	(
 		cd annotated &&
@@ -152,10 +167,11 @@ test_expect_success 'a bad rolling.<branch>.steps is refused; init --force witho
 		test_cmp ../before ../after &&
 		git rolling init -q --force --at v6.4.1 late &&
 		test_must_fail git config rolling.late.steps &&
-		git rolling advance --porcelain late >../out
+		git rolling advance --porcelain late >../out &&
+		expected_stable_target . >../target
 	) &&
 	test_line_count = 1 out &&
-	grep "^step late v6.4.1 $(tail -n 1 expect) " out
+	grep "^step late v6.4.1 $(cat target) " out
 '
 
 test_done
