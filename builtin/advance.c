@@ -43,10 +43,9 @@ struct pending {
 	struct rolling_ref_move *moves;    /* one per step of the plan */
 };
 
-static const char *series_name(char *buf, const struct rolling_tags *tags,
-			       const struct rolling_series *s)
+static const char *series_name(char *buf, const struct rolling_series *s)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s, tags->has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s);
 }
 
 static void load(struct pending *p, git_repository *repo, const char *branch)
@@ -70,7 +69,7 @@ static void choose_target(struct pending *p, const char *asked)
 	char key[1024], pin[ROLLING_SERIES_BUFSZ], here[ROLLING_SERIES_BUFSZ];
 	int pin_behind, err;
 
-	if (asked && rolling_series_parse(&series, asked, tags->has_minor, "--series") < 0)
+	if (asked && rolling_series_parse(&series, asked, tags->forms, "--series") < 0)
 		die_last_error();
 	err = rolling_policy_target(&p->target, &pin_behind, &p->b.policy, tags, p->current,
 				    asked ? &series : NULL);
@@ -82,9 +81,9 @@ static void choose_target(struct pending *p, const char *asked)
 		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
 				p->b.config.branch,
 				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
-				series_name(pin, tags, &p->b.policy.pin),
-				series_name(here, tags, &p->target->series),
-				series_name(here, tags, &p->target->series));
+				series_name(pin, &p->b.policy.pin),
+				series_name(here, &p->target->series),
+				series_name(here, &p->target->series));
 }
 
 /* The releases to merge, and the merges written (with --dry-run, only their ids). */
@@ -118,12 +117,11 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 			const struct rolling_release *to, const git_oid *merge,
 			const struct advance_options *o)
 {
-	const struct rolling_tags *tags = &p->b.tags;
 	char hex[GIT_OID_HEXSZ + 1], a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ];
 	char text[3 * ROLLING_SERIES_BUFSZ], colored[sizeof(text) + 16];
 
-	series_name(a, tags, &from->version.series);
-	series_name(b, tags, &to->version.series);
+	series_name(a, &from->version.series);
+	series_name(b, &to->version.series);
 	if (o->porcelain) {
 		printf("step %s %s %s %s %s %s\n", p->b.config.branch, from->name, to->name,
 		       git_oid_tostr(hex, sizeof(hex), merge), a, b);
@@ -146,7 +144,7 @@ static void report_current(const struct pending *p, const struct advance_options
 	if (o->porcelain)
 		printf("current %s %s %s %s\n", p->b.config.branch, p->current->name,
 		       git_oid_tostr(hex, sizeof(hex), &p->tip),
-		       series_name(series, &p->b.tags, &p->current->version.series));
+		       series_name(series, &p->current->version.series));
 	else
 		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }

@@ -11,7 +11,7 @@ static int cmp_series(const void *a, const void *b)
 }
 
 static int parse_series_list(struct rolling_policy *policy, const char *list,
-			     const char *key, int has_minor)
+			     const char *key, unsigned forms)
 {
 	char *copy = strdup(list ? list : ""), *word, *save = NULL;
 	size_t alloc = 0;
@@ -31,7 +31,7 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 			policy->lts = grown;
 		}
 		if ((err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
-						has_minor, key)) < 0)
+						forms, key)) < 0)
 			break;
 		policy->lts_nr++;
 	}
@@ -44,7 +44,7 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 }
 
 int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_config *cfg,
-			 int has_minor)
+			 unsigned forms)
 {
 	char key[KEY_MAX];
 	int err = 0;
@@ -61,14 +61,14 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 	if (policy->kind == ROLLING_POLICY_LTS)
 		err = parse_series_list(policy, cfg->series,
 					rolling_config_key(key, sizeof(key), cfg->branch, "series"),
-					has_minor);
+					forms);
 	if (!err)
 		err = rolling_steps_mode_parse(&policy->steps, cfg->steps,
 					       rolling_config_key(key, sizeof(key), cfg->branch,
 								  "steps"));
 	if (!err && cfg->pin) {
 		policy->has_pin = 1;
-		err = rolling_series_parse(&policy->pin, cfg->pin, has_minor,
+		err = rolling_series_parse(&policy->pin, cfg->pin, forms,
 					   rolling_config_key(key, sizeof(key), cfg->branch, "pin"));
 	}
 	if (err)
@@ -110,8 +110,7 @@ int rolling_policy_series(const struct rolling_series_info **out,
 		if (!*out)
 			return rolling_error_code(ROLLING_ENOTFOUND,
 						  "pinned series %s has no release yet",
-						  rolling_series_format(name, sizeof(name), &policy->pin,
-									tags->has_minor));
+						  rolling_series_format(name, sizeof(name), &policy->pin));
 		return 0;
 	}
 	for (i = tags->series_nr; i-- > 0;) {
@@ -157,14 +156,13 @@ static int asked_target(const struct rolling_series_info **target,
 {
 	char a[ROLLING_SERIES_BUFSZ], c[ROLLING_SERIES_BUFSZ];
 
-	rolling_series_format(a, sizeof(a), asked, tags->has_minor);
+	rolling_series_format(a, sizeof(a), asked);
 	if (!(*target = rolling_tags_find_series(tags, asked)))
 		return rolling_error_code(ROLLING_ENOTFOUND, "series %s has no release tag", a);
 	if (rolling_series_cmp(asked, &current->series) < 0)
 		return rolling_error("series %s is older than the current series %s:"
 				     " a rolling branch never goes back", a,
-				     rolling_series_format(c, sizeof(c), &current->series,
-							   tags->has_minor));
+				     rolling_series_format(c, sizeof(c), &current->series));
 	return 0;
 }
 
@@ -254,15 +252,14 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 	int err = 0;
 
 	memset(plan, 0, sizeof(*plan));
-	rolling_series_format(to, sizeof(to), &target->series, tags->has_minor);
+	rolling_series_format(to, sizeof(to), &target->series);
 	if (!rolling_series_newest(tags, target))
 		return rolling_error("series %s has no release tag that leads to a commit", to);
 	if (cmp < 0)
 		return rolling_error("series %s is older than the branch's current series %s:"
 				     " a rolling branch never goes back", to,
 				     rolling_series_format(from, sizeof(from),
-							   &current->version.series,
-							   tags->has_minor));
+							   &current->version.series));
 	/* Catch up with the current series before leaving it. */
 	if (mode == ROLLING_STEPS_EACH)
 		err = plan_each(plan, tags, current_series, current);
