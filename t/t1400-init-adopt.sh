@@ -12,6 +12,12 @@ refused and nothing is written.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling.sh
 
+# The signed fixtures sign with a throwaway SSH key.
+if ssh-keygen -q -t ed25519 -N "" -C probe -f "$TRASH_DIRECTORY/probe.key" >/dev/null 2>&1
+then
+	test_set_prereq SSHSIGN
+fi
+
 MAINT_NAME="Greg KH"
 MAINT_EMAIL="gregkh@example.org"
 
@@ -192,6 +198,15 @@ test_expect_success 'lightweight tags: made by hand, adopted, continued as the r
 	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_linux light &&
 	test "$(git -C light cat-file -t v6.2.2)" = commit &&
 	made_by_hand_then_adopted light
+'
+
+test_expect_success SSHSIGN 'SSH-signed tags: made by hand, adopted, continued as the recipe would' '
+	STABLE_SIGNED_TAGS=1 stable_tree_linux signed &&
+	git -C signed verify-tag v6.2.2 2>/dev/null &&
+	made_by_hand_then_adopted signed &&
+	git -C signed cat-file commit hand >commit &&
+	grep "^mergetag object " commit &&
+	git -C signed rolling verify --signatures hand >/dev/null
 '
 
 test_done

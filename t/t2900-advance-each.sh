@@ -15,6 +15,12 @@ branches must stay commit for commit the same.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling.sh
 
+# The signed fixtures sign with a throwaway SSH key.
+if ssh-keygen -q -t ed25519 -N "" -C probe -f "$TRASH_DIRECTORY/probe.key" >/dev/null 2>&1
+then
+	test_set_prereq SSHSIGN
+fi
+
 STABLE_MAINLINE="6.0 6.1 6.2 6.3 6.4 6.5"
 export STABLE_MAINLINE
 
@@ -124,6 +130,22 @@ test_expect_success 'lightweight tags: the same' '
 	STABLE_LIGHTWEIGHT_TAGS=1 new_tree lightweight &&
 	simulate lightweight &&
 	test_cmp annotated.log lightweight.log
+'
+
+test_expect_success SSHSIGN 'SSH-signed tags: the same, every merge embedding its tag as git does' '
+	STABLE_SIGNED_TAGS=1 new_tree signed &&
+	git -C signed verify-tag v6.0.1 2>/dev/null &&
+	simulate signed &&
+	test_cmp annotated.log signed.log &&
+	(
+		cd signed &&
+		git cat-file commit linux-rolling-stable >../commit &&
+		tag=$(sed -n "s/^Merge //p" ../commit) &&
+		grep -c "^mergetag object $(git rev-parse "$tag^{commit}")$" ../commit >../count &&
+		echo 1 >../one &&
+		test_cmp ../one ../count &&
+		git rolling verify --rebuild --signatures linux-rolling-stable >/dev/null
+	)
 '
 
 test_expect_success 'dry run: one line per release, with the ids advance then makes' '
