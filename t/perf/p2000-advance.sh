@@ -69,9 +69,9 @@ each_steps=$(grep -c '^step ' "$work/each")
 measure each git rolling advance --dry-run $BRANCH
 git config --unset rolling.$BRANCH.steps
 ADOPT_IDENT="Rolling Bench <bench@example.org>"
-git rolling init -q --force --adopt --each --ident "$ADOPT_IDENT" linux-rolling-stable ||
+git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT" linux-rolling-stable ||
 	die "init --adopt of linux-rolling-stable failed"
-measure adopt git rolling init -q --force --adopt --each --ident "$ADOPT_IDENT" linux-rolling-stable
+measure adopt git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT" linux-rolling-stable
 measure verify git rolling verify -q linux-rolling-stable
 
 echo
