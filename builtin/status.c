@@ -33,7 +33,7 @@ struct branch_status {
 	const struct rolling_series_info *unpinned;  /* the policy's choice without the pin */
 	int qualifies;          /* the policy has a series (else advance stays on its own) */
 	struct rolling_plan plan;
-	git_oid merges[2];
+	git_oid *merges;        /* the ids of the plan's merges, when there is an identity */
 	char *problem;          /* why the branch cannot be advanced, or NULL */
 };
 
@@ -90,10 +90,13 @@ static void plan(struct branch_status *s, git_repository *repo)
 	s->unpinned = policy_target(s, &unpinned);
 	if (!s->target)
 		return;
-	if (rolling_plan_steps(&s->plan, &s->b.tags, s->current, s->target) < 0) {
+	if (rolling_plan_steps(&s->plan, &s->b.tags, s->current, s->target,
+			       s->b.policy.steps) < 0) {
 		set_problem(s);
 		return;
 	}
+	if (!(s->merges = calloc(s->plan.nr + 1, sizeof(*s->merges))))
+		die("out of memory");
 	/* The ids advance --dry-run would print, when there is an identity to make them. */
 	for (i = 0; s->has_ident && i < s->plan.nr; i++) {
 		if (rolling_merge_create(&s->merges[i], repo, &tip, s->plan.steps[i], &s->ident,
@@ -360,6 +363,8 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 
 static void free_status(struct branch_status *s)
 {
+	free(s->merges);
+	rolling_plan_free(&s->plan);
 	free(s->problem);
 	if (s->has_ident)
 		rolling_ident_free(&s->ident);

@@ -144,7 +144,8 @@ static int apply(struct rolling_tags *now, const struct event *e)
 
 /*
  * What advance would do now: reach the policy's series (never going
- * back), one merge per step of the plan.  `current` is the version the
+ * back), one merge per step of the plan, as the branch's `steps` setting
+ * (newest or each) plans them.  `current` is the version the
  * branch stands at, updated as merges are made.
  */
 static int advance_now(struct rolling_backfill *r, git_repository *repo, struct rolling_branch *b,
@@ -153,20 +154,23 @@ static int advance_now(struct rolling_backfill *r, git_repository *repo, struct 
 {
 	const struct rolling_release *at = rolling_tags_find_version(now, current);
 	const struct rolling_series_info *target;
-	struct rolling_plan plan;
+	struct rolling_plan plan = { NULL, 0, 0 };
 	size_t i;
+	int err;
 
-	if (rolling_policy_target(&target, NULL, &b->policy, now, at, NULL) < 0 ||
-	    rolling_plan_steps(&plan, now, at, target) < 0)
-		return ROLLING_ERROR;
+	if ((err = rolling_policy_target(&target, NULL, &b->policy, now, at, NULL)) < 0 ||
+	    (err = rolling_plan_steps(&plan, now, at, target, b->policy.steps)) < 0)
+		goto out;
 	for (i = 0; i < plan.nr; i++) {
-		if (rolling_merge_create(&r->tip, repo, &r->tip, plan.steps[i], ident,
-					 b->config.signoff, 0) < 0)
-			return ROLLING_ERROR;
+		if ((err = rolling_merge_create(&r->tip, repo, &r->tip, plan.steps[i], ident,
+						b->config.signoff, 0)) < 0)
+			goto out;
 		*current = plan.steps[i]->version;
 		r->steps++;
 	}
-	return 0;
+out:
+	rolling_plan_free(&plan);
+	return err < 0 ? err : 0;
 }
 
 /*

@@ -91,6 +91,17 @@ test_expect_success 'after advance: up to date, and stable waits for a release a
 	! grep -e "^step " -e "^pending " out
 '
 
+test_expect_success 'steps = each: every pending release is a step, as advance would make it' '
+	cd tree &&
+	git rolling init -q --force --at v6.0.5 --each each-branch &&
+	git rolling status --porcelain each-branch >out &&
+	git rolling advance --dry-run --porcelain each-branch >dry &&
+	awk "{ print \$1, \$2, \$4, \$5, \$6, \$7 }" dry >expect &&
+	grep "^step " out >actual &&
+	test_cmp expect actual &&
+	test_line_count -gt 3 actual
+'
+
 test_expect_success 'a pin behind the policy is shown' '
 	cd tree &&
 	git rolling init -q --force --at v6.0.5 --pin 6.0 pinned &&

@@ -87,6 +87,20 @@ test_expect_success 'stable and lts: backfill equals init then advance after eve
 	test $(git rev-list --count --first-parent --merges linux-rolling-stable) -gt 50
 '
 
+# Replayed tag by tag, every release is merged as it appears in both
+# modes; the modes differ only in what advance does after several tags.
+test_expect_success 'steps = each: as advance makes them' '
+	cd tree &&
+	git rolling init -q --backfill --each each-stable &&
+	test "$(git config rolling.each-stable.steps)" = each &&
+	git rolling init -q --backfill --each --lts --series "$LTS_SERIES" each-lts &&
+	replay_reference ../events reference-each "--stable --each" \
+		reference-each-lts "--lts --each --series $(echo $LTS_SERIES | tr " " ,)" &&
+	test "$(git rev-parse reference-each)" = "$(git rev-parse each-stable)" &&
+	test "$(git rev-parse reference-each-lts)" = "$(git rev-parse each-lts)" &&
+	git rolling verify --rebuild each-stable each-lts
+'
+
 # replay_at <events-file> <release> <branch>: the oracle for --at: the
 # tags up to <release> as they were, init --at <release> and advance at
 # once, then advance after each later tag.
