@@ -91,6 +91,9 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
  * Run `git verify-tag --format=%(objectname) <ids>` and collect what it
  * prints: it prints the format only for tags whose signature is good.
  * Its stderr (gpg's chatter) is dropped; the report says what failed.
+ * Returns 0, 1 when git itself failed (a fatal error, or a signal: git
+ * 2.39 dies of SIGPIPE when ssh-keygen rejects a malformed signature
+ * before reading the payload), or a negative error when git cannot run.
  */
 static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
 			  size_t nr)
@@ -110,7 +113,7 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	if (status > 1) {
 		free(*output);
 		*output = NULL;
-		return rolling_error("git verify-tag failed (exit status %d)", status);
+		return 1;
 	}
 	return 0;
 }
@@ -151,7 +154,17 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 		err = mark_good(status, &pending, output);
 	free(output);
 	rolling_oidmap_free(&pending);
-	return err;
+	if (err <= 0)
+		return err;
+	/*
+	 * git failed on the batch, so nothing it printed can be trusted: ask
+	 * again one tag at a time.  A tag git fails on alone was not found
+	 * good, and stays bad.
+	 */
+	for (i = 0; nr > 1 && i < nr; i++)
+		if ((err = verify_batch(status, repo, &hex[i], &index[i], 1)) < 0)
+			return err;
+	return 0;
 }
 
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
