@@ -28,6 +28,8 @@ const char *rolling_signature_status_name(enum rolling_signature_status status)
 		return "lightweight tag";
 	case ROLLING_SIGNATURE_UNSIGNED:
 		return "unsigned tag";
+	case ROLLING_SIGNATURE_NO_KEY:
+		return "no public key";
 	case ROLLING_SIGNATURE_BAD:
 		break;
 	}
@@ -91,16 +93,15 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
  * Run `git verify-tag --format=%(objectname) <ids>` and collect what it
  * prints: it prints the format only for tags whose signature is good.
  * Its stderr (gpg's chatter) is dropped; the report says what failed.
- * Returns 0, 1 when git itself failed (a fatal error, or a signal: git
- * 2.39 dies of SIGPIPE when ssh-keygen rejects a malformed signature
- * before reading the payload), or a negative error when git cannot run.
+ * Returns 0, 1 when git failed on the batch, or a negative error.
  */
 static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
 			  size_t nr)
 {
-	const char *args[BATCH + 5] = { "--git-dir", git_repository_path(repo), "verify-tag",
+	const char *args[BATCH + 6] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-tag",
 					"--format=%(objectname)" };
-	size_t fixed = 4, i;
+	size_t fixed = 5, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
@@ -109,7 +110,12 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	status = rolling_run_git(args, output, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
 	if (status < 0)
 		return status;
-	/* 1 means "some signature is bad"; anything else means git itself failed. */
+	/*
+	 * 1 means "some signature is bad".  Anything else means git itself
+	 * failed or died: git 2.39 dies of SIGPIPE when ssh-keygen rejects a
+	 * malformed signature before reading the payload.  Then nothing it
+	 * printed counts, and each tag is asked about alone (why_not_good()).
+	 */
 	if (status > 1) {
 		free(*output);
 		*output = NULL;
@@ -118,53 +124,92 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	return 0;
 }
 
-/* Mark good every tag whose id git printed. */
-static int mark_good(enum rolling_signature_status *status, const struct rolling_oidmap *pending,
-		     const char *output)
+/*
+ * What git and gpg (--raw status lines) say when only the key is missing.
+ * ssh-keygen says "No principal matched." both for a good signature by a
+ * key the allowed signers do not list and for a signature it cannot
+ * parse; git's fallback check then says "Good ... signature with" only
+ * for the former, so both lines must be there.
+ */
+static const char *const no_key_says[] = {
+	"[GNUPG:] NO_PUBKEY ",
+	"gpg.ssh.allowedSignersFile needs to be configured",
+};
+#define SSH_NO_PRINCIPAL "No principal matched."
+#define SSH_VALID_SIGNATURE "Good \"git\" signature with "
+
+static int only_key_missing(const char *output)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(no_key_says) / sizeof(no_key_says[0]); i++)
+		if (strstr(output, no_key_says[i]))
+			return 1;
+	return strstr(output, SSH_NO_PRINCIPAL) && strstr(output, SSH_VALID_SIGNATURE);
+}
+
+/* A signature git did not accept: is only its key missing? */
+static int why_not_good(enum rolling_signature_status *status, git_repository *repo,
+			const char *hex)
+{
+	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
+			       "verify-tag", "--raw", hex, NULL };
+	char *output = NULL;
+	int err = rolling_run_git(args, &output,
+				  ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+
+	if (err < 0)
+		return err;
+	/* Good alone: the batch it was in failed as a whole (run_verify_tag()). */
+	*status = !err ? ROLLING_SIGNATURE_GOOD :
+		  err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+		  ROLLING_SIGNATURE_BAD;
+	free(output);
+	return 0;
+}
+
+/* The tag ids git printed: those with a good signature. */
+static int read_good(struct rolling_oidmap *good, const char *output)
 {
 	const char *line = output;
 
 	while (*line) {
-		size_t len = strcspn(line, "\n"), index;
+		size_t len = strcspn(line, "\n");
 		git_oid id;
 
 		if (len == GIT_OID_HEXSZ && !git_oid_fromstrn(&id, line, len) &&
-		    rolling_oidmap_get(pending, &id, &index))
-			status[index] = ROLLING_SIGNATURE_GOOD;
+		    rolling_oidmap_put(good, &id, 0) < 0)
+			return ROLLING_ERROR;
 		line += len + (line[len] == '\n');
 	}
 	return 0;
 }
 
+/* Several names may share one tag object: each gets the object's verdict. */
 static int verify_batch(enum rolling_signature_status *status, git_repository *repo,
 			char hex[][GIT_OID_HEXSZ + 1], const size_t *index, size_t nr)
 {
-	struct rolling_oidmap pending = { NULL, 0, 0 };
+	struct rolling_oidmap good = { NULL, 0, 0 };
 	char *output = NULL;
-	size_t i;
-	int err = 0;
+	size_t i, unused;
+	int err;
 
+	if (!(err = run_verify_tag(&output, repo, hex, nr)))
+		err = read_good(&good, output);
+	else if (err > 0)
+		err = 0;    /* none is known good: each is asked about alone */
 	for (i = 0; i < nr && !err; i++) {
 		git_oid id;
 
 		git_oid_fromstr(&id, hex[i]);
-		err = rolling_oidmap_put(&pending, &id, index[i]);
+		if (rolling_oidmap_get(&good, &id, &unused))
+			status[index[i]] = ROLLING_SIGNATURE_GOOD;
+		else
+			err = why_not_good(&status[index[i]], repo, hex[i]);
 	}
-	if (!err && !(err = run_verify_tag(&output, repo, hex, nr)))
-		err = mark_good(status, &pending, output);
 	free(output);
-	rolling_oidmap_free(&pending);
-	if (err <= 0)
-		return err;
-	/*
-	 * git failed on the batch, so nothing it printed can be trusted: ask
-	 * again one tag at a time.  A tag git fails on alone was not found
-	 * good, and stays bad.
-	 */
-	for (i = 0; nr > 1 && i < nr; i++)
-		if ((err = verify_batch(status, repo, &hex[i], &index[i], 1)) < 0)
-			return err;
-	return 0;
+	rolling_oidmap_free(&good);
+	return err;
 }
 
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
@@ -394,19 +439,21 @@ out:
 /* --- commit signatures ------------------------------------------------------ */
 
 /*
- * `git verify-commit <ids>`: 0 when git accepts every signature, 1 when
- * not (or when git fails), negative when it cannot run.
+ * `git verify-commit <ids>`, without replace objects so that it checks
+ * the commits we read: 0 when git accepts every signature, 1 when not
+ * (or when git fails), negative when it cannot run.
  */
 static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr)
 {
-	const char *args[BATCH + 4] = { "--git-dir", git_repository_path(repo), "verify-commit" };
+	const char *args[BATCH + 5] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-commit" };
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
-	size_t i;
+	size_t fixed = 4, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
-		args[3 + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
-	args[3 + nr] = NULL;
+		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
+	args[fixed + nr] = NULL;
 	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
 	/* git failing or dying (SIGPIPE, as for tags) has accepted nothing either. */
 	return status < 0 ? status : status != 0;
