@@ -32,8 +32,16 @@ int rolling_error_code(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
  */
 int rolling_git_error(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
-/* The last recorded message, never NULL. */
+/* The last recorded message, never NULL; it may be of any length. */
 const char *rolling_last_error(void);
+
+/*
+ * Keep the last message across calls that may record others: take it
+ * (the caller owns it; NULL when there was none), then put it back with
+ * rolling_error_restore(), which returns `code`.
+ */
+char *rolling_error_take(void);
+int rolling_error_restore(int code, char *message);
 
 /*
  * "<prefix>: <message>\n" on stderr, after flushing stdout so that the

@@ -12,8 +12,6 @@
 
 extern char **environ;
 
-#define MAX_ARGS 64
-
 /* Read everything from fd into a growing NUL-terminated buffer. */
 static int read_all(int fd, char **out)
 {
@@ -66,27 +64,38 @@ static int wait_for(pid_t pid, const char *what)
 	return rolling_error("git %s ended abnormally", what);
 }
 
+/* "git" followed by args, NULL-terminated, in memory the caller frees. */
+static const char **git_argv(const char *const *args)
+{
+	const char **argv;
+	size_t nr = 0, i;
+
+	while (args[nr])
+		nr++;
+	if (!(argv = calloc(nr + 2, sizeof(*argv))))
+		return NULL;
+	argv[0] = "git";
+	for (i = 0; i < nr; i++)
+		argv[i + 1] = args[i];
+	return argv;
+}
+
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
-	const char *argv[MAX_ARGS + 2];
+	const char **argv;
 	posix_spawn_file_actions_t actions;
 	int pipefd[2] = { -1, -1 };
 	int err, status, read_err = 0;
-	size_t i;
 	pid_t pid;
 
 	if (out)
 		*out = NULL;
-	argv[0] = "git";
-	for (i = 0; args[i]; i++) {
-		if (i == MAX_ARGS)
-			return rolling_error("too many arguments for git %s", args[0]);
-		argv[i + 1] = args[i];
-	}
-	argv[i + 1] = NULL;
-
-	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0)
+	if (!(argv = git_argv(args)))
+		return rolling_error("out of memory");
+	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(argv);
 		return rolling_error("cannot create a pipe: %s", strerror(errno));
+	}
 	if ((err = posix_spawn_file_actions_init(&actions))) {
 		status = rolling_error("cannot run git: %s", strerror(err));
 		goto close_pipe;
@@ -129,6 +138,7 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 		*out = NULL;
 	}
 close_pipe:
+	free(argv);
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)
