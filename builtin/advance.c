@@ -140,19 +140,6 @@ static void report_current(const struct pending *p, const struct advance_options
 		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }
 
-/*
- * A test seam, as git's GIT_TEST_* variables are: run a command after
- * the merges are written and before the branch moves, so that the test
- * suite can be the concurrent writer the compare-and-swap guards against.
- */
-static void run_test_seam(void)
-{
-	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
-
-	if (command && *command && system(command) != 0)
-		die("GIT_ROLLING_TEST_BEFORE_UPDATE failed");
-}
-
 static void advance(git_repository *repo, struct pending *p, const struct advance_options *o)
 {
 	struct rolling_ref_move moves[2];
@@ -177,7 +164,6 @@ static void advance(git_repository *repo, struct pending *p, const struct advanc
 		tip = moves[i].to;
 	}
 	if (!o->dry_run) {
-		run_test_seam();
 		if (rolling_branch_move(repo, p->b.config.branch, &p->tip, moves, plan.nr) < 0)
 			die("%s", rolling_last_error());
 	}

@@ -13,6 +13,7 @@
 #include "../lib/ident.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/run-command.h"
 
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
@@ -74,6 +75,30 @@ static void build_config(struct rolling_config *cfg, const struct init_options *
 	cfg->signoff = o->signoff;
 }
 
+/*
+ * The names `git branch` refuses are refused here: git's own rule
+ * (check-ref-format --branch: no leading '-', not "HEAD", a valid ref
+ * name) decides, and a name git would expand (@{-1}, @{upstream}) is not
+ * taken literally either.
+ */
+static void check_branch_name(const char *name)
+{
+	const char *args[] = { "check-ref-format", "--branch", name, NULL };
+	size_t len = strlen(name);
+	char *out = NULL;
+	int status = name[0] == '-' ? 1 :
+		     rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+
+	if (status < 0)
+		die_last_error();
+	/* git prints the branch name it would use, then a newline. */
+	if (status || strncmp(out, name, len) || strcmp(out + len, "\n")) {
+		free(out);
+		die("'%s' is not a valid branch name", name);
+	}
+	free(out);
+}
+
 static void check_not_configured(git_repository *repo, const char *branch, int force)
 {
 	struct rolling_config existing;
@@ -107,12 +132,11 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 		return release;
 	}
 	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0) {
-		char message[1024];
+		char *message = rolling_error_take();
 
-		snprintf(message, sizeof(message), "%s", rolling_last_error());
 		if (b->tags.releases_nr)
 			hint("use --at <release> to start at a release of your choice now");
-		die("%s; nothing created", message);
+		die("%s; nothing created", message ? message : "unknown error");
 	}
 	return rolling_series_newest(&b->tags, *followed);
 }
@@ -147,50 +171,17 @@ static void show_findings(const struct rolling_branch *b,
 					     tags->has_minor));
 }
 
-/* Put the branch back as it was after the configuration could not be written. */
-static void undo_create(git_repository *repo, const char *branch, const git_oid *old_tip,
-			const git_oid *created)
-{
-	char refname[1024];
-	git_reference *ref;
-
-	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
-	if (old_tip) {
-		if (!git_reference_create_matching(&ref, repo, refname, old_tip, 1, created,
-						   "rolling: init failed, restored"))
-			git_reference_free(ref);
-	} else if (!git_reference_lookup(&ref, repo, refname)) {
-		if (git_oid_equal(git_reference_target(ref), created))
-			git_reference_delete(ref);
-		git_reference_free(ref);
-	}
-}
-
 static void create_branch(git_repository *repo, struct rolling_branch *b,
 			  const struct rolling_release *target, int force)
 {
-	const char *branch = b->config.branch;
-	struct rolling_config_tx tx;
 	struct rolling_ref_move move;
 	git_oid old_tip;
-	int exists = force && !rolling_branch_tip(&old_tip, repo, branch);
+	int exists = force && !rolling_branch_tip(&old_tip, repo, b->config.branch);
 
 	git_oid_cpy(&move.to, &target->commit);
 	snprintf(move.message, sizeof(move.message), "rolling: created at %s", target->name);
-	/*
-	 * The configuration is staged under its lock and committed once the
-	 * branch exists; if either fails, neither is left behind.
-	 */
-	if (rolling_config_stage(&tx, repo, &b->config) < 0)
+	if (rolling_branch_create(repo, &b->config, exists ? &old_tip : NULL, &move) < 0)
 		die_last_error();
-	if (rolling_branch_move(repo, branch, exists ? &old_tip : NULL, &move, 1) < 0) {
-		rolling_config_abort(&tx);
-		die_last_error();
-	}
-	if (rolling_config_commit(&tx) < 0) {
-		undo_create(repo, branch, exists ? &old_tip : NULL, &move.to);
-		die_last_error();
-	}
 }
 
 static int cmd_init(int argc, const char **argv)
@@ -223,14 +214,12 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_branch b;
 	struct rolling_ident ident;
 	git_repository *repo;
-	char refname[1024], hex[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
 	if (argc != 1)
 		usage_with_options(init_usage, options);
-	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
-	if (!git_reference_is_valid_name(refname) || argv[0][0] == '-')
-		die("'%s' is not a valid branch name", argv[0]);
+	check_branch_name(argv[0]);
 	if (o.ident && rolling_ident_parse(&ident, o.ident, "--ident") < 0)
 		die_last_error();
 	if (o.ident)

@@ -1,8 +1,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "update.h"
 #include "error.h"
+#include "config.h"
 
 #define REF_MAX 1024
 
@@ -105,6 +107,28 @@ out:
 	return err;
 }
 
+/*
+ * A lock file left where git takes the ref's lock: name it and say how
+ * to recover, as git does, rather than blame a concurrent writer.
+ */
+static int stale_ref_lock(git_repository *repo, const char *refname)
+{
+	char *lock;
+	int exists;
+
+	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0)
+		return 0;
+	exists = !access(lock, F_OK);
+	if (exists)
+		rolling_error_code(ROLLING_ELOCKED,
+				   "cannot lock ref '%s': '%s' exists\n"
+				   "another git process seems to be running in this repository;"
+				   " if none is, one crashed earlier: remove the file and try again",
+				   refname, lock);
+	free(lock);
+	return exists;
+}
+
 static int move_ref(git_repository *repo, const char *refname, const git_oid *from,
 		    const struct rolling_ref_move *move)
 {
@@ -113,11 +137,30 @@ static int move_ref(git_repository *repo, const char *refname, const git_oid *fr
 						from, move->message);
 
 	git_reference_free(ref);
+	if (err >= 0)
+		return 0;
 	if (err == GIT_EEXISTS)
 		return rolling_error_code(ROLLING_ERACE, "%s already exists", refname);
+	if (stale_ref_lock(repo, refname))
+		return ROLLING_ELOCKED;
 	if (err == GIT_EMODIFIED || err == GIT_ELOCKED || err == GIT_ENOTFOUND)
 		return rolling_git_error(ROLLING_ERACE, "%s was changed by another process", refname);
-	return err < 0 ? rolling_git_error(err, "cannot update %s", refname) : 0;
+	return rolling_git_error(err, "cannot update %s", refname);
+}
+
+/* git moves only real branches; a symbolic ref under refs/heads/ is refused. */
+static int refuse_symbolic(git_repository *repo, const char *refname)
+{
+	git_reference *ref;
+	int err = 0;
+
+	if (git_reference_lookup(&ref, repo, refname) < 0)
+		return 0;
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		err = rolling_error("%s is a symbolic ref (to %s), not a branch of its own;"
+				    " not moving it", refname, git_reference_symbolic_target(ref));
+	git_reference_free(ref);
+	return err;
 }
 
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
@@ -131,6 +174,8 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 	if (!nr)
 		return 0;
 	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if ((err = refuse_symbolic(repo, refname)) < 0)
+		return err;
 	if (checked_out_elsewhere(repo, refname))
 		return rolling_error("'%s' is checked out in another work tree; not moving it",
 				     branch);
@@ -156,4 +201,48 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 		rolling_error_code(err, "%s", race);
 	}
 	return err;
+}
+
+/* Put the branch back as it was after its configuration could not be written. */
+static void undo_create(git_repository *repo, const char *branch, const git_oid *old_tip,
+			const struct rolling_ref_move *made)
+{
+	char refname[REF_MAX];
+	git_reference *ref;
+
+	if (old_tip) {
+		struct rolling_ref_move back = { .message = "rolling: init failed, restored" };
+
+		git_oid_cpy(&back.to, old_tip);
+		rolling_branch_move(repo, branch, &made->to, &back, 1);
+		return;
+	}
+	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if (git_reference_lookup(&ref, repo, refname) < 0)
+		return;
+	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
+	    git_oid_equal(git_reference_target(ref), &made->to))
+		git_reference_delete(ref);
+	git_reference_free(ref);
+}
+
+int rolling_branch_create(git_repository *repo, const struct rolling_config *cfg,
+			  const git_oid *old_tip, const struct rolling_ref_move *move)
+{
+	struct rolling_config_tx tx;
+	char *why;
+	int err;
+
+	if ((err = rolling_config_stage(&tx, repo, cfg)) < 0)
+		return err;
+	if ((err = rolling_branch_move(repo, cfg->branch, old_tip, move, 1)) < 0) {
+		rolling_config_abort(&tx);
+		return err;
+	}
+	if ((err = rolling_config_commit(&tx)) < 0) {
+		why = rolling_error_take();
+		undo_create(repo, cfg->branch, old_tip, move);
+		return rolling_error_restore(err, why);
+	}
+	return 0;
 }
