@@ -80,8 +80,42 @@ static const char **git_argv(const char *const *args)
 	return argv;
 }
 
+/* Our environment with `env` on top, in memory the caller frees (not the strings). */
+static char **child_environ(const char *const *env)
+{
+	size_t nr = 0, extra = 0, i, j;
+	char **out;
+
+	while (environ[nr])
+		nr++;
+	while (env && env[extra])
+		extra++;
+	if (!(out = calloc(nr + extra + 1, sizeof(*out))))
+		return NULL;
+	for (i = j = 0; i < nr; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t k, len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+
+		for (k = 0; k < extra; k++)
+			if (!strncmp(env[k], environ[i], len))
+				break;
+		if (k == extra)
+			out[j++] = environ[i];
+	}
+	for (i = 0; i < extra; i++)
+		out[j++] = (char *)env[i];
+	return out;
+}
+
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
+	return rolling_run_git_env(args, NULL, out, flags);
+}
+
+int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
+			unsigned flags)
+{
+	char **envp = NULL;
 	const char **argv;
 	posix_spawn_file_actions_t actions;
 	int pipefd[2] = { -1, -1 };
@@ -92,16 +126,24 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 		*out = NULL;
 	if (!(argv = git_argv(args)))
 		return rolling_error("out of memory");
+	if (env && !(envp = child_environ(env))) {
+		free(argv);
+		return rolling_error("out of memory");
+	}
 	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(argv);
+		free(envp);
 		return rolling_error("cannot create a pipe: %s", strerror(errno));
 	}
 	if ((err = posix_spawn_file_actions_init(&actions))) {
 		status = rolling_error("cannot run git: %s", strerror(err));
 		goto close_pipe;
 	}
-	if (flags & ROLLING_RUN_CAPTURE)
+	if (flags & ROLLING_RUN_CAPTURE) {
 		err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
+		if (!err && (flags & ROLLING_RUN_CAPTURE_STDERR))
+			err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 2);
+	}
 	else if (flags & ROLLING_RUN_NO_STDOUT)
 		err = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
 	else if (flags & ROLLING_RUN_STDOUT_TO_STDERR)
@@ -116,7 +158,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 	/* What we printed must come before what git prints. */
 	fflush(stdout);
 	fflush(stderr);
-	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv, environ);
+	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv,
+			   envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
 		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
@@ -139,6 +182,7 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 	}
 close_pipe:
 	free(argv);
+	free(envp);
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)

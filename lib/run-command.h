@@ -13,6 +13,7 @@ enum rolling_run_flags {
 	ROLLING_RUN_NO_STDOUT = 1 << 1,  /* send stdout to /dev/null */
 	ROLLING_RUN_NO_STDERR = 1 << 2,  /* send stderr to /dev/null */
 	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
+	ROLLING_RUN_CAPTURE_STDERR = 1 << 4,  /* with CAPTURE: stderr into *out too */
 };
 
 /*
@@ -25,6 +26,13 @@ enum rolling_run_flags {
  * not 0); otherwise out may be NULL.
  */
 int rolling_run_git(const char *const *args, char **out, unsigned flags);
+
+/*
+ * The same with "NAME=value" entries of `env` (NULL-terminated) set in
+ * git's environment on top of ours.
+ */
+int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
+			unsigned flags);
 
 /*
  * The first line of what `git args...` prints, without the newline, in

@@ -1,14 +1,16 @@
 /*
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
- * before the command first creates a branch's lock file
- * (refs/heads/<name>.lock), that is, after everything was decided and
- * written and before the branch moves.  The test suite is then the
+ * before the command first creates a file matching
+ * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default a branch's
+ * lock file, under refs/heads/ and ending in .lock: after everything was decided and
+ * written and before the branch moves).  The test suite is then the
  * concurrent writer the compare-and-swap guards against.  The installed
  * programs have no such hook.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +19,18 @@
 
 static int fired;
 
-static int is_branch_lock(const char *path)
+static int is_seam_path(const char *path)
 {
-	size_t len = strlen(path);
+	const char *pattern = getenv("GIT_ROLLING_TEST_SEAM_PATH");
 
-	return strstr(path, "/refs/heads/") && len > 5 && !strcmp(path + len - 5, ".lock");
+	return !fnmatch(pattern && *pattern ? pattern : "*/refs/heads/*.lock", path, 0);
 }
 
 static void before_open(const char *path, int flags)
 {
 	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
 
-	if (fired || !command || !*command || !(flags & O_CREAT) || !is_branch_lock(path))
+	if (fired || !command || !*command || !(flags & O_CREAT) || !is_seam_path(path))
 		return;
 	fired = 1;
 	/* The command itself is not to be interposed on. */
