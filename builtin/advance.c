@@ -67,8 +67,15 @@ static const struct rolling_series_info *target_series(struct pending *p, const 
 			    p->b.config.branch, asked, series_name(c, tags, &current->series));
 		return target;
 	}
-	if (rolling_policy_series(&target, &p->b.policy, tags) < 0)
+	if (rolling_policy_series(&target, &p->b.policy, tags) < 0) {
+		if (p->b.policy.has_pin)
+			rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
+					p->b.config.branch,
+					rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
+					series_name(a, tags, &p->b.policy.pin),
+					series_name(c, tags, &current->series));
 		return current;
+	}
 	if (rolling_series_cmp(&target->series, &current->series) < 0) {
 		if (p->b.policy.has_pin)
 			rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
