@@ -120,3 +120,17 @@ JSON_C_CFLAGS = $(shell $(PKG_CONFIG) --cflags json-c)
 JSON_C_LIBS = $(shell $(PKG_CONFIG) --libs json-c)
 builtin/verify.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
 git-rolling-verify: LIBS += $(JSON_C_LIBS)
+
+# --- memcheck and stress runs (not part of make test) -------------------
+# The suite with every git rolling command under valgrind's memcheck
+# (t/valgrind/), which sees inside the uninstrumented libgit2 where ASan
+# does not; a memory error exits 126 and fails the test.
+valgrind: all
+	cd t && GIT_ROLLING_TEST_VALGRIND=1 $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
+
+# kill -9 at random moments and concurrent runs of advance on a
+# checked-out branch, STRESS_RUNS rounds (default 300).
+stress: all
+	t/stress-advance.sh
+
+.PHONY: valgrind stress

@@ -14,6 +14,7 @@
 #include "../lib/merge.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/worktree.h"
 
 static const char *const advance_usage[] = {
 	"git rolling advance [-n | --dry-run] [--series <series>] [--porcelain] [-q] [<branch>...]",
@@ -208,6 +209,12 @@ static int cmd_advance(int argc, const char **argv)
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0 || rolling_want_color(&o.color, repo) < 0)
+		die_last_error();
+	/*
+	 * A run killed in this work tree is finished or undone first: its
+	 * branch may already be at the new tip, with nothing left to plan.
+	 */
+	if (!o.dry_run && !git_repository_is_bare(repo) && rolling_worktree_recover(repo) < 0)
 		die_last_error();
 	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
 		die("%s; see git rolling init", rolling_last_error());

@@ -301,9 +301,13 @@ static int lock_index(struct rolling_worktree_tx *tx)
 		      rolling_error("unable to create '%s': %s", lock, strerror(errno));
 		goto out;
 	}
+	/*
+	 * Say at once that the lock is ours: a run killed between the two
+	 * system calls leaves a lock the next run cannot tell from another
+	 * git's, and names it instead of removing it.
+	 */
 	tx->index_locked = 1;
-	if (write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0 ||
-	    fsync(tx->intent_fd) < 0) {
+	if (write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
 		err = rolling_error("cannot write '%s': %s", tx->intent, strerror(errno));
 		goto out;
 	}
@@ -311,7 +315,7 @@ static int lock_index(struct rolling_worktree_tx *tx)
 		err = rolling_error("cannot read the index '%s': %s", index, strerror(errno));
 		goto out;
 	}
-	if (copy_fd(fd, from) < 0 || fsync(fd) < 0)
+	if (copy_fd(fd, from) < 0)
 		err = rolling_error("cannot write '%s': %s", lock, strerror(errno));
 out:
 	if (from >= 0)
@@ -865,6 +869,34 @@ static int recover_dead(git_repository *repo, const char *gitdir, const struct i
 	return 0;
 }
 
+/*
+ * Intent files being written (<intent>.<pid>) by runs killed before
+ * they linked them into place: gone once nobody holds their flock.
+ */
+static void remove_dead_drafts(const char *gitdir)
+{
+	DIR *dir = opendir(gitdir);
+	struct dirent *entry;
+
+	if (!dir)
+		return;
+	while ((entry = readdir(dir))) {
+		char *path;
+		int fd;
+
+		if (strncmp(entry->d_name, INTENT_NAME ".", strlen(INTENT_NAME) + 1) ||
+		    !(path = path_join(gitdir, entry->d_name)))
+			continue;
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			if (!flock(fd, LOCK_EX | LOCK_NB))
+				unlink(path);
+			close(fd);
+		}
+		free(path);
+	}
+	closedir(dir);
+}
+
 int rolling_worktree_recover(git_repository *repo)
 {
 	const char *gitdir = git_repository_path(repo);
@@ -875,6 +907,7 @@ int rolling_worktree_recover(git_repository *repo)
 
 	if (!intent)
 		return rolling_error("out of memory");
+	remove_dead_drafts(gitdir);
 	if ((fd = open(intent, O_RDONLY | O_CLOEXEC)) < 0) {
 		free(intent);
 		return 0;

@@ -231,6 +231,43 @@ test_expect_success 'killed while writing the reflog of the moved branch: finish
 	consistent $tag
 '
 
+test_expect_success 'a series switch killed between its two moves: the next advance finishes' '
+	stable_tree_linux switch &&
+	stable_tree_replay switch $(($(stable_tree_week_of switch v6.3.1) + 1)) &&
+	(
+		cd switch &&
+		git rolling init -q --at v6.2.1 linux-rolling-stable &&
+		git checkout -q linux-rolling-stable &&
+		start=$(git rev-parse HEAD) &&
+		git rolling advance --porcelain --dry-run >../plan &&
+		test_line_count = 2 ../plan &&
+		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=3 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		test "$(git rev-parse linux-rolling-stable^1)" = $start &&
+		test "$(git rev-parse HEAD)" = "$(sed -n "1s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan)" &&
+		git rolling advance -q &&
+		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan)
+	)
+'
+
+test_expect_success 'killed with the branch at its new tip: finished although nothing is left to plan' '
+	(
+		cd switch &&
+		git reset -q --hard HEAD~1 &&
+		git reset -q --hard HEAD~1 &&
+		git rolling advance --porcelain --dry-run >../plan &&
+		last=$(sed -n "2s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan) &&
+		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
+			GIT_ROLLING_TEST_SEAM_NTH=2 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		test "$(git rev-parse HEAD)" = $last &&
+		test_path_is_file .git/ROLLING_ADVANCE &&
+		git rolling advance -q >../out &&
+		test_must_be_empty ../out &&
+		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan)
+	)
+'
+
 test_expect_success 'killed before taking the index lock: nothing to undo' '
 	cd tree &&
 	tag=$(add_release "echo early >>README") &&

@@ -1,7 +1,7 @@
 /*
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
- * before the command first creates a file matching
+ * before the command first creates (or renames away) a file matching
  * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default a branch's
  * lock file, under refs/heads/ and ending in .lock: after everything was decided and
  * written and before the branch moves).  The test suite is then the
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int fired;
+static int fired, seen;
 
 static int is_seam_path(const char *path)
 {
@@ -30,7 +30,12 @@ static void before_open(const char *path, int flags)
 {
 	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
 
+	const char *nth = getenv("GIT_ROLLING_TEST_SEAM_NTH");
+
 	if (fired || !command || !*command || !(flags & O_CREAT) || !is_seam_path(path))
+		return;
+	/* $GIT_ROLLING_TEST_SEAM_NTH: at the Nth such file (default: the first) */
+	if (++seen < (nth ? atoi(nth) : 1))
 		return;
 	fired = 1;
 	/* The command itself is not to be interposed on. */
@@ -74,4 +79,14 @@ int open64(const char *path, int flags, ...)
 	mode = mode_of(flags, ap);
 	va_end(ap);
 	return call_real("open64", path, flags, mode);
+}
+
+/* Renaming a lock into place is the moment a change becomes visible. */
+int rename(const char *from, const char *to)
+{
+	int (*real)(const char *, const char *) =
+		(int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+
+	before_open(from, O_CREAT);
+	return real(from, to);
 }
