@@ -841,7 +841,8 @@ static int roll_forward(git_repository *repo, const char *gitdir, const struct i
 		else
 			git_reference_free(ref);
 	}
-	if (!err && (!lock || !index || rename(lock, index) < 0))
+	/* No index.lock: it had become the index already. */
+	if (!err && (!lock || !index || (rename(lock, index) < 0 && errno != ENOENT)))
 		err = rolling_error("cannot write the index of the interrupted advance: %s",
 				    strerror(errno));
 	free(lock);

@@ -121,6 +121,11 @@ do
 		wait $a 2>/dev/null; wait $b 2>/dev/null
 		raced=$((raced + 1)) ;;
 	esac
+	if test -e .git/index.lock && ! test -e .git/ROLLING_ADVANCE
+	then
+		echo "round $round (mode $mode): index.lock without an intent file:" \
+			"$(ls .git | grep -e lock -e ROLLING | tr "\n" " ")" >&2
+	fi
 	tip=$(git rev-parse linux-rolling-stable)
 	if ! valid_tip "$tip"
 	then
