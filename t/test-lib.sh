@@ -87,11 +87,12 @@ say () {
 # --- a hermetic environment ---------------------------------------------
 
 # Nothing from the user's git setup may leak into the tests.  Tracing
-# variables are kept because they only help debugging.
+# variables are kept because they only help debugging, and the switch
+# of `make valgrind`.
 for test_var_ in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
 do
 	case $test_var_ in
-	GIT_TRACE*) ;;
+	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND) ;;
 	*) unset "$test_var_" ;;
 	esac
 done
