@@ -145,17 +145,16 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 	int found = 0;
 
 	/* The main work tree, unless that is where we are or the repository is bare. */
-	if (!same_dir(common, own) && !git_repository_is_bare(repo)) {
+	if (!same_dir(common, own)) {
 		git_repository *main_repo;
 
-		if (!git_repository_open_bare(&main_repo, common)) {
+		if (!git_repository_open_ext(&main_repo, common, GIT_REPOSITORY_OPEN_NO_SEARCH,
+					     NULL)) {
 			int bare = git_repository_is_bare(main_repo);
 
 			git_repository_free(main_repo);
 			found = !bare && gitdir_has_branch(common, refname);
 		}
-	} else if (!same_dir(common, own)) {
-		found = gitdir_has_branch(common, refname);
 	}
 	/*
 	 * Every linked work tree git knows of, present or not: git refuses

@@ -314,6 +314,20 @@ test_expect_success 'a branch checked out in a locked work tree whose directory 
 	test_cmp ../away.before ../away.after
 '
 
+test_expect_success 'from a linked work tree, the branch of the main one is left alone' '
+	cd tree &&
+	git worktree add -q --detach ../linked &&
+	tag=$(add_release "echo linked >>README") &&
+	git rev-parse linux-rolling-stable >../main.before &&
+	test_expect_code 128 git -C ../linked rolling advance linux-rolling-stable 2>../err &&
+	grep "^fatal: .linux-rolling-stable. is checked out in another work tree; not moving it$" ../err &&
+	git rev-parse linux-rolling-stable >../main.after &&
+	test_cmp ../main.before ../main.after &&
+	git worktree remove ../linked &&
+	git rolling advance -q linux-rolling-stable &&
+	consistent $tag
+'
+
 test_expect_success 'a branch being rebased in another work tree is left alone' '
 	cd tree &&
 	git rolling init -q --at v6.1.1 rebasing &&
