@@ -741,7 +741,7 @@ void rolling_worktree_abort(struct rolling_worktree_tx *tx)
 
 struct intent {
 	long pid;
-	char host[HOST_NAME_MAX + 1];
+	char host[65];           /* HOST_NAME_MAX + 1; read with %64s */
 	char refname[1024];
 	git_oid old_tip;
 	struct rolling_ref_move *moves;
@@ -757,7 +757,7 @@ static int parse_intent(struct intent *in, char *text)
 	memset(in, 0, sizeof(*in));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
 		if (n == 0) {
-			if (sscanf(line, "%ld %255s", &in->pid, in->host) < 1)
+			if (sscanf(line, "%ld %64s", &in->pid, in->host) < 1)
 				return -1;
 		} else if (n == 1) {
 			snprintf(in->refname, sizeof(in->refname), "%s", line);
