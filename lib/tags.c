@@ -79,7 +79,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit, int is_commit)
+		       const git_oid *tag, const git_oid *commit, int is_commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -98,6 +98,7 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 		return rolling_error("out of memory");
 	release->version = *v;
 	git_oid_cpy(&release->commit, commit);
+	git_oid_cpy(&release->tag, tag);
 	release->is_commit = is_commit;
 	tags->releases_nr++;
 	return 0;
@@ -109,12 +110,23 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
-	if (v->rc)
+	if (v->prerelease)
 		return;
 	if (!tags->has_mainline_final ||
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
 		tags->newest_mainline_final = v->series;
 	tags->has_mainline_final = 1;
+}
+
+static int note_both(struct rolling_tags *tags, const char *name)
+{
+	tags->both_nr++;
+	if (tags->both_example && strcmp(tags->both_example, name) < 0)
+		return 0;
+	free(tags->both_example);
+	if (!(tags->both_example = strdup(name)))
+		return rolling_error("out of memory");
+	return 0;
 }
 
 static int load_ref(struct loader *l, git_reference *ref)
@@ -123,29 +135,33 @@ static int load_ref(struct loader *l, git_reference *ref)
 	git_reference *resolved = NULL;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	git_oid commit;
+	git_oid tag, commit;
 	int is_commit, err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
+	if (kind == ROLLING_TAG_OTHER)
+		return 0;
+	l->tags->forms |= ROLLING_SERIES_FORM(version.series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
 		note_mainline(l->tags, &version);
 		return 0;
 	}
-	if (kind != ROLLING_TAG_RELEASE)
-		return 0;
+	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+		return ROLLING_ERROR;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
 		if ((err = git_reference_resolve(&resolved, ref)) < 0)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
+	git_oid_cpy(&tag, git_reference_target(ref));
 	err = peel_to_commit(&commit, &is_commit, l, ref, name);
 	git_reference_free(resolved);
 	if (err)
 		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit, is_commit);
+	return add_release(l, name, &version, &tag, &commit, is_commit);
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -211,7 +227,7 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 	int err;
 
 	memset(tags, 0, sizeof(*tags));
-	tags->has_minor = patterns->has_minor;
+	tags->forms = patterns->forms;
 	tags->repo = repo;
 	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
 	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
@@ -338,6 +354,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 		free(tags->releases[i].name);
 	free(tags->releases);
 	free(tags->series);
+	free(tags->both_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }
