@@ -64,10 +64,13 @@ test_expect_success 'a lost race: the branch moved meanwhile is kept' '
 	cd tree &&
 	other=$(git rev-parse v6.1.2^{commit}) &&
 	git config --local --list >../config.before &&
-	test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/rs $other" \
-		"$TEST_DIRECTORY"/valgrind/git-rolling init -q --force --at v6.2.1 rs 2>err &&
-	grep "^fatal: refs/heads/rs was changed by another process" err &&
+	(
+		LD_PRELOAD=$TEST_SEAM &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/rs $other" &&
+		export LD_PRELOAD GIT_ROLLING_TEST_BEFORE_UPDATE &&
+		test_expect_code 128 test_memcheck init -q --force --at v6.2.1 rs 2>../err
+	) &&
+	grep "^fatal: refs/heads/rs was changed by another process" ../err &&
 	test "$(git rev-parse rs)" = "$other" &&
 	git config --local --list >../config.after &&
 	test_cmp ../config.before ../config.after

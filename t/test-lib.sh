@@ -188,7 +188,12 @@ test_have_prereq () {
 
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON3
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
-command -v valgrind >/dev/null 2>&1 && test_set_prereq VALGRIND
+# memcheck cannot run programs built with AddressSanitizer (make sanitize).
+if command -v valgrind >/dev/null 2>&1 &&
+	! ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q libasan
+then
+	test_set_prereq VALGRIND
+fi
 
 # test_memcheck <git-rolling args>: run git rolling under valgrind's
 # memcheck where valgrind is installed (exit 126 on a memory error), as
