@@ -139,17 +139,16 @@ int rolling_run_git_env(const char *const *args, const char *const *env, char **
 		status = rolling_error("cannot run git: %s", strerror(err));
 		goto close_pipe;
 	}
-	if (flags & ROLLING_RUN_CAPTURE) {
+	if (flags & ROLLING_RUN_CAPTURE)
 		err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-		if (!err && (flags & ROLLING_RUN_CAPTURE_STDERR))
-			err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 2);
-	}
 	else if (flags & ROLLING_RUN_NO_STDOUT)
 		err = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
 	else if (flags & ROLLING_RUN_STDOUT_TO_STDERR)
 		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
 	if (!err && (flags & ROLLING_RUN_NO_STDERR))
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
+		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));

@@ -682,7 +682,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 				     ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
 	if (status >= 0)
 		status = rolling_run_git_env(args, env, &out,
-					     ROLLING_RUN_CAPTURE | ROLLING_RUN_CAPTURE_STDERR);
+					     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
 	free(env_index);
 	if (status < 0) {
 		free(out);
