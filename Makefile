@@ -23,6 +23,8 @@ PROGRAMS = git-rolling $(addprefix git-rolling-,$(COMMANDS))
 LIB_OBJS = $(patsubst %.c,%.o,$(wildcard lib/*.c))
 LIB = lib/librolling.a
 TEST_HELPER = t/helper/test-rolling
+# Preloaded by the tests that play a concurrent writer; never installed.
+TEST_SEAM = t/helper/seam.so
 
 ASCIIDOCTOR ?= asciidoctor
 MAN1 = $(patsubst %.txt,%.1,$(wildcard Documentation/git-rolling*.txt))
@@ -31,7 +33,7 @@ MAN7 = Documentation/gitrolling.7
 PROVE ?= prove
 PROVE_OPTS ?=
 
-all: $(PROGRAMS) $(TEST_HELPER)
+all: $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM)
 
 git-rolling: git-rolling.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
@@ -41,6 +43,10 @@ git-rolling-%: builtin/%.o $(LIB)
 
 $(TEST_HELPER): t/helper/test-rolling.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Built without the sanitizers: it is preloaded ahead of their runtime.
+$(TEST_SEAM): t/helper/seam.c
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -O2 -g -fPIC -shared -o $@ $< -ldl
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -101,7 +107,7 @@ install-contrib:
 	done
 
 clean:
-	$(RM) $(PROGRAMS) $(TEST_HELPER) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
+	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
 	$(RM) Documentation/*.1 Documentation/*.7
 	$(RM) -r t/trash\ directory.*
@@ -118,3 +124,17 @@ git-rolling-verify: LIBS += $(JSON_C_LIBS)
 # --- git-rolling-log: --json, with json-c as verify ----------------------
 builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
 git-rolling-log: LIBS += $(JSON_C_LIBS)
+
+# --- memcheck and stress runs (not part of make test) -------------------
+# The suite with every git rolling command under valgrind's memcheck
+# (t/valgrind/), which sees inside the uninstrumented libgit2 where ASan
+# does not; a memory error exits 126 and fails the test.
+valgrind: all
+	cd t && GIT_ROLLING_TEST_VALGRIND=1 $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
+
+# kill -9 at random moments and concurrent runs of advance on a
+# checked-out branch, STRESS_RUNS rounds (default 300).
+stress: all
+	t/stress-advance.sh
+
+.PHONY: valgrind stress

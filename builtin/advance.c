@@ -14,6 +14,7 @@
 #include "../lib/merge.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/worktree.h"
 
 static const char *const advance_usage[] = {
 	"git rolling advance [-n | --dry-run] [--series <series>] [--porcelain] [-q] [<branch>...]",
@@ -77,7 +78,13 @@ static void choose_target(struct pending *p, const char *asked)
 		die_last_error();
 	if (err < 0)
 		die("%s: %s", p->b.config.branch, rolling_last_error());
-	if (pin_behind)
+	if (pin_behind == ROLLING_PIN_UNRELEASED)
+		rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
+				p->b.config.branch,
+				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
+				series_name(pin, &p->b.policy.pin),
+				series_name(here, &p->target->series));
+	else if (pin_behind)
 		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
 				p->b.config.branch,
 				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
@@ -149,19 +156,6 @@ static void report_current(const struct pending *p, const struct advance_options
 		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }
 
-/*
- * A test seam, as git's GIT_TEST_* variables are: run a command after
- * the merges are written and before the branch moves, so that the test
- * suite can be the concurrent writer the compare-and-swap guards against.
- */
-static void run_test_seam(void)
-{
-	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
-
-	if (command && *command && system(command) != 0)
-		die("GIT_ROLLING_TEST_BEFORE_UPDATE failed");
-}
-
 static void report(const struct pending *p, const struct advance_options *o)
 {
 	const struct rolling_release *from = p->current;
@@ -181,7 +175,6 @@ static void move(git_repository *repo, const struct pending *p, const struct adv
 {
 	if (o->dry_run || !p->plan.nr)
 		return;
-	run_test_seam();
 	if (rolling_branch_move(repo, p->b.config.branch, &p->tip, p->moves, p->plan.nr) < 0)
 		die("%s", rolling_last_error());
 }
@@ -214,6 +207,12 @@ static int cmd_advance(int argc, const char **argv)
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0 || rolling_want_color(&o.color, repo) < 0)
+		die_last_error();
+	/*
+	 * A run killed in this work tree is finished or undone first: its
+	 * branch may already be at the new tip, with nothing left to plan.
+	 */
+	if (!o.dry_run && !git_repository_is_bare(repo) && rolling_worktree_recover(repo) < 0)
 		die_last_error();
 	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
 		die("%s; see git rolling init", rolling_last_error());

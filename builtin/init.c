@@ -17,6 +17,7 @@
 #include "../lib/ident.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/run-command.h"
 #include "../lib/merge.h"
 #include "../lib/verify.h"
 
@@ -155,6 +156,30 @@ static void build_config(struct rolling_config *cfg, const struct init_options *
 		cfg->steps = xstrdup_or_null(rolling_steps_mode_name(ROLLING_STEPS_EACH));
 }
 
+/*
+ * The names `git branch` refuses are refused here: git's own rule
+ * (check-ref-format --branch: no leading '-', not "HEAD", a valid ref
+ * name) decides, and a name git would expand (@{-1}, @{upstream}) is not
+ * taken literally either.
+ */
+static void check_branch_name(const char *name)
+{
+	const char *args[] = { "check-ref-format", "--branch", name, NULL };
+	size_t len = strlen(name);
+	char *out = NULL;
+	int status = name[0] == '-' ? 1 :
+		     rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+
+	if (status < 0)
+		die_last_error();
+	/* git prints the branch name it would use, then a newline. */
+	if (status || strncmp(out, name, len) || strcmp(out + len, "\n")) {
+		free(out);
+		die("'%s' is not a valid branch name", name);
+	}
+	free(out);
+}
+
 /* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
 static void check_unambiguous(const struct rolling_branch *b)
 {
@@ -201,12 +226,11 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 		return release;
 	}
 	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0) {
-		char message[1024];
+		char *message = rolling_error_take();
 
-		snprintf(message, sizeof(message), "%s", rolling_last_error());
 		if (b->tags.releases_nr)
 			hint("use --at <release> to start at a release of your choice now");
-		die("%s; nothing created", message);
+		die("%s; nothing created", message ? message : "unknown error");
 	}
 	return rolling_series_newest(&b->tags, *followed);
 }
@@ -238,50 +262,17 @@ static void show_findings(const struct rolling_branch *b,
 		       rolling_series_format(name, sizeof(name), &followed->series));
 }
 
-/* Put the branch back as it was after the configuration could not be written. */
-static void undo_create(git_repository *repo, const char *branch, const git_oid *old_tip,
-			const git_oid *created)
-{
-	char refname[1024];
-	git_reference *ref;
-
-	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
-	if (old_tip) {
-		if (!git_reference_create_matching(&ref, repo, refname, old_tip, 1, created,
-						   "rolling: init failed, restored"))
-			git_reference_free(ref);
-	} else if (!git_reference_lookup(&ref, repo, refname)) {
-		if (git_oid_equal(git_reference_target(ref), created))
-			git_reference_delete(ref);
-		git_reference_free(ref);
-	}
-}
-
 static void create_branch(git_repository *repo, struct rolling_branch *b, const git_oid *tip,
 			  const char *message, int force)
 {
-	const char *branch = b->config.branch;
-	struct rolling_config_tx tx;
 	struct rolling_ref_move move;
 	git_oid old_tip;
-	int exists = force && !rolling_branch_tip(&old_tip, repo, branch);
+	int exists = force && !rolling_branch_tip(&old_tip, repo, b->config.branch);
 
 	git_oid_cpy(&move.to, tip);
 	snprintf(move.message, sizeof(move.message), "%s", message);
-	/*
-	 * The configuration is staged under its lock and committed once the
-	 * branch exists; if either fails, neither is left behind.
-	 */
-	if (rolling_config_stage(&tx, repo, &b->config) < 0)
+	if (rolling_branch_create(repo, &b->config, exists ? &old_tip : NULL, &move) < 0)
 		die_last_error();
-	if (rolling_branch_move(repo, branch, exists ? &old_tip : NULL, &move, 1) < 0) {
-		rolling_config_abort(&tx);
-		die_last_error();
-	}
-	if (rolling_config_commit(&tx) < 0) {
-		undo_create(repo, branch, exists ? &old_tip : NULL, &move.to);
-		die_last_error();
-	}
 }
 
 /*
@@ -441,7 +432,7 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_branch b;
 	struct rolling_ident ident;
 	git_repository *repo;
-	char refname[1024], hex[GIT_OID_HEXSZ + 1], message[256];
+	char hex[GIT_OID_HEXSZ + 1], message[256];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
 	if (o.list_presets && !argc) {
@@ -452,9 +443,7 @@ static int cmd_init(int argc, const char **argv)
 		die("--progress is for --backfill");
 	if (argc != 1 || o.list_presets)
 		usage_with_options(init_usage, options);
-	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
-	if (!git_reference_is_valid_name(refname) || argv[0][0] == '-')
-		die("'%s' is not a valid branch name", argv[0]);
+	check_branch_name(argv[0]);
 	if (o.ident && rolling_ident_parse(&ident, o.ident, "--ident") < 0)
 		die_last_error();
 	if (o.ident)

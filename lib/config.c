@@ -167,20 +167,30 @@ out:
 	return err;
 }
 
+/*
+ * Who frees `local` is libgit2 1.5's contract: a config transaction that
+ * is freed uncommitted unlocks and frees the config it locked, while a
+ * committed one has let go of it.  Freeing it twice was a double free on
+ * every failed init.
+ */
 int rolling_config_commit(struct rolling_config_tx *tx)
 {
 	int err = git_transaction_commit(tx->tx);
 
 	if (err < 0)
 		err = rolling_git_error(err, "cannot write the repository configuration");
-	rolling_config_abort(tx);
+	git_transaction_free(tx->tx);
+	git_config_free(tx->local);
+	memset(tx, 0, sizeof(*tx));
 	return err;
 }
 
 void rolling_config_abort(struct rolling_config_tx *tx)
 {
-	git_transaction_free(tx->tx);
-	git_config_free(tx->local);
+	if (tx->tx)
+		git_transaction_free(tx->tx);
+	else
+		git_config_free(tx->local);
 	memset(tx, 0, sizeof(*tx));
 }
 

@@ -1,13 +1,29 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <git2.h>
 #include "error.h"
 
-static char last_error[1024] = "unknown error";
+/*
+ * The message grows as needed: a list of files and the closing "nothing
+ * was changed" must never be cut.
+ */
+static char *last_error;
+
+static void set_message(char *message)
+{
+	free(last_error);
+	last_error = message;
+}
 
 static void record(const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	char *message;
+
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	set_message(message);
 }
 
 int rolling_error(const char *fmt, ...)
@@ -33,20 +49,39 @@ int rolling_error_code(int code, const char *fmt, ...)
 int rolling_git_error(int code, const char *fmt, ...)
 {
 	const git_error *git_err = git_error_last();
-	char what[512];
+	const char *reason = git_err && git_err->message && *git_err->message ?
+			     git_err->message : "unknown libgit2 error";
+	char *what, *message;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
 	va_end(ap);
-	snprintf(last_error, sizeof(last_error), "%s: %s", what,
-		 git_err && git_err->message ? git_err->message : "unknown libgit2 error");
+	if (!what || asprintf(&message, "%s: %s", what, reason) < 0)
+		message = NULL;
+	free(what);
+	set_message(message);
 	return code < 0 ? code : ROLLING_ERROR;
 }
 
 const char *rolling_last_error(void)
 {
-	return last_error;
+	return last_error ? last_error : "unknown error";
+}
+
+char *rolling_error_take(void)
+{
+	char *message = last_error;
+
+	last_error = NULL;
+	return message;
+}
+
+int rolling_error_restore(int code, char *message)
+{
+	set_message(message);
+	return code;
 }
 
 void rolling_vreport(const char *prefix, const char *fmt, va_list ap)

@@ -12,6 +12,7 @@
 #define ROLLING_ERROR      -1
 #define ROLLING_ENOTFOUND  -3   /* matches GIT_ENOTFOUND on purpose */
 #define ROLLING_ECONFLICT  -13  /* local changes would be overwritten */
+#define ROLLING_ELOCKED    -14  /* a lock file is in the way (GIT_ELOCKED) */
 #define ROLLING_ERACE      -100 /* the ref moved under us */
 
 #ifdef __GNUC__
@@ -32,8 +33,16 @@ int rolling_error_code(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
  */
 int rolling_git_error(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
-/* The last recorded message, never NULL. */
+/* The last recorded message, never NULL; it may be of any length. */
 const char *rolling_last_error(void);
+
+/*
+ * Keep the last message across calls that may record others: take it
+ * (the caller owns it; NULL when there was none), then put it back with
+ * rolling_error_restore(), which returns `code`.
+ */
+char *rolling_error_take(void);
+int rolling_error_restore(int code, char *message);
 
 /*
  * "<prefix>: <message>\n" on stderr, after flushing stdout so that the

@@ -181,11 +181,14 @@ int rolling_policy_target(const struct rolling_series_info **target, int *pin_be
 	*target = here;
 	if (asked)
 		return asked_target(target, tags, here, asked);
-	if (rolling_policy_series(&wanted, policy, tags) < 0)
+	if (rolling_policy_series(&wanted, policy, tags) < 0) {
+		if (pin_behind && policy->has_pin)
+			*pin_behind = ROLLING_PIN_UNRELEASED;
 		return 0;
+	}
 	if (rolling_series_cmp(&wanted->series, &here->series) < 0) {
-		if (pin_behind)
-			*pin_behind = policy->has_pin;
+		if (pin_behind && policy->has_pin)
+			*pin_behind = ROLLING_PIN_BEHIND;
 		return 0;
 	}
 	*target = wanted;

@@ -58,12 +58,19 @@ const char *rolling_steps_mode_name(enum rolling_steps_mode mode);
  *    must have a release tag (ROLLING_ENOTFOUND otherwise) and must not
  *    be older than the current series (ROLLING_ERROR);
  *  - else the policy's series, unless it is older than the current one:
- *    then the branch stays on its current series, and *pin_behind is set
- *    when a pin put it there, so that the caller can warn;
- *  - else, when no series qualifies yet, the current series.
+ *    then the branch stays on its current series, and *pin_behind is
+ *    ROLLING_PIN_BEHIND when a pin put it there, so that the caller can warn;
+ *  - else, when no series qualifies yet, the current series, with
+ *    *pin_behind ROLLING_PIN_UNRELEASED when the pinned series has no
+ *    release yet.
  *
- * `pin_behind` may be NULL.
+ * `pin_behind` may be NULL; 0 when the branch follows its policy.
  */
+enum rolling_pin_stay {
+	ROLLING_PIN_BEHIND = 1,
+	ROLLING_PIN_UNRELEASED = 2,
+};
+
 int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
 			  const struct rolling_policy *policy,
 			  const struct rolling_tags *tags,

@@ -12,8 +12,6 @@
 
 extern char **environ;
 
-#define MAX_ARGS 64
-
 /* Read everything from fd into a growing NUL-terminated buffer. */
 static int read_all(int fd, char **out)
 {
@@ -66,27 +64,77 @@ static int wait_for(pid_t pid, const char *what)
 	return rolling_error("git %s ended abnormally", what);
 }
 
+/* "git" followed by args, NULL-terminated, in memory the caller frees. */
+static const char **git_argv(const char *const *args)
+{
+	const char **argv;
+	size_t nr = 0, i;
+
+	while (args[nr])
+		nr++;
+	if (!(argv = calloc(nr + 2, sizeof(*argv))))
+		return NULL;
+	argv[0] = "git";
+	for (i = 0; i < nr; i++)
+		argv[i + 1] = args[i];
+	return argv;
+}
+
+/* Our environment with `env` on top, in memory the caller frees (not the strings). */
+static char **child_environ(const char *const *env)
+{
+	size_t nr = 0, extra = 0, i, j;
+	char **out;
+
+	while (environ[nr])
+		nr++;
+	while (env && env[extra])
+		extra++;
+	if (!(out = calloc(nr + extra + 1, sizeof(*out))))
+		return NULL;
+	for (i = j = 0; i < nr; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t k, len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+
+		for (k = 0; k < extra; k++)
+			if (!strncmp(env[k], environ[i], len))
+				break;
+		if (k == extra)
+			out[j++] = environ[i];
+	}
+	for (i = 0; i < extra; i++)
+		out[j++] = (char *)env[i];
+	return out;
+}
+
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
-	const char *argv[MAX_ARGS + 2];
+	return rolling_run_git_env(args, NULL, out, flags);
+}
+
+int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
+			unsigned flags)
+{
+	char **envp = NULL;
+	const char **argv;
 	posix_spawn_file_actions_t actions;
 	int pipefd[2] = { -1, -1 };
 	int err, status, read_err = 0;
-	size_t i;
 	pid_t pid;
 
 	if (out)
 		*out = NULL;
-	argv[0] = "git";
-	for (i = 0; args[i]; i++) {
-		if (i == MAX_ARGS)
-			return rolling_error("too many arguments for git %s", args[0]);
-		argv[i + 1] = args[i];
+	if (!(argv = git_argv(args)))
+		return rolling_error("out of memory");
+	if (env && !(envp = child_environ(env))) {
+		free(argv);
+		return rolling_error("out of memory");
 	}
-	argv[i + 1] = NULL;
-
-	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0)
+	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(argv);
+		free(envp);
 		return rolling_error("cannot create a pipe: %s", strerror(errno));
+	}
 	if ((err = posix_spawn_file_actions_init(&actions))) {
 		status = rolling_error("cannot run git: %s", strerror(err));
 		goto close_pipe;
@@ -109,7 +157,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 	/* What we printed must come before what git prints. */
 	fflush(stdout);
 	fflush(stderr);
-	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv, environ);
+	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv,
+			   envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
 		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
@@ -131,6 +180,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 		*out = NULL;
 	}
 close_pipe:
+	free(argv);
+	free(envp);
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)

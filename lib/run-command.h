@@ -28,6 +28,13 @@ enum rolling_run_flags {
 int rolling_run_git(const char *const *args, char **out, unsigned flags);
 
 /*
+ * The same with "NAME=value" entries of `env` (NULL-terminated) set in
+ * git's environment on top of ours.
+ */
+int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
+			unsigned flags);
+
+/*
  * The first line of what `git args...` prints, without the newline, in
  * *line (the caller frees it).  Non-zero exit statuses are errors.
  */

@@ -24,4 +24,17 @@ struct rolling_ref_move {
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr);
 
+struct rolling_config;
+
+/*
+ * Create refs/heads/<cfg->branch> at `move->to` (replacing `old_tip`;
+ * NULL: the branch must not exist yet) together with its rolling.<branch>.*
+ * configuration, as one change: the configuration is staged under the
+ * config file's lock, the branch moved as rolling_branch_move() moves it,
+ * then the configuration written.  When any step fails, the branch (and
+ * its work tree) and the configuration are left as they were.
+ */
+int rolling_branch_create(git_repository *repo, const struct rolling_config *cfg,
+			  const git_oid *old_tip, const struct rolling_ref_move *move);
+
 #endif

@@ -47,7 +47,11 @@ test_expect_success 'the environment is hermetic' '
 	test "$(git config commit.gpgsign)" = false &&
 	test "$(git symbolic-ref HEAD)" = refs/heads/main &&
 	test "$(git rev-parse --show-toplevel)" = "$TRASH_DIRECTORY" &&
-	test "${PATH%%:*}" = "$GIT_ROLLING_BUILD_DIR" &&
+	case "$GIT_ROLLING_TEST_VALGRIND,${PATH%%:*}" in
+	,"$GIT_ROLLING_BUILD_DIR") ;;
+	?*,"$GIT_ROLLING_BUILD_DIR/t/valgrind") ;;
+	*) false ;;
+	esac &&
 	test "$GIT_ROLLING_BUILD_DIR" = "$(cd "$TEST_DIRECTORY/.." && pwd -P)" &&
 	test -z "$(git status --porcelain)"
 '

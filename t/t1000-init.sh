@@ -216,7 +216,7 @@ test_expect_success 'a branch that cannot be created leaves no configuration beh
 	: >"$gitdir/refs/heads/new.lock" &&
 	test_when_finished "rm -f \"$gitdir/refs/heads/new.lock\"" &&
 	test_expect_code 128 git -C tree rolling init new 2>err &&
-	grep "^fatal: refs/heads/new was changed by another process" err &&
+	grep "^fatal: cannot lock ref .refs/heads/new.: .$gitdir/refs/heads/new.lock. exists$" err &&
 	rm -f "$gitdir/refs/heads/new.lock" &&
 	(cd tree && snapshot ../after) &&
 	test_cmp before after

@@ -220,14 +220,15 @@ test_expect_success 'no identity: refused before anything is written' '
 	test_cmp ../before ../after
 '
 
-test_expect_success 'a concurrent writer makes advance fail and nothing is lost' '
+test_expect_success 'a held ref lock makes advance fail, naming the lock, and nothing is lost' '
 	cd tree &&
 	gitdir=$(git rev-parse --absolute-git-dir) &&
 	: >"$gitdir/refs/heads/anon.lock" &&
 	test_when_finished "rm -f \"$gitdir/refs/heads/anon.lock\"" &&
 	refs_snapshot ../before &&
 	test_expect_code 128 git rolling advance anon 2>err &&
-	grep "^fatal: refs/heads/anon was changed by another process" err &&
+	grep "^fatal: cannot lock ref .refs/heads/anon.: .$gitdir/refs/heads/anon.lock. exists$" err &&
+	grep "^another git process seems to be running in this repository; if none is, one crashed earlier: remove the file and try again$" err &&
 	refs_snapshot ../after &&
 	test_cmp ../before ../after &&
 	rm "$gitdir/refs/heads/anon.lock" &&
@@ -240,7 +241,7 @@ test_expect_success 'a branch moved by someone else meanwhile is not overwritten
 	stable_tree_replay . $(($(stable_tree_week_of . v6.3.1) + 2)) &&
 	git rolling init -q --at v6.2.1 raced &&
 	other=$(git rev-parse v6.2.2^{commit}) &&
-	test_expect_code 128 env \
+	test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
 		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/raced $other" \
 		git rolling advance raced 2>err &&
 	grep "^fatal: refs/heads/raced was changed by another process" err &&
@@ -256,7 +257,7 @@ test_expect_success 'losing the race on a checked-out branch puts its work tree 
 	other=$(git rev-parse v6.2.2^{commit}) &&
 	(
 		cd ../raced-wt &&
-		test_expect_code 128 env \
+		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/raced $other" \
 			git rolling advance raced 2>err &&
 		grep "^fatal: refs/heads/raced was changed by another process" err &&

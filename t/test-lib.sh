@@ -87,11 +87,12 @@ say () {
 # --- a hermetic environment ---------------------------------------------
 
 # Nothing from the user's git setup may leak into the tests.  Tracing
-# variables are kept because they only help debugging.
+# variables are kept because they only help debugging, and the switch
+# of `make valgrind`.
 for test_var_ in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
 do
 	case $test_var_ in
-	GIT_TRACE*) ;;
+	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND) ;;
 	*) unset "$test_var_" ;;
 	esac
 done
@@ -102,6 +103,14 @@ test_log_="$TRASH_DIRECTORY.log"	# outside the work tree, on purpose
 GIT_ROLLING_BUILD_DIR=$(cd "$test_build_dir_" && pwd -P) || exit 1
 HOME=$TRASH_DIRECTORY
 PATH=$GIT_ROLLING_BUILD_DIR:$GIT_ROLLING_BUILD_DIR/t/helper:$PATH
+# The race seam (t/helper/seam.c): LD_PRELOAD="$TEST_SEAM" together with
+# GIT_ROLLING_TEST_BEFORE_UPDATE=<command>.  Under ASan it is preloaded
+# ahead of the sanitizer's runtime, which must then not object.
+TEST_SEAM=$GIT_ROLLING_BUILD_DIR/t/helper/seam.so
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export TEST_SEAM ASAN_OPTIONS
+# `make valgrind`: every git rolling command runs under memcheck.
+test -z "$GIT_ROLLING_TEST_VALGRIND" || PATH=$GIT_ROLLING_BUILD_DIR/t/valgrind:$PATH
 LC_ALL=C
 LANG=C
 TZ=UTC
@@ -179,6 +188,24 @@ test_have_prereq () {
 
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON3
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+# memcheck cannot run programs built with AddressSanitizer (make sanitize).
+if command -v valgrind >/dev/null 2>&1 &&
+	! ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q libasan
+then
+	test_set_prereq VALGRIND
+fi
+
+# test_memcheck <git-rolling args>: run git rolling under valgrind's
+# memcheck where valgrind is installed (exit 126 on a memory error), as
+# it is; for failure paths whose memory errors a plain run may not show.
+test_memcheck () {
+	if test_have_prereq VALGRIND
+	then
+		"$GIT_ROLLING_BUILD_DIR/t/valgrind/git-rolling" "$@"
+	else
+		git rolling "$@"
+	fi
+}
 
 # --- running tests ------------------------------------------------------
 

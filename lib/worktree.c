@@ -1,0 +1,947 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "worktree.h"
+#include "error.h"
+#include "run-command.h"
+
+#define INTENT_NAME "ROLLING_ADVANCE"
+#define INTENT_LOCKED "index.lock taken"
+/* How long a killed run's git read-tree may take to finish, in 10 ms. */
+#define FLOCK_WAIT 300
+
+static char *path_join(const char *dir, const char *name)
+{
+	char *path;
+
+	return asprintf(&path, "%s%s", dir, name) < 0 ? NULL : path;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/* Read a small file whole; NULL when absent or unreadable. */
+static char *read_small_file(const char *path)
+{
+	char *buf = NULL;
+	size_t alloc = 0, len = 0;
+	FILE *f = fopen(path, "r");
+	int c;
+
+	if (!f)
+		return NULL;
+	while ((c = getc(f)) != EOF) {
+		if (len + 2 > alloc) {
+			char *grown = realloc(buf, alloc = alloc ? alloc * 2 : 256);
+
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		buf[len++] = (char)c;
+	}
+	fclose(f);
+	if (!buf)
+		return strdup("");
+	buf[len] = '\0';
+	return buf;
+}
+
+/* --- refusals ---------------------------------------------------------- */
+
+int rolling_worktree_check_idle(git_repository *repo, const char *branch)
+{
+	static const struct { const char *file, *what; } states[] = {
+		{ "MERGE_HEAD", "a merge" },
+		{ "CHERRY_PICK_HEAD", "a cherry-pick" },
+		{ "REVERT_HEAD", "a revert" },
+		{ "rebase-merge", "a rebase" },
+		{ "rebase-apply", "a rebase or git am" },
+		{ "BISECT_LOG", "a bisection" },
+	};
+	const char *gitdir = git_repository_path(repo);
+	size_t i;
+
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		char *path = path_join(gitdir, states[i].file);
+		int in_progress = path && exists(path);
+
+		free(path);
+		if (in_progress)
+			return rolling_error("cannot advance '%s': %s is in progress in its work tree"
+					     " (%s exists); conclude or abort it first;"
+					     " nothing was changed",
+					     branch, states[i].what, states[i].file);
+	}
+	return 0;
+}
+
+/* The first line of a file names refname: "ref: <refname>" or "<refname>". */
+static int file_names_ref(const char *path, const char *prefix, const char *refname)
+{
+	char *content = read_small_file(path);
+	size_t plen = strlen(prefix), rlen = strlen(refname);
+	int names;
+
+	if (!content)
+		return 0;
+	names = !strncmp(content, prefix, plen) && !strncmp(content + plen, refname, rlen) &&
+		(content[plen + rlen] == '\n' || !content[plen + rlen]);
+	free(content);
+	return names;
+}
+
+/*
+ * As git's find_shared_symref(): HEAD names the branch, or a rebase of
+ * it is in progress, or a bisection started on it.
+ */
+static int gitdir_has_branch(const char *gitdir, const char *refname)
+{
+	static const struct { const char *file, *prefix; int short_name; } where[] = {
+		{ "HEAD", "ref: ", 0 },
+		{ "rebase-merge/head-name", "", 0 },
+		{ "rebase-apply/head-name", "", 0 },
+		{ "BISECT_START", "", 1 },
+	};
+	size_t i;
+	int found = 0;
+
+	for (i = 0; !found && i < sizeof(where) / sizeof(where[0]); i++) {
+		char *path = path_join(gitdir, where[i].file);
+		const char *name = where[i].short_name ? refname + strlen("refs/heads/") : refname;
+
+		found = path && file_names_ref(path, where[i].prefix, name);
+		free(path);
+	}
+	return found;
+}
+
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
+{
+	const char *common = git_repository_commondir(repo);
+	const char *own = git_repository_path(repo);
+	char *dir = path_join(common, "worktrees/");
+	struct dirent *entry;
+	DIR *worktrees;
+	int found = 0;
+
+	/* The main work tree, unless that is where we are or the repository is bare. */
+	if (!same_dir(common, own)) {
+		git_repository *main_repo;
+
+		if (!git_repository_open_ext(&main_repo, common, GIT_REPOSITORY_OPEN_NO_SEARCH,
+					     NULL)) {
+			int bare = git_repository_is_bare(main_repo);
+
+			git_repository_free(main_repo);
+			found = !bare && gitdir_has_branch(common, refname);
+		}
+	}
+	/*
+	 * Every linked work tree git knows of, present or not: git refuses
+	 * to move a branch checked out in a work tree whose directory is
+	 * gone (a locked one on removable media, say) until it is pruned.
+	 */
+	if (!found && dir && (worktrees = opendir(dir))) {
+		while (!found && (entry = readdir(worktrees))) {
+			char *gitdir;
+
+			if (entry->d_name[0] == '.' ||
+			    asprintf(&gitdir, "%s%s/", dir, entry->d_name) < 0)
+				continue;
+			found = !same_dir(gitdir, own) && gitdir_has_branch(gitdir, refname);
+			free(gitdir);
+		}
+		closedir(worktrees);
+	}
+	free(dir);
+	return found;
+}
+
+/* --- the intent file --------------------------------------------------- */
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static char *intent_text(const struct rolling_worktree_tx *tx)
+{
+	char host[HOST_NAME_MAX + 1] = "unknown", hex[GIT_OID_HEXSZ + 1];
+	char *text, *line;
+	size_t i;
+
+	gethostname(host, sizeof(host) - 1);
+	if (asprintf(&text, "%ld %s\n%s\n%s\n", (long)getpid(), host, tx->refname,
+		     git_oid_tostr(hex, sizeof(hex), &tx->old_tip)) < 0)
+		return NULL;
+	for (i = 0; i < tx->nr; i++) {
+		git_oid_tostr(hex, sizeof(hex), &tx->moves[i].to);
+		if (asprintf(&line, "%s%s %s\n", text, hex, tx->moves[i].message) < 0) {
+			free(text);
+			return NULL;
+		}
+		free(text);
+		text = line;
+	}
+	return text;
+}
+
+/*
+ * The intent file appears with its content and under its flock at once
+ * (written aside, locked, then linked into place), so whoever sees it
+ * and gets the flock knows its writer is gone.  The descriptor is not
+ * close-on-exec: the git we run holds the flock with us.
+ */
+static int create_intent(struct rolling_worktree_tx *tx)
+{
+	char *text = intent_text(tx), *tmp = NULL;
+	int fd = -1, err = 0;
+
+	if (!text || asprintf(&tmp, "%s.%ld", tx->intent, (long)getpid()) < 0) {
+		free(text);
+		return rolling_error("out of memory");
+	}
+	unlink(tmp);
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0666)) < 0 ||
+	    flock(fd, LOCK_EX) < 0 || write_all(fd, text, strlen(text)) < 0 ||
+	    fsync(fd) < 0) {
+		err = rolling_error("cannot write '%s': %s", tmp, strerror(errno));
+	} else if (link(tmp, tx->intent) < 0) {
+		err = errno == EEXIST ? 1 :
+		      rolling_error("cannot create '%s': %s", tx->intent, strerror(errno));
+	}
+	if (fd >= 0)
+		unlink(tmp);
+	if (err && fd >= 0)
+		close(fd);
+	else
+		tx->intent_fd = fd;
+	free(tmp);
+	free(text);
+	return err;
+}
+
+static void drop_intent(struct rolling_worktree_tx *tx)
+{
+	if (tx->intent_fd < 0)
+		return;
+	unlink(tx->intent);
+	close(tx->intent_fd);
+	tx->intent_fd = -1;
+}
+
+/* --- the index lock ---------------------------------------------------- */
+
+static int copy_fd(int to, int from)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(from, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write_all(to, buf, (size_t)n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int index_lock_exists_error(const char *lock)
+{
+	return rolling_error_code(ROLLING_ELOCKED,
+				  "unable to create '%s': File exists\n"
+				  "another git process seems to be running in this repository;"
+				  " if none is, one crashed earlier: remove the file and try again;"
+				  " nothing was changed", lock);
+}
+
+/* Take index.lock as git does, with a copy of the index in it. */
+static int lock_index(struct rolling_worktree_tx *tx)
+{
+	char *index = path_join(tx->gitdir, "index"), *lock = path_join(tx->gitdir, "index.lock");
+	int fd = -1, from = -1, err = 0;
+
+	if (!index || !lock) {
+		err = rolling_error("out of memory");
+		goto out;
+	}
+	if ((fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
+		err = errno == EEXIST ? index_lock_exists_error(lock) :
+		      rolling_error("unable to create '%s': %s", lock, strerror(errno));
+		goto out;
+	}
+	/*
+	 * Say at once that the lock is ours: a run killed between the two
+	 * system calls leaves a lock the next run cannot tell from another
+	 * git's, and names it instead of removing it.
+	 */
+	tx->index_locked = 1;
+	if (write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
+		err = rolling_error("cannot write '%s': %s", tx->intent, strerror(errno));
+		goto out;
+	}
+	if ((from = open(index, O_RDONLY | O_CLOEXEC)) < 0) {
+		err = rolling_error("cannot read the index '%s': %s", index, strerror(errno));
+		goto out;
+	}
+	if (copy_fd(fd, from) < 0)
+		err = rolling_error("cannot write '%s': %s", lock, strerror(errno));
+out:
+	if (from >= 0)
+		close(from);
+	if (fd >= 0)
+		close(fd);
+	free(index);
+	free(lock);
+	return err;
+}
+
+static void unlock_index(const char *gitdir)
+{
+	char *lock = path_join(gitdir, "index.lock"), *lock2 = path_join(gitdir, "index.lock.lock");
+
+	/* git read-tree's own lock on our copy, if it was killed. */
+	if (lock2)
+		unlink(lock2);
+	if (lock)
+		unlink(lock);
+	free(lock);
+	free(lock2);
+}
+
+/* --- putting files back ------------------------------------------------ */
+
+/* The blob id the file at `path` would have, or 0 when it is not a file or symlink. */
+static int worktree_blob(git_oid *id, git_repository *repo, const char *path)
+{
+	const char *workdir = git_repository_workdir(repo);
+	char *full = path_join(workdir, path), target[PATH_MAX];
+	struct stat st;
+	ssize_t len;
+	int found = 0;
+
+	if (full && !lstat(full, &st)) {
+		if (S_ISLNK(st.st_mode)) {
+			len = readlink(full, target, sizeof(target));
+			found = len >= 0 && !git_odb_hash(id, target, (size_t)len, GIT_OBJECT_BLOB);
+		} else if (S_ISREG(st.st_mode)) {
+			found = !git_repository_hashfile(id, repo, full, GIT_OBJECT_BLOB, path);
+		}
+	}
+	free(full);
+	return found;
+}
+
+/*
+ * Whether the file changed after `since` (when the intent file was
+ * made): then this run wrote it, maybe only in part.
+ */
+static int changed_since(git_repository *repo, const char *path, const struct timespec *since)
+{
+	char *full = path_join(git_repository_workdir(repo), path);
+	struct stat st;
+	int newer = 0;
+
+	if (since && full && !lstat(full, &st))
+		newer = st.st_ctim.tv_sec > since->tv_sec ||
+			(st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
+	free(full);
+	return newer;
+}
+
+/* When the intent file was made; NULL when it cannot be told. */
+static const struct timespec *intent_time(struct timespec *buf, const char *gitdir)
+{
+	char *intent = path_join(gitdir, INTENT_NAME);
+	struct stat st;
+	int ok = intent && !stat(intent, &st);
+
+	free(intent);
+	if (!ok)
+		return NULL;
+	*buf = st.st_ctim;
+	return buf;
+}
+
+/* Remove a file we created, and the directories it leaves empty. */
+static void remove_created(git_repository *repo, const char *path)
+{
+	char *full = path_join(git_repository_workdir(repo), path), *slash;
+	size_t root = strlen(git_repository_workdir(repo));
+
+	if (!full || unlink(full) < 0) {
+		free(full);
+		return;
+	}
+	while ((slash = strrchr(full, '/')) && (size_t)(slash - full) >= root) {
+		*slash = '\0';
+		if (rmdir(full) < 0)
+			break;
+	}
+	free(full);
+}
+
+struct restore {
+	const char **paths;     /* to write from the old index */
+	size_t nr, alloc;
+};
+
+static int add_path(struct restore *r, const char *path)
+{
+	if (r->nr + 1 >= r->alloc) {
+		size_t alloc = r->alloc ? r->alloc * 2 : 64;
+		const char **grown = realloc(r->paths, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->paths = grown;
+		r->alloc = alloc;
+	}
+	r->paths[r->nr++] = path;
+	r->paths[r->nr] = NULL;
+	return 0;
+}
+
+/*
+ * Each path the step changes whose file is now exactly the new version
+ * (what read-tree writes) goes back to the old index's version, or away
+ * when the old index did not have it.  Any other file is left alone: it
+ * was not written by us, and may hold the user's changes.
+ */
+static int restore_files(git_repository *repo, const char *gitdir, const git_oid *from,
+			 const git_oid *to)
+{
+	git_commit *a = NULL, *b = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	git_index *index = NULL;
+	char *index_path = path_join(gitdir, "index"), *env_index = NULL;
+	struct restore r = { NULL, 0, 0 };
+	struct timespec since_buf;
+	const struct timespec *since = intent_time(&since_buf, gitdir);
+	size_t i, n;
+	int err;
+
+	if ((err = git_commit_lookup(&a, repo, from)) < 0 ||
+	    (err = git_commit_lookup(&b, repo, to)) < 0 ||
+	    (err = git_commit_tree(&ta, a)) < 0 || (err = git_commit_tree(&tb, b)) < 0 ||
+	    (err = git_diff_tree_to_tree(&diff, repo, ta, tb, NULL)) < 0 ||
+	    !index_path || (err = git_index_open(&index, index_path)) < 0) {
+		err = rolling_git_error(err < 0 ? err : -1, "cannot put the work tree back");
+		goto out;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->new_file.path;
+		const git_index_entry *old = git_index_get_bypath(index, path, 0);
+		int in_new = d->status != GIT_DELTA_DELETED;
+		git_oid now;
+		int has = worktree_blob(&now, repo, path);
+		int written = in_new ? has && (changed_since(repo, path, since) ||
+					       git_oid_equal(&now, &d->new_file.id)) : !has;
+
+		if (!written || (old && in_new && git_oid_equal(&old->id, &d->new_file.id)))
+			continue;       /* not ours, or nothing to undo */
+		if (old) {
+			if (add_path(&r, path) < 0) {
+				err = rolling_error("out of memory");
+				goto out;
+			}
+		} else if (in_new) {
+			remove_created(repo, path);
+		}
+	}
+	if (r.nr) {
+		const char **args = calloc(r.nr + 5, sizeof(*args));
+		const char *env[] = { NULL, NULL };
+
+		if (!args || asprintf(&env_index, "GIT_INDEX_FILE=%s", index_path) < 0) {
+			free(args);
+			err = rolling_error("out of memory");
+			goto out;
+		}
+		env[0] = env_index;
+		args[0] = "checkout-index";
+		args[1] = "-f";
+		args[2] = "-q";
+		args[3] = "--";
+		memcpy(args + 4, r.paths, r.nr * sizeof(*args));
+		err = rolling_run_git_env(args, env, NULL, 0);
+		free(args);
+		if (err > 0)
+			err = rolling_error("git checkout-index could not put the files back");
+	}
+out:
+	free(env_index);
+	free(r.paths);
+	git_index_free(index);
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(a);
+	git_commit_free(b);
+	free(index_path);
+	return err;
+}
+
+/* --- the transaction --------------------------------------------------- */
+
+int rolling_worktree_begin(struct rolling_worktree_tx *tx, git_repository *repo,
+			   const char *branch, const char *refname, const git_oid *old_tip,
+			   const struct rolling_ref_move *moves, size_t nr)
+{
+	int err;
+
+	memset(tx, 0, sizeof(*tx));
+	tx->repo = repo;
+	tx->branch = branch;
+	tx->moves = moves;
+	tx->nr = nr;
+	tx->intent_fd = -1;
+	git_oid_cpy(&tx->old_tip, old_tip);
+	if (!(tx->refname = strdup(refname)) || !(tx->gitdir = strdup(git_repository_path(repo))) ||
+	    !(tx->intent = path_join(tx->gitdir, INTENT_NAME))) {
+		err = rolling_error("out of memory");
+		goto fail;
+	}
+	if ((err = create_intent(tx)) != 0) {
+		if (err > 0)
+			err = rolling_error("cannot advance '%s': '%s' appeared meanwhile;"
+					    " another git rolling advance is running here",
+					    branch, tx->intent);
+		goto fail;
+	}
+	if ((err = lock_index(tx)) < 0)
+		goto fail;
+	return 0;
+fail:
+	rolling_worktree_abort(tx);
+	return err;
+}
+
+struct conflicts {
+	char *list;
+	int failed;
+};
+
+static int note_conflict(git_checkout_notify_t why, const char *path,
+			 const git_diff_file *baseline, const git_diff_file *target,
+			 const git_diff_file *workdir, void *payload)
+{
+	struct conflicts *c = payload;
+	char *grown;
+
+	(void)why; (void)baseline; (void)target; (void)workdir;
+	if (asprintf(&grown, "%s\n\t%s", c->list ? c->list : "", path) < 0) {
+		c->failed = 1;
+		return 0;
+	}
+	free(c->list);
+	c->list = grown;
+	return 0;
+}
+
+/*
+ * git read-tree names only the first file in the way: list them all, as
+ * a libgit2 dry run sees them, and fall back on what git said.
+ */
+static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_said)
+{
+	git_checkout_options opts;
+	git_commit *from = NULL, *to = NULL;
+	git_tree *baseline = NULL, *target = NULL;
+	struct conflicts c = { NULL, 0 };
+	int err;
+
+	if (!git_commit_lookup(&from, tx->repo, &tx->old_tip) &&
+	    !git_commit_lookup(&to, tx->repo, &tx->moves[tx->nr - 1].to) &&
+	    !git_commit_tree(&baseline, from) && !git_commit_tree(&target, to)) {
+		git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+		opts.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DRY_RUN;
+		opts.baseline = baseline;
+		opts.notify_flags = GIT_CHECKOUT_NOTIFY_CONFLICT;
+		opts.notify_cb = note_conflict;
+		opts.notify_payload = &c;
+		git_checkout_tree(tx->repo, (git_object *)target, &opts);
+	}
+	if (c.list && !c.failed)
+		err = rolling_error_code(ROLLING_ECONFLICT,
+					 "your local changes to the following files would be "
+					 "overwritten by advancing '%s':%s\n"
+					 "commit or stash them, then try again; nothing was changed",
+					 tx->branch, c.list);
+	else
+		err = rolling_error_code(ROLLING_ECONFLICT,
+					 "local changes would be overwritten by advancing '%s';"
+					 " git read-tree said:\n%s"
+					 "commit or stash them, then try again; nothing was changed",
+					 tx->branch, git_said);
+	free(c.list);
+	git_tree_free(target);
+	git_tree_free(baseline);
+	git_commit_free(to);
+	git_commit_free(from);
+	return err;
+}
+
+/* The message for a read-tree that refused or failed: say what was wrong. */
+static int explain_failure(struct rolling_worktree_tx *tx, int status, const char *git_said)
+{
+	git_index *index = NULL;
+	char *index_path = path_join(tx->gitdir, "index");
+	int err = 0;
+
+	if (index_path && !git_index_open(&index, index_path) && git_index_has_conflicts(index)) {
+		git_index_conflict_iterator *it;
+		const git_index_entry *ancestor, *ours, *theirs;
+		char *list = strdup(""), *grown;
+
+		if (!git_index_conflict_iterator_new(&it, index)) {
+			while (list && !git_index_conflict_next(&ancestor, &ours, &theirs, it)) {
+				const char *path = ours ? ours->path : theirs ? theirs->path :
+						   ancestor->path;
+
+				grown = asprintf(&grown, "%s\n\t%s", list, path) < 0 ? NULL : grown;
+				free(list);
+				list = grown;
+			}
+			git_index_conflict_iterator_free(it);
+		}
+		err = rolling_error_code(ROLLING_ECONFLICT,
+					 "cannot advance '%s': the index has unmerged entries:%s\n"
+					 "resolve them first; nothing was changed",
+					 tx->branch, list ? list : "");
+		free(list);
+	}
+	git_index_free(index);
+	free(index_path);
+	if (err)
+		return err;
+	if (strstr(git_said, "not uptodate. Cannot merge.") ||
+	    strstr(git_said, "would be overwritten by merge") ||
+	    strstr(git_said, "would be lost by merge"))
+		return local_changes_error(tx, git_said);
+	return rolling_error("cannot update the work tree of '%s': git read-tree %s:\n%s"
+			     "the files it wrote were put back; nothing was changed",
+			     tx->branch, status > 128 ? "was killed by a signal" : "failed",
+			     *git_said ? git_said : "(it said nothing)\n");
+}
+
+int rolling_worktree_update(struct rolling_worktree_tx *tx)
+{
+	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1], *env_index, *out = NULL;
+	const char *args[] = { "read-tree", "-m", "-u", from, to, NULL };
+	const char *refresh[] = { "update-index", "-q", "--refresh", NULL };
+	const char *env[] = { NULL, NULL };
+	int status, err;
+
+	git_oid_tostr(from, sizeof(from), &tx->old_tip);
+	git_oid_tostr(to, sizeof(to), &tx->moves[tx->nr - 1].to);
+	/* git updates our copy of the index under its own lock on that copy. */
+	if (asprintf(&env_index, "GIT_INDEX_FILE=%sindex.lock", tx->gitdir) < 0)
+		return rolling_error("out of memory");
+	env[0] = env_index;
+	/*
+	 * As git merge does first: refresh the stat data, so that a file
+	 * whose content is unchanged but whose stat data is not (one put
+	 * back by an earlier run, say) is not taken for a local change.
+	 * Its exit status only says whether some file has changes.
+	 */
+	status = rolling_run_git_env(refresh, env, NULL,
+				     ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	if (status >= 0)
+		status = rolling_run_git_env(args, env, &out,
+					     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	free(env_index);
+	if (status < 0) {
+		free(out);
+		return status;
+	}
+	if (!status) {
+		free(out);
+		return 0;
+	}
+	err = explain_failure(tx, status, out ? out : "");
+	free(out);
+	return err;
+}
+
+int rolling_worktree_commit(struct rolling_worktree_tx *tx)
+{
+	char *lock = path_join(tx->gitdir, "index.lock"), *index = path_join(tx->gitdir, "index");
+	int err = 0;
+
+	if (!lock || !index || rename(lock, index) < 0)
+		err = rolling_error("'%s' moved, but its index could not be written (%s);"
+				    " run 'git reset --keep %s' to finish", tx->branch,
+				    strerror(errno), tx->branch);
+	else
+		tx->index_locked = 0;
+	free(lock);
+	free(index);
+	drop_intent(tx);
+	free(tx->refname);
+	free(tx->gitdir);
+	free(tx->intent);
+	tx->refname = tx->gitdir = tx->intent = NULL;
+	return err;
+}
+
+void rolling_worktree_abort(struct rolling_worktree_tx *tx)
+{
+	char *why = rolling_error_take();
+
+	if (tx->index_locked) {
+		if (restore_files(tx->repo, tx->gitdir, &tx->old_tip, &tx->moves[tx->nr - 1].to) < 0)
+			rolling_warning("could not put the work tree back: %s",
+					rolling_last_error());
+		unlock_index(tx->gitdir);
+		tx->index_locked = 0;
+	}
+	drop_intent(tx);
+	free(tx->refname);
+	free(tx->gitdir);
+	free(tx->intent);
+	tx->refname = tx->gitdir = tx->intent = NULL;
+	rolling_error_restore(0, why);
+}
+
+/* --- recovery ---------------------------------------------------------- */
+
+struct intent {
+	long pid;
+	char host[65];           /* HOST_NAME_MAX + 1; read with %64s */
+	char refname[1024];
+	git_oid old_tip;
+	struct rolling_ref_move *moves;
+	size_t nr;
+	int index_locked;
+};
+
+static int parse_intent(struct intent *in, char *text)
+{
+	char *line, *save = NULL;
+	int n = 0;
+
+	memset(in, 0, sizeof(*in));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		if (n == 0) {
+			if (sscanf(line, "%ld %64s", &in->pid, in->host) < 1)
+				return -1;
+		} else if (n == 1) {
+			snprintf(in->refname, sizeof(in->refname), "%s", line);
+		} else if (n == 2) {
+			if (git_oid_fromstr(&in->old_tip, line) < 0)
+				return -1;
+		} else if (!strcmp(line, INTENT_LOCKED)) {
+			in->index_locked = 1;
+		} else {
+			struct rolling_ref_move *grown = realloc(in->moves, (in->nr + 1) * sizeof(*grown));
+
+			if (!grown || strlen(line) < GIT_OID_HEXSZ + 1 ||
+			    git_oid_fromstrn(&grown[in->nr].to, line, GIT_OID_HEXSZ) < 0) {
+				in->moves = grown ? grown : in->moves;
+				return -1;
+			}
+			in->moves = grown;
+			snprintf(grown[in->nr].message, sizeof(grown[in->nr].message), "%s",
+				 line + GIT_OID_HEXSZ + 1);
+			in->nr++;
+		}
+	}
+	return n >= 3 && in->nr ? 0 : -1;
+}
+
+/* Wait a little for the flock: a killed run's git read-tree may be finishing. */
+static int wait_flock(int fd)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < FLOCK_WAIT; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+/* A lock of the branch left by the killed run: empty, or our next tip. */
+static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
+{
+	char *lock, *content;
+	size_t i;
+
+	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), in->refname) < 0)
+		return;
+	if ((content = read_small_file(lock))) {
+		int ours = !*content;
+
+		for (i = 0; !ours && i < in->nr; i++) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			ours = !strncmp(content, git_oid_tostr(hex, sizeof(hex), &in->moves[i].to),
+					GIT_OID_HEXSZ);
+		}
+		if (ours)
+			unlink(lock);
+		free(content);
+	}
+	free(lock);
+}
+
+/* Forward: the branch had started moving, so the rest follows it. */
+static int roll_forward(git_repository *repo, const char *gitdir, const struct intent *in,
+			size_t done)
+{
+	char *lock = path_join(gitdir, "index.lock"), *index = path_join(gitdir, "index");
+	git_reference *ref;
+	size_t i;
+	int err = 0;
+
+	for (i = done; i < in->nr && !err; i++) {
+		err = git_reference_create_matching(&ref, repo, in->refname, &in->moves[i].to, 1,
+						    &in->moves[i - 1].to, in->moves[i].message);
+		if (err < 0)
+			err = rolling_git_error(err, "cannot finish moving %s", in->refname);
+		else
+			git_reference_free(ref);
+	}
+	/* No index.lock: it had become the index already. */
+	if (!err && (!lock || !index || (rename(lock, index) < 0 && errno != ENOENT)))
+		err = rolling_error("cannot write the index of the interrupted advance: %s",
+				    strerror(errno));
+	free(lock);
+	free(index);
+	return err;
+}
+
+static int recover_dead(git_repository *repo, const char *gitdir, const struct intent *in)
+{
+	git_oid now;
+	size_t i;
+
+	if (!in->index_locked)
+		return 0;       /* it had changed nothing */
+	remove_own_ref_lock(repo, in);
+	if (git_reference_name_to_id(&now, repo, in->refname) < 0)
+		return rolling_git_error(-1, "cannot read %s", in->refname);
+	for (i = 0; i < in->nr; i++)
+		if (git_oid_equal(&now, &in->moves[i].to))
+			return roll_forward(repo, gitdir, in, i + 1);
+	/* Back: the branch had not moved (or someone else moved it since). */
+	if (restore_files(repo, gitdir, &in->old_tip, &in->moves[in->nr - 1].to) < 0)
+		return -1;
+	unlock_index(gitdir);
+	return 0;
+}
+
+/*
+ * Intent files being written (<intent>.<pid>) by runs killed before
+ * they linked them into place: gone once nobody holds their flock.
+ */
+static void remove_dead_drafts(const char *gitdir)
+{
+	DIR *dir = opendir(gitdir);
+	struct dirent *entry;
+
+	if (!dir)
+		return;
+	while ((entry = readdir(dir))) {
+		char *path;
+		int fd;
+
+		if (strncmp(entry->d_name, INTENT_NAME ".", strlen(INTENT_NAME) + 1) ||
+		    !(path = path_join(gitdir, entry->d_name)))
+			continue;
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			if (!flock(fd, LOCK_EX | LOCK_NB))
+				unlink(path);
+			close(fd);
+		}
+		free(path);
+	}
+	closedir(dir);
+}
+
+int rolling_worktree_recover(git_repository *repo)
+{
+	const char *gitdir = git_repository_path(repo);
+	char *intent = path_join(gitdir, INTENT_NAME), *text = NULL;
+	struct intent in = { 0 };
+	struct stat by_fd, by_name;
+	int fd, err = 0;
+
+	if (!intent)
+		return rolling_error("out of memory");
+	remove_dead_drafts(gitdir);
+	if ((fd = open(intent, O_RDONLY | O_CLOEXEC)) < 0) {
+		free(intent);
+		return 0;
+	}
+	if (wait_flock(fd) < 0) {
+		text = read_small_file(intent);
+		if (!text || parse_intent(&in, text) < 0)
+			in.pid = 0;
+		err = rolling_error_code(ROLLING_ELOCKED,
+					 "another git rolling advance (pid %ld on %s) is updating this"
+					 " work tree (it holds '%s'); wait for it to finish;"
+					 " if it hangs, end it ('kill %ld' on %s) and run"
+					 " git rolling advance again", in.pid, in.host[0] ? in.host : "?",
+					 intent, in.pid, in.host[0] ? in.host : "?");
+		goto out;
+	}
+	/* Whoever held it may have finished and removed it meanwhile. */
+	if (fstat(fd, &by_fd) < 0 || stat(intent, &by_name) < 0 ||
+	    by_fd.st_ino != by_name.st_ino || by_fd.st_dev != by_name.st_dev)
+		goto out;
+	text = read_small_file(intent);
+	if (!text || parse_intent(&in, text) < 0) {
+		/* Never half-written: it appears whole.  Not ours then; say so. */
+		err = rolling_error("'%s' is not an intent file git rolling wrote;"
+				    " remove it if you know where it came from", intent);
+		goto out;
+	}
+	if ((err = recover_dead(repo, gitdir, &in)) < 0)
+		goto out;
+	unlink(intent);
+out:
+	free(in.moves);
+	free(text);
+	close(fd);
+	free(intent);
+	return err;
+}

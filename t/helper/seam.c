@@ -1,0 +1,92 @@
+/*
+ * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
+ * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
+ * before the command first creates (or renames away) a file matching
+ * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default a branch's
+ * lock file, under refs/heads/ and ending in .lock: after everything was decided and
+ * written and before the branch moves).  The test suite is then the
+ * concurrent writer the compare-and-swap guards against.  The installed
+ * programs have no such hook.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int fired, seen;
+
+static int is_seam_path(const char *path)
+{
+	const char *pattern = getenv("GIT_ROLLING_TEST_SEAM_PATH");
+
+	return !fnmatch(pattern && *pattern ? pattern : "*/refs/heads/*.lock", path, 0);
+}
+
+static void before_open(const char *path, int flags)
+{
+	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
+
+	const char *nth = getenv("GIT_ROLLING_TEST_SEAM_NTH");
+
+	if (fired || !command || !*command || !(flags & O_CREAT) || !is_seam_path(path))
+		return;
+	/* $GIT_ROLLING_TEST_SEAM_NTH: at the Nth such file (default: the first) */
+	if (++seen < (nth ? atoi(nth) : 1))
+		return;
+	fired = 1;
+	/* The command itself is not to be interposed on. */
+	unsetenv("LD_PRELOAD");
+	if (system(command) != 0) {
+		fprintf(stderr, "GIT_ROLLING_TEST_BEFORE_UPDATE failed\n");
+		_exit(125);
+	}
+}
+
+static int call_real(const char *name, const char *path, int flags, mode_t mode)
+{
+	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
+
+	before_open(path, flags);
+	return real(path, flags, mode);
+}
+
+static mode_t mode_of(int flags, va_list ap)
+{
+	return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_of(flags, ap);
+	va_end(ap);
+	return call_real("open", path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_of(flags, ap);
+	va_end(ap);
+	return call_real("open64", path, flags, mode);
+}
+
+/* Renaming a lock into place is the moment a change becomes visible. */
+int rename(const char *from, const char *to)
+{
+	int (*real)(const char *, const char *) =
+		(int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+
+	before_open(from, O_CREAT);
+	return real(from, to);
+}

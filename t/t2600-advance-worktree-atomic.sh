@@ -1,0 +1,366 @@
+#!/bin/sh
+
+test_description='advance of a checked-out branch: all or nothing, like git
+
+The index lock is taken before any file is touched and held until the
+index, the files and the branch agree; a failure puts back what was
+written; a killed run is finished or undone by the next advance; what
+git merge --ff-only refuses is refused.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling.sh
+
+# state FILE: everything an advance could change in this work tree.
+state () {
+	{
+		git rev-parse HEAD linux-rolling-stable &&
+		git ls-files -s &&
+		git status --porcelain --untracked-files=all &&
+		git diff &&
+		cat Makefile
+	} >"$1"
+}
+
+# add_release COMMANDS: a new release of the 6.2 series whose commit also
+# runs COMMANDS in its work tree (on top of bumping SUBLEVEL).
+add_release () {
+	ar_newest=$(git tag -l "v6.2.*" | sort -V | tail -n 1) &&
+	ar_next=v6.2.$((${ar_newest##*.} + 1)) &&
+	rm -rf ../release &&
+	git worktree add -q --detach ../release "$ar_newest" &&
+	(
+		cd ../release &&
+		sed -i "s/^SUBLEVEL = .*/SUBLEVEL = ${ar_next##*.}/" Makefile &&
+		eval "$1" &&
+		git add -A &&
+		git commit -q -m "Linux ${ar_next#v}"
+	) &&
+	git tag -a -m "Linux ${ar_next#v}" "$ar_next" "$(git -C ../release rev-parse HEAD)" &&
+	git worktree remove --force ../release &&
+	echo "$ar_next"
+}
+
+# consistent TAG: branch, index and files agree, at the rolling merge of TAG.
+consistent () {
+	test "$(check_rolling_merge HEAD)" = "$1" &&
+	git diff --quiet HEAD &&
+	git diff --cached --quiet HEAD &&
+	test_path_is_missing .git/index.lock &&
+	test_path_is_missing .git/ROLLING_ADVANCE
+}
+
+test_expect_success 'setup: rolling branch checked out at week 40' '
+	stable_tree_linux tree &&
+	stable_tree_replay tree 40 &&
+	cd tree &&
+	git rolling init -q linux-rolling-stable &&
+	git checkout -q linux-rolling-stable
+'
+
+test_expect_success 'a held index lock: nothing is touched, the lock is named' '
+	cd tree &&
+	tag=$(add_release "echo new >new-file") &&
+	state ../before &&
+	: >.git/index.lock &&
+	test_expect_code 128 git rolling advance 2>../err &&
+	grep "^fatal: unable to create .$(pwd -P)/.git/index.lock.: File exists$" ../err &&
+	grep "remove the file and try again; nothing was changed$" ../err &&
+	rm .git/index.lock &&
+	test_path_is_missing new-file &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+# A file size limit makes writes fail with EFBIG (SIGXFSZ ignored), as a
+# full disk makes them fail with ENOSPC; messages and the exit status
+# travel through a pipe, which has no limit.
+test_expect_success 'a write failing midway puts back every file written' '
+	cd tree &&
+	tag=$(add_release "echo changed >README && head -c 200000 /dev/zero | tr \"\\\\0\" x >zz-big") &&
+	state ../before &&
+	(
+		trap "" XFSZ &&
+		ulimit -f 40 &&
+		git rolling advance
+		echo "exit status $?" >&2
+	) 2>&1 | cat >../err &&
+	grep "^exit status 128$" ../err &&
+	grep -E "^fatal: cannot update the work tree of .linux-rolling-stable.: git read-tree (failed|was killed by a signal):$" ../err &&
+	grep "^the files it wrote were put back; nothing was changed$" ../err &&
+	test_path_is_missing zz-big &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'local changes in the way of many files: all listed, however long' '
+	cd tree &&
+	tag=$(add_release "for i in \$(seq 100); do echo \$i >drivers/a-file-with-a-rather-long-name-\$i.c; done") &&
+	for i in $(seq 100)
+	do
+		echo mine >drivers/a-file-with-a-rather-long-name-$i.c || return 1
+	done &&
+	state ../before &&
+	test_expect_code 128 git rolling advance 2>../err &&
+	test $(wc -c <../err) -gt 3000 &&
+	grep "^fatal: your local changes to the following files would be overwritten by advancing .linux-rolling-stable.:$" ../err &&
+	test $(grep -c "^	drivers/a-file-with-a-rather-long-name-[0-9]*\.c$" ../err) = 100 &&
+	tail -n 1 ../err >../last &&
+	echo "commit or stash them, then try again; nothing was changed" >../expect &&
+	test_cmp ../expect ../last &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	rm drivers/a-file-with-a-rather-long-name-*.c &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+for state_file in MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD rebase-merge rebase-apply BISECT_LOG
+do
+	test_expect_success "refused while $state_file says an operation is in progress" '
+		cd tree &&
+		tag=$(add_release "echo $state_file >>README") &&
+		case $state_file in
+		rebase-*) mkdir .git/$state_file ;;
+		*) git rev-parse HEAD >.git/$state_file ;;
+		esac &&
+		state ../before &&
+		test_expect_code 128 git rolling advance 2>../err &&
+		grep "^fatal: cannot advance .linux-rolling-stable.: .* is in progress in its work tree ($state_file exists); conclude or abort it first; nothing was changed$" ../err &&
+		state ../after &&
+		test_cmp ../before ../after &&
+		rm -r .git/$state_file &&
+		git rolling advance -q &&
+		consistent $tag
+	'
+done
+
+test_expect_success 'unmerged entries in the index are named as such' '
+	cd tree &&
+	tag=$(add_release "echo more >>README") &&
+	blob=$(git rev-parse HEAD:README) &&
+	{
+		printf "0 0000000000000000000000000000000000000000\tREADME\n" &&
+		printf "100644 $blob 1\tREADME\n100644 $blob 2\tREADME\n100644 $blob 3\tREADME\n"
+	} | git update-index --index-info &&
+	test_expect_code 128 git rolling advance 2>../err &&
+	printf "%s\n\t%s\n%s\n" \
+		"fatal: cannot advance '"'"'linux-rolling-stable'"'"': the index has unmerged entries:" \
+		README "resolve them first; nothing was changed" >../expect &&
+	test_cmp ../expect ../err &&
+	git reset -q --hard &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'the branch moved just before the checkout: said so, nothing changed' '
+	cd tree &&
+	tag=$(add_release "echo moved >>README") &&
+	before=$(git rev-parse HEAD) &&
+	other=$(git rev-parse v6.2.1^{commit}) &&
+	git ls-files -s >../index.before &&
+	test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
+		git rolling advance 2>../err &&
+	grep "^fatal: refs/heads/linux-rolling-stable was changed by another process (it is now at $(git rev-parse --short=12 $other)); nothing was changed$" ../err &&
+	git ls-files -s >../index.after &&
+	test_cmp ../index.before ../index.after &&
+	git update-ref refs/heads/linux-rolling-stable $before &&
+	git diff --quiet HEAD &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'losing the race after the files were written puts them back' '
+	cd tree &&
+	tag=$(add_release "echo raced >>README && echo added >raced-file") &&
+	before=$(git rev-parse HEAD) &&
+	other=$(git rev-parse v6.2.1^{commit}) &&
+	git ls-files -s >../index.before &&
+	test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
+		git rolling advance 2>../err &&
+	grep "^fatal: refs/heads/linux-rolling-stable was changed by another process" ../err &&
+	test_path_is_missing raced-file &&
+	test_path_is_missing .git/index.lock &&
+	git ls-files -s >../index.after &&
+	test_cmp ../index.before ../index.after &&
+	git update-ref refs/heads/linux-rolling-stable $before &&
+	git diff --quiet HEAD &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'other git commands and a second advance fail cleanly meanwhile' '
+	cd tree &&
+	tag=$(add_release "echo concurrent >>README") &&
+	cat >../meanwhile <<-\EOF &&
+	! git commit -q --allow-empty -m meanwhile 2>../commit.err &&
+	grep "index.lock" ../commit.err &&
+	! git rolling advance 2>../advance.err &&
+	grep "^fatal: another git rolling advance (pid [0-9]* on .*) is updating this work tree" ../advance.err
+	EOF
+	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_BEFORE_UPDATE="sh ../meanwhile" \
+		git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'killed after writing the files: the next advance finishes' '
+	cd tree &&
+	tag=$(add_release "echo killed >>README && echo new >killed-file") &&
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+	test_path_is_file .git/ROLLING_ADVANCE &&
+	test_path_is_file .git/index.lock &&
+	git rolling advance -q &&
+	consistent $tag &&
+	test_path_is_file killed-file
+'
+
+test_expect_success 'killed while writing the reflog of the moved branch: finished' '
+	cd tree &&
+	tag=$(add_release "echo reflog >>README") &&
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/logs/refs/heads/*" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+	test_path_is_file .git/ROLLING_ADVANCE &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'a series switch killed between its two moves: the next advance finishes' '
+	stable_tree_linux switch &&
+	stable_tree_replay switch $(($(stable_tree_week_of switch v6.3.1) + 1)) &&
+	(
+		cd switch &&
+		git rolling init -q --at v6.2.1 linux-rolling-stable &&
+		git checkout -q linux-rolling-stable &&
+		start=$(git rev-parse HEAD) &&
+		git rolling advance --porcelain --dry-run >../plan &&
+		test_line_count = 2 ../plan &&
+		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=3 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		test "$(git rev-parse linux-rolling-stable^1)" = $start &&
+		test "$(git rev-parse HEAD)" = "$(sed -n "1s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan)" &&
+		git rolling advance -q &&
+		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan)
+	)
+'
+
+test_expect_success 'killed with the branch at its new tip: finished although nothing is left to plan' '
+	(
+		cd switch &&
+		git reset -q --hard HEAD~1 &&
+		git reset -q --hard HEAD~1 &&
+		git rolling advance --porcelain --dry-run >../plan &&
+		last=$(sed -n "2s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan) &&
+		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
+			GIT_ROLLING_TEST_SEAM_NTH=2 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		test "$(git rev-parse HEAD)" = $last &&
+		test_path_is_file .git/ROLLING_ADVANCE &&
+		git rolling advance -q >../out &&
+		test_must_be_empty ../out &&
+		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan)
+	)
+'
+
+test_expect_success 'killed before taking the index lock: nothing to undo' '
+	cd tree &&
+	tag=$(add_release "echo early >>README") &&
+	state ../before &&
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+	test_path_is_file .git/ROLLING_ADVANCE &&
+	test_path_is_missing .git/index.lock &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'an earlier run that may be alive: refused, naming it and what to do' '
+	cd tree &&
+	tag=$(add_release "echo alive >>README") &&
+	state ../before &&
+	printf "4242 otherhost\nrefs/heads/linux-rolling-stable\n%s\n%s rolling: merge x\n" \
+		$(git rev-parse HEAD) $(git rev-parse HEAD) >.git/ROLLING_ADVANCE &&
+	{ flock -o .git/ROLLING_ADVANCE sleep 30 & } &&
+	holder=$! &&
+	sleep 1 &&
+	test_expect_code 128 git rolling advance 2>../err &&
+	kill $holder &&
+	grep "^fatal: another git rolling advance (pid 4242 on otherhost) is updating this work tree (it holds .*ROLLING_ADVANCE.); wait for it to finish; if it hangs, end it (.kill 4242. on otherhost) and run git rolling advance again$" ../err &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	{ wait $holder || :; } &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success 'a branch checked out in a locked work tree whose directory is gone' '
+	cd tree &&
+	git rolling init -q --at v6.1.1 away &&
+	git worktree add -q ../away away &&
+	git worktree lock --reason "on a removable disk" ../away &&
+	rm -rf ../away &&
+	git rev-parse away >../away.before &&
+	test_expect_code 128 git rolling advance away 2>../err &&
+	grep "^fatal: .away. is checked out in another work tree; not moving it$" ../err &&
+	git rev-parse away >../away.after &&
+	test_cmp ../away.before ../away.after
+'
+
+test_expect_success 'from a linked work tree, the branch of the main one is left alone' '
+	cd tree &&
+	git worktree add -q --detach ../linked &&
+	tag=$(add_release "echo linked >>README") &&
+	git rev-parse linux-rolling-stable >../main.before &&
+	test_expect_code 128 git -C ../linked rolling advance linux-rolling-stable 2>../err &&
+	grep "^fatal: .linux-rolling-stable. is checked out in another work tree; not moving it$" ../err &&
+	git rev-parse linux-rolling-stable >../main.after &&
+	test_cmp ../main.before ../main.after &&
+	git worktree remove ../linked &&
+	git rolling advance -q linux-rolling-stable &&
+	consistent $tag
+'
+
+test_expect_success 'a branch being rebased in another work tree is left alone' '
+	cd tree &&
+	git rolling init -q --at v6.1.1 rebasing &&
+	git worktree add -q --detach ../rebasing &&
+	wtdir=$(git -C ../rebasing rev-parse --absolute-git-dir) &&
+	mkdir "$wtdir/rebase-merge" &&
+	echo refs/heads/rebasing >"$wtdir/rebase-merge/head-name" &&
+	test_expect_code 128 git rolling advance rebasing 2>../err &&
+	grep "^fatal: .rebasing. is checked out in another work tree; not moving it$" ../err &&
+	rm -r "$wtdir/rebase-merge"
+'
+
+test_expect_success 'a sparse checkout advances as git merge --ff-only does' '
+	cd tree &&
+	tag=$(add_release "echo sparse >>README && echo out >drivers/outside.c") &&
+	git sparse-checkout set --no-cone "/*" "!/drivers/" &&
+	test_path_is_missing drivers &&
+	git rolling advance -q linux-rolling-stable &&
+	git clone -q --no-checkout . ../oracle &&
+	test "$(check_rolling_merge HEAD)" = $tag &&
+	test_path_is_missing drivers &&
+	(
+		cd ../oracle &&
+		git checkout -q -b ff $(git -C ../tree rev-parse HEAD^1) &&
+		git sparse-checkout set --no-cone "/*" "!/drivers/" &&
+		git merge -q --ff-only $(git -C ../tree rev-parse HEAD) &&
+		git ls-files -t >../oracle.files
+	) &&
+	git ls-files -t >../advance.files &&
+	test_cmp ../oracle.files ../advance.files &&
+	git status --porcelain >../status &&
+	test_must_be_empty ../status &&
+	git sparse-checkout disable
+'
+
+test_done
