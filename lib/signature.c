@@ -64,16 +64,14 @@ static int has_signature(const char *data, size_t size)
  * returns 1 when it carries a signature that git must check.
  */
 static int classify(enum rolling_signature_status *status, git_oid *tag_object,
-		    git_repository *repo, git_odb *odb, const char *name)
+		    git_odb *odb, const struct rolling_release *release)
 {
-	char refname[1024];
 	git_odb_object *object = NULL;
 	int err;
 
-	snprintf(refname, sizeof(refname), "refs/tags/%s", name);
-	if ((err = git_reference_name_to_id(tag_object, repo, refname)) < 0 ||
-	    (err = git_odb_read(&object, odb, tag_object)) < 0)
-		return rolling_git_error(err, "cannot read tag '%s'", name);
+	git_oid_cpy(tag_object, &release->tag);
+	if ((err = git_odb_read(&object, odb, tag_object)) < 0)
+		return rolling_git_error(err, "cannot read tag '%s'", release->name);
 	if (git_odb_object_type(object) != GIT_OBJECT_TAG)
 		*status = ROLLING_SIGNATURE_LIGHTWEIGHT;
 	else if (!has_signature(git_odb_object_data(object), git_odb_object_size(object)))
@@ -152,7 +150,7 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 }
 
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr)
+			   const struct rolling_release *const *releases, size_t nr)
 {
 	char (*hex)[GIT_OID_HEXSZ + 1] = malloc(BATCH * sizeof(*hex));
 	size_t *index = malloc(BATCH * sizeof(*index));
@@ -171,7 +169,7 @@ int rolling_tag_signatures(enum rolling_signature_status *status, git_repository
 	for (i = 0; i < nr; i++) {
 		git_oid tag_object;
 
-		if ((err = classify(&status[i], &tag_object, repo, odb, names[i])) < 0)
+		if ((err = classify(&status[i], &tag_object, odb, releases[i])) < 0)
 			goto out;
 		if (!err)
 			continue;

@@ -2,6 +2,7 @@
 #define ROLLING_SIGNATURE_H
 
 #include <git2.h>
+#include "tags.h"
 
 enum rolling_signature_status {
 	ROLLING_SIGNATURE_GOOD,
@@ -11,7 +12,9 @@ enum rolling_signature_status {
 };
 
 /*
- * Check the signatures of the tags refs/tags/<names[i]> into status[i].
+ * Check the signatures of the release tags into status[i]: the objects
+ * their refs named when the tags were read (release->tag), so that a ref
+ * moved since cannot swap in another tag.
  * Unsigned tags are recognised here; signed ones are handed to `git
  * verify-tag` (one process for many tags), so that gpg.program,
  * gpg.format, the SSH allowed-signers file and gpg.minTrustLevel count
@@ -19,7 +22,7 @@ enum rolling_signature_status {
  * cannot be read or git cannot be run.
  */
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr);
+			   const struct rolling_release *const *releases, size_t nr);
 
 /* "good", "lightweight tag", "unsigned tag", "bad signature". */
 const char *rolling_signature_status_name(enum rolling_signature_status status);

@@ -41,9 +41,8 @@ static void warn_not_commit(const char *name, git_object_t type)
  * commit (the caller skips it), or a negative error.
  */
 static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
-			  git_reference *ref, const char *name)
+			  const git_oid *target, const git_oid *peeled, const char *name)
 {
-	const git_oid *peeled = git_reference_target_peel(ref);
 	git_oid id;
 	int depth, err;
 
@@ -52,7 +51,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 		*is_commit = 0;
 		return 0;
 	}
-	git_oid_cpy(&id, git_reference_target(ref));
+	git_oid_cpy(&id, target);
 	for (depth = 0; depth < MAX_TAG_DEPTH; depth++) {
 		git_object_t type;
 		size_t size;
@@ -79,7 +78,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit, int is_commit)
+		       const git_oid *target, const git_oid *commit, int is_commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -97,6 +96,7 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	if (!(release->name = strdup(name)))
 		return rolling_error("out of memory");
 	release->version = *v;
+	git_oid_cpy(&release->tag, target);
 	git_oid_cpy(&release->commit, commit);
 	release->is_commit = is_commit;
 	tags->releases_nr++;
@@ -117,10 +117,10 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	tags->has_mainline_final = 1;
 }
 
-static int load_ref(struct loader *l, git_reference *ref)
+/* One tag: `target` is what refs/tags/<name> names, `peeled` its trusted peel or NULL. */
+static int load_tag(struct loader *l, const char *name, const git_oid *target,
+		    const git_oid *peeled)
 {
-	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
-	git_reference *resolved = NULL;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
 	git_oid commit;
@@ -136,16 +136,33 @@ static int load_ref(struct loader *l, git_reference *ref)
 	}
 	if (kind != ROLLING_TAG_RELEASE)
 		return 0;
+	if ((err = peel_to_commit(&commit, &is_commit, l, target, peeled, name)))
+		return err < 0 ? err : 0;
+	return add_release(l, name, &version, target, &commit, is_commit);
+}
+
+static int load_ref(struct loader *l, git_reference *ref)
+{
+	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
+	git_reference *resolved = NULL;
+	int err;
+
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-		if ((err = git_reference_resolve(&resolved, ref)) < 0)
+		struct rolling_version version;
+		enum rolling_tag_kind kind;
+
+		if ((err = git_reference_resolve(&resolved, ref)) < 0) {
+			/* Only a release tag that leads nowhere is an error. */
+			if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0 ||
+			    kind != ROLLING_TAG_RELEASE)
+				return 0;
 			return rolling_git_error(err, "tag '%s'", name);
+		}
 		ref = resolved;
 	}
-	err = peel_to_commit(&commit, &is_commit, l, ref, name);
+	err = load_tag(l, name, git_reference_target(ref), git_reference_target_peel(ref));
 	git_reference_free(resolved);
-	if (err)
-		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit, is_commit);
+	return err;
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -205,6 +222,14 @@ static int index_releases(struct rolling_tags *tags)
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns)
 {
+	return rolling_tags_load_extra(tags, repo, patterns, NULL, 0);
+}
+
+int rolling_tags_load_extra(struct rolling_tags *tags, git_repository *repo,
+			    struct rolling_patterns *patterns,
+			    const struct rolling_tag_ref *extra, size_t extra_nr)
+{
+	size_t i;
 	struct loader l = { tags, repo, NULL, patterns, 0 };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
@@ -228,6 +253,10 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		err = rolling_git_error(err, "cannot read tags");
 		goto out;
 	}
+	for (i = 0, err = 0; i < extra_nr && !err; i++)
+		err = load_tag(&l, extra[i].name, &extra[i].target, NULL);
+	if (err < 0)
+		goto out;
 	if (tags->releases_nr)  /* qsort() wants a valid array even for none */
 		qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
 	drop_duplicates(tags);

@@ -10,6 +10,7 @@
 struct rolling_release {
 	char *name;                       /* without "refs/tags/" */
 	struct rolling_version version;
+	git_oid tag;                      /* what the ref names: a tag object, or the commit */
 	git_oid commit;
 	/*
 	 * Whether `commit` is known to be a commit (1), known not to be (-1),
@@ -56,6 +57,25 @@ struct rolling_tags {
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
+
+/*
+ * A tag that is not a ref of the repository (yet): what a fetch brought
+ * into its quarantine for refs/tags/<name>.
+ */
+struct rolling_tag_ref {
+	const char *name;
+	git_oid target;
+};
+
+/*
+ * rolling_tags_load() plus the tags in `extra`, read as if they were
+ * refs/tags/<name> (their objects are read, never taken on trust).  A
+ * name the repository has too is a duplicate: the caller passes only
+ * names it does not have.
+ */
+int rolling_tags_load_extra(struct rolling_tags *tags, git_repository *repo,
+			    struct rolling_patterns *patterns,
+			    const struct rolling_tag_ref *extra, size_t extra_nr);
 
 /* The release with this exact version, or NULL. */
 const struct rolling_release *rolling_tags_find_version(const struct rolling_tags *tags,

@@ -602,14 +602,14 @@ static int check_signatures(struct walk *w)
 {
 	struct rolling_verify_result *r = w->result;
 	size_t max = r->steps_nr + 1, nr = 0, i;
-	const char **names = calloc(max, sizeof(*names));
+	const struct rolling_release **releases = calloc(max, sizeof(*releases));
 	const git_oid **commits = calloc(max, sizeof(*commits));
 	enum rolling_signature_status *status = calloc(max, sizeof(*status));
 	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
 	char expected[TEXT_MAX], found[TEXT_MAX];
 	int err = 0;
 
-	if (!names || !commits || !status || !seen) {
+	if (!releases || !commits || !status || !seen) {
 		err = rolling_error("out of memory");
 		goto out;
 	}
@@ -621,10 +621,10 @@ static int check_signatures(struct walk *w)
 		if (!release || seen[index = (size_t)(release - w->tags->releases)])
 			continue;
 		seen[index] = 1;
-		names[nr] = release->name;
+		releases[nr] = release;
 		commits[nr++] = i ? &r->steps[i - 1].merge : &r->base;
 	}
-	if ((err = rolling_tag_signatures(status, w->repo, names, nr)) < 0)
+	if ((err = rolling_tag_signatures(status, w->repo, releases, nr)) < 0)
 		goto out;
 	for (i = 0; i < nr && !err; i++) {
 		if (status[i] == ROLLING_SIGNATURE_GOOD) {
@@ -632,8 +632,8 @@ static int check_signatures(struct walk *w)
 			continue;
 		}
 		snprintf(expected, sizeof(expected), "a good signature on tag %s"
-			 " (see git verify-tag %s)", names[i], names[i]);
-		snprintf(found, sizeof(found), "%s: %s", names[i],
+			 " (see git verify-tag %s)", releases[i]->name, releases[i]->name);
+		snprintf(found, sizeof(found), "%s: %s", releases[i]->name,
 			 rolling_signature_status_name(status[i]));
 		err = fail(w, ROLLING_CHECK_SIGNATURE, commits[i], expected, found);
 	}
@@ -641,7 +641,7 @@ out:
 	free(seen);
 	free(status);
 	free(commits);
-	free(names);
+	free(releases);
 	return err;
 }
 
