@@ -13,12 +13,16 @@
 #include "../lib/ident.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/branch-open.h"
+#include "../lib/remote-config.h"
 
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex>] [--mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--at <release>] [--force] [-q]\n"
 	"                        <branch>",
+	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
+	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
 	NULL,
 };
 
@@ -37,6 +41,8 @@ struct init_options {
 	const char *at;
 	int force;
 	int quiet;
+	const char *follow;
+	int signatures;     /* for --follow; -1: leave as configured */
 };
 
 static char *xstrdup_or_null(const char *s)
@@ -193,9 +199,67 @@ static void create_branch(git_repository *repo, struct rolling_branch *b,
 	}
 }
 
+/*
+ * Split "<remote>/<branch>" at the configured remote it starts with;
+ * the longest one wins, since remote names may hold slashes too.
+ */
+static void split_followed(char **remote, const char **branch, git_repository *repo,
+			   const char *followed)
+{
+	git_strarray remotes = { NULL, 0 };
+	size_t i, best = 0;
+
+	if (git_remote_list(&remotes, repo) < 0)
+		die("cannot read the remotes");
+	for (i = 0; i < remotes.count; i++) {
+		size_t len = strlen(remotes.strings[i]);
+
+		if (len > best && !strncmp(followed, remotes.strings[i], len) &&
+		    followed[len] == '/' && followed[len + 1])
+			best = len;
+	}
+	git_strarray_dispose(&remotes);
+	if (!best)
+		die("'%s' is not <remote>/<branch> of a configured remote (see git remote add)",
+		    followed);
+	if (!(*remote = strndup(followed, best)))
+		die("out of memory");
+	*branch = followed + best + 1;
+}
+
+/* --follow: configure what git rolling fetch verifies; nothing else changes. */
+static int follow(const struct init_options *o, int argc)
+{
+	const char *release_re, *mainline_re, *branch;
+	git_repository *repo;
+	char refname[1024], *remote;
+
+	if (argc)
+		die("--follow takes no <branch>: it names <remote>/<branch> itself");
+	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
+					  o->release_pattern, o->mainline_pattern) < 0)
+		die_last_error();
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	split_followed(&remote, &branch, repo, o->follow);
+	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if (!git_reference_is_valid_name(refname) || branch[0] == '-')
+		die("'%s' is not a valid branch name", branch);
+	if (rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
+					 o->signatures) < 0)
+		die_last_error();
+	if (!o->quiet)
+		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
+		       remote, branch, remote);
+	free(remote);
+	git_repository_free(repo);
+	return 0;
+}
+
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 };
+	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1,
+				  .signatures = -1 };
 	const struct rolling_option options[] = {
 		OPT_STRING(0, "preset", &o.preset, "name",
 			   "tag scheme of a known project: linux (default) or systemd"),
@@ -214,6 +278,10 @@ static int cmd_init(int argc, const char **argv)
 		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
 		OPT__FORCE(&o.force, "replace an existing branch and configuration"),
+		OPT_STRING(0, "follow", &o.follow, "remote>/<branch",
+			   "configure git rolling fetch to verify this branch of a remote"),
+		OPT_BOOL(0, "signatures", &o.signatures,
+			 "with --follow: fetch checks the release tags' signatures"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};
@@ -226,6 +294,10 @@ static int cmd_init(int argc, const char **argv)
 	char refname[1024], hex[GIT_OID_HEXSZ + 1];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
+	if (o.follow)
+		return follow(&o, argc);
+	if (o.signatures >= 0)
+		die("--signatures goes with --follow");
 	if (argc != 1)
 		usage_with_options(init_usage, options);
 	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
