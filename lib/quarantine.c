@@ -110,6 +110,23 @@ static int take_ownership(struct rolling_quarantine *q)
 	return 0;
 }
 
+/*
+ * libgit2 reads the packs of an object directory only if pack/ exists
+ * when the directory is added: make it before the fetch needs it.
+ */
+static int make_pack_dir(const struct rolling_quarantine *q)
+{
+	char *pack;
+	int err = 0;
+
+	if (asprintf(&pack, "%s/pack", q->path) < 0)
+		return rolling_error("out of memory");
+	if (mkdir(pack, 0777) < 0)
+		err = rolling_error("cannot create %s: %s", pack, strerror(errno));
+	free(pack);
+	return err;
+}
+
 int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo)
 {
 	int err;
@@ -131,7 +148,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 		q->path = NULL;
 		goto fail;
 	}
-	if ((err = take_ownership(q)) < 0)
+	if ((err = take_ownership(q)) < 0 || (err = make_pack_dir(q)) < 0)
 		goto fail;
 	return 0;
 fail:
