@@ -82,11 +82,11 @@ test_expect_success 'local changes the step would overwrite: nothing is moved' '
 	publish 17 &&
 	new=$(server_tip) &&
 	old=$(git -C reader rev-parse HEAD) &&
-	! git -C reader diff --quiet $old $new -- Makefile &&
+	! git -C server.git diff --quiet $old $new -- Makefile &&
 	echo "# my change" >>reader/Makefile &&
 	cp reader/Makefile mine &&
 	test_expect_code 128 git -C reader rolling pull >out 2>err &&
-	grep "Makefile" err &&
+	grep "^	Makefile$" err &&
 	test "$(git -C reader rev-parse HEAD)" = "$old" &&
 	test_cmp mine reader/Makefile &&
 	git -C reader checkout -q -- Makefile &&
