@@ -14,7 +14,24 @@ if ! command -v bash >/dev/null 2>&1 || ! test -r "$GIT_COMPLETION" ||
    ! test -r "$BASH_COMPLETION"
 then
 	skip_all='bash, git-completion or bash-completion missing'
-	test_done
+	test_expect_success 'fetch and pull offer the remotes, then the branches followed' '
+	git remote add up "$TRASH_DIRECTORY" &&
+	git remote add other "$TRASH_DIRECTORY" &&
+	git config --add rolling.remote.up.branches linux-rolling-stable &&
+	git config --add rolling.remote.up.branches linux-rolling-lts &&
+	complete git rolling fetch "" >actual &&
+	printf "%s\n" "other " "up " >expect &&
+	test_cmp expect actual &&
+	complete git rolling pull -q up "" >actual &&
+	printf "%s\n" "linux-rolling-lts " "linux-rolling-stable " >expect &&
+	test_cmp expect actual &&
+	git update-ref refs/remotes/up/linux-rolling-stable HEAD &&
+	complete git rolling init --follow "" >actual &&
+	echo "up/linux-rolling-stable " >expect &&
+	test_cmp expect actual
+'
+
+test_done
 fi
 
 # complete <words...>: what bash offers for the command line "words ",
@@ -68,6 +85,23 @@ test_expect_success 'options after --' '
 	test_cmp expect actual &&
 	complete git rolling init --preset= >actual &&
 	printf "%s\n" "linux " "systemd " >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'fetch and pull offer the remotes, then the branches followed' '
+	git remote add up "$TRASH_DIRECTORY" &&
+	git remote add other "$TRASH_DIRECTORY" &&
+	git config --add rolling.remote.up.branches linux-rolling-stable &&
+	git config --add rolling.remote.up.branches linux-rolling-lts &&
+	complete git rolling fetch "" >actual &&
+	printf "%s\n" "other " "up " >expect &&
+	test_cmp expect actual &&
+	complete git rolling pull -q up "" >actual &&
+	printf "%s\n" "linux-rolling-lts " "linux-rolling-stable " >expect &&
+	test_cmp expect actual &&
+	git update-ref refs/remotes/up/linux-rolling-stable HEAD &&
+	complete git rolling init --follow "" >actual &&
+	echo "up/linux-rolling-stable " >expect &&
 	test_cmp expect actual
 '
 
