@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <git2.h>
 #include "../lib/usage.h"
 #include "../lib/setup.h"
@@ -32,7 +33,17 @@ static const char *const fetch_usage[] = {
 #define ABBREV 12
 #define SUBJECT_PREFIX "Merge "
 #define TAG_PREFIX "refs/tags/"
-#define MAX_FETCH_ARGS 56
+#define MAX_CANDIDATE_TAGS 32
+/*
+ * The quarantined git fetch sees the repository's own object store as
+ * an alternate, and would list the repository's refs a second and a
+ * third time as "alternate refs" (git for-each-ref) for its negotiation
+ * and its connectivity check.  They are its own refs, which it uses
+ * anyway: a command that prints no ref saves the two runs.  Where the
+ * repository has alternates of its own, their refs count, and git's
+ * default stays.
+ */
+#define ALTERNATE_REFS_NONE "core.alternateRefsCommand=true"
 
 struct fetch_options {
 	const char *preset;
@@ -70,6 +81,8 @@ struct fetch {
 	/* Release tags the new steps need that this repository lacks. */
 	struct rolling_tag_ref *needed;
 	size_t needed_nr, needed_alloc;
+	int tags_prefetched;
+	int own_alternates;      /* the repository borrows objects itself */     /* every tag the steps can need came with the tips */
 	int signatures;
 };
 
@@ -207,6 +220,15 @@ static void remove_quarantine(void)
 	active_quarantine = NULL;
 }
 
+static int has_own_alternates(struct fetch *f)
+{
+	char *path = xstrfmt("%s/info/alternates", f->quarantine.objects);
+	int has = !access(path, F_OK) || getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+
+	free(path);
+	return has;
+}
+
 static void create_quarantine(struct fetch *f)
 {
 	if (rolling_quarantine_create(&f->quarantine, f->repo) < 0)
@@ -215,6 +237,24 @@ static void create_quarantine(struct fetch *f)
 	atexit(remove_quarantine);
 	if (rolling_quarantine_add_to(&f->quarantine, f->repo) < 0)
 		die_last_error();
+	f->own_alternates = has_own_alternates(f);
+}
+
+/* The object ids to fetch, one per line, for git fetch --stdin. */
+static char *write_wants(const struct fetch *f, const git_oid *const *oids, size_t nr)
+{
+	char *path = xstrfmt("%s/wants", f->quarantine.path);
+	char hex[GIT_OID_HEXSZ + 1];
+	FILE *out = fopen(path, "w");
+	size_t i;
+
+	if (!out)
+		die("cannot write %s: %m", path);
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%s\n", git_oid_tostr(hex, sizeof(hex), oids[i]));
+	if (fclose(out))
+		die("cannot write %s: %m", path);
+	return path;
 }
 
 /*
@@ -225,32 +265,23 @@ static void create_quarantine(struct fetch *f)
  */
 static void fetch_objects(struct fetch *f, const git_oid *const *oids, size_t nr, int quiet)
 {
-	const char *args[MAX_FETCH_ARGS + 16] = {
-		"fetch", "--no-tags", "--no-write-fetch-head", "--refmap=", "--no-prune",
+	const char *args[] = {
+		"-c", ALTERNATE_REFS_NONE, "fetch", "--no-tags", "--no-write-fetch-head", "--refmap=", "--no-prune",
 		"--no-auto-gc", "--no-auto-maintenance", "--no-write-commit-graph",
-		"--no-recurse-submodules",
+		"--no-recurse-submodules", quiet ? "--quiet" : "--no-quiet", "--stdin",
+		"--", f->remote, NULL,
 	};
-	char (*hex)[GIT_OID_HEXSZ + 1] = calloc(nr ? nr : 1, sizeof(*hex));
 	struct rolling_quarantine_env env;
-	size_t n = 9, i;
+	char *wants = write_wants(f, oids, nr);
 	int status;
 
-	if (!hex)
-		die("out of memory");
-	if (nr > MAX_FETCH_ARGS)
-		die("too many objects to fetch at once (%zu)", nr);
-	if (quiet)
-		args[n++] = "--quiet";
-	args[n++] = "--";
-	args[n++] = f->remote;
-	for (i = 0; i < nr; i++)
-		args[n++] = git_oid_tostr(hex[i], sizeof(hex[i]), oids[i]);
-	args[n] = NULL;
 	if (rolling_quarantine_env_writer(&env, &f->quarantine) < 0)
 		die_last_error();
-	status = rolling_run_git(args, NULL, quiet ? ROLLING_RUN_NO_STDOUT : 0);
+	status = rolling_run_git_with_stdin(f->own_alternates ? args + 2 : args, wants, NULL,
+					    quiet ? ROLLING_RUN_NO_STDOUT : 0);
 	rolling_quarantine_env_restore(&env);
-	free(hex);
+	unlink(wants);
+	free(wants);
 	if (status < 0)
 		die_last_error();
 	if (status)
@@ -258,9 +289,46 @@ static void fetch_objects(struct fetch *f, const git_oid *const *oids, size_t nr
 		    f->remote, status);
 }
 
+static int is_release_name(struct fetch *f, const char *name)
+{
+	struct rolling_version version;
+	enum rolling_tag_kind kind;
+
+	return !rolling_patterns_classify(&f->patterns, name, &kind, &version) &&
+	       kind == ROLLING_TAG_RELEASE;
+}
+
+/*
+ * The server's release tags this repository lacks.  After a week they
+ * are that week's releases, a handful: fetching them with the tips saves
+ * a second round trip, and those no step needs get no ref (their
+ * objects, once verified, wait for gc).  Many mean the tags were never
+ * fetched (a first fetch): then only the tags the steps need are
+ * fetched, once the steps are known.
+ */
+static int candidate_tags(struct fetch *f, const git_oid **oids, size_t *nr, size_t max)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < f->advertised.nr; i++) {
+		const struct rolling_remote_ref *ref = &f->advertised.refs[i];
+		const char *name = ref->name + strlen(TAG_PREFIX);
+
+		if (strncmp(ref->name, TAG_PREFIX, strlen(TAG_PREFIX)) ||
+		    !is_release_name(f, name) ||
+		    rolling_tags_find_name(&f->tags, &f->patterns, name))
+			continue;
+		if (found == max)
+			return 0;
+		oids[found++] = &ref->oid;
+	}
+	*nr += found;
+	return 1;
+}
+
 static void fetch_tips(struct fetch *f, int quiet)
 {
-	const git_oid **oids = calloc(f->nr ? f->nr : 1, sizeof(*oids));
+	const git_oid **oids = calloc(f->nr + MAX_CANDIDATE_TAGS, sizeof(*oids));
 	size_t i, nr = 0;
 
 	if (!oids)
@@ -269,8 +337,10 @@ static void fetch_tips(struct fetch *f, int quiet)
 		if (!f->branches[i].has_verified ||
 		    !git_oid_equal(&f->branches[i].tip, &f->branches[i].verified))
 			oids[nr++] = &f->branches[i].tip;
-	if (nr)
+	if (nr) {
+		f->tags_prefetched = candidate_tags(f, oids + nr, &nr, MAX_CANDIDATE_TAGS);
 		fetch_objects(f, oids, nr, quiet);
+	}
 	free(oids);
 }
 
@@ -291,15 +361,6 @@ static void need_tag(struct fetch *f, const struct rolling_remote_ref *ref)
 	}
 	f->needed[f->needed_nr].name = name;
 	git_oid_cpy(&f->needed[f->needed_nr++].target, &ref->oid);
-}
-
-static int is_release_name(struct fetch *f, const char *name)
-{
-	struct rolling_version version;
-	enum rolling_tag_kind kind;
-
-	return !rolling_patterns_classify(&f->patterns, name, &kind, &version) &&
-	       kind == ROLLING_TAG_RELEASE;
 }
 
 /* A release tag the server has and we do not, by name. */
@@ -369,7 +430,7 @@ static void collect_needed(struct fetch *g, const struct followed *f)
 
 static void load_tags(struct fetch *f)
 {
-	if (rolling_tags_load_extra(&f->tags, f->repo, &f->patterns, f->needed, f->needed_nr) < 0)
+	if (rolling_tags_load(&f->tags, f->repo, &f->patterns) < 0)
 		die_last_error();
 }
 
@@ -382,15 +443,17 @@ static void fetch_needed_tags(struct fetch *f, int quiet)
 		collect_needed(f, &f->branches[i]);
 	if (!f->needed_nr)
 		return;
+	if (f->tags_prefetched)
+		goto reload;
 	if (!(oids = calloc(f->needed_nr, sizeof(*oids))))
 		die("out of memory");
 	for (i = 0; i < f->needed_nr; i++)
 		oids[i] = &f->needed[i].target;
 	fetch_objects(f, oids, f->needed_nr, quiet);
 	free(oids);
-	/* Read the tags again, now with the fetched ones. */
-	rolling_tags_free(&f->tags);
-	load_tags(f);
+reload:
+	if (rolling_tags_add(&f->tags, &f->patterns, f->needed, f->needed_nr) < 0)
+		die_last_error();
 }
 
 /* --- verification ------------------------------------------------------- */
@@ -623,8 +686,8 @@ static int cmd_fetch(int argc, const char **argv)
 	list_remote(&f);
 
 	create_quarantine(&f);
-	fetch_tips(&f, o.quiet);
 	load_tags(&f);
+	fetch_tips(&f, o.quiet);
 	fetch_needed_tags(&f, o.quiet);
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");
 

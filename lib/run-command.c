@@ -68,6 +68,12 @@ static int wait_for(pid_t pid, const char *what)
 
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
+	return rolling_run_git_with_stdin(args, NULL, out, flags);
+}
+
+int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
+			       unsigned flags)
+{
 	const char *argv[MAX_ARGS + 2];
 	posix_spawn_file_actions_t actions;
 	int pipefd[2] = { -1, -1 };
@@ -99,6 +105,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
 	if (!err && (flags & ROLLING_RUN_NO_STDERR))
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+	if (!err && stdin_path)
+		err = posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));

@@ -26,6 +26,10 @@ enum rolling_run_flags {
  */
 int rolling_run_git(const char *const *args, char **out, unsigned flags);
 
+/* rolling_run_git() with its standard input read from the file `stdin_path`. */
+int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
+			       unsigned flags);
+
 /*
  * The first line of what `git args...` prints, without the newline, in
  * *line (the caller frees it).  Non-zero exit statuses are errors.

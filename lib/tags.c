@@ -222,14 +222,6 @@ static int index_releases(struct rolling_tags *tags)
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns)
 {
-	return rolling_tags_load_extra(tags, repo, patterns, NULL, 0);
-}
-
-int rolling_tags_load_extra(struct rolling_tags *tags, git_repository *repo,
-			    struct rolling_patterns *patterns,
-			    const struct rolling_tag_ref *extra, size_t extra_nr)
-{
-	size_t i;
 	struct loader l = { tags, repo, NULL, patterns, 0 };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
@@ -253,10 +245,6 @@ int rolling_tags_load_extra(struct rolling_tags *tags, git_repository *repo,
 		err = rolling_git_error(err, "cannot read tags");
 		goto out;
 	}
-	for (i = 0, err = 0; i < extra_nr && !err; i++)
-		err = load_tag(&l, extra[i].name, &extra[i].target, NULL);
-	if (err < 0)
-		goto out;
 	if (tags->releases_nr)  /* qsort() wants a valid array even for none */
 		qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
 	drop_duplicates(tags);
@@ -267,6 +255,31 @@ out:
 	if (err < 0)
 		rolling_tags_free(tags);
 	return err < 0 ? err : 0;
+}
+
+int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *patterns,
+		     const struct rolling_tag_ref *extra, size_t extra_nr)
+{
+	struct loader l = { tags, tags->repo, NULL, patterns, tags->releases_nr };
+	size_t i;
+	int err = 0;
+
+	if (!extra_nr)
+		return 0;
+	if ((err = git_repository_odb(&l.odb, tags->repo)) < 0)
+		return rolling_git_error(err, "cannot read tags");
+	for (i = 0; i < extra_nr && !err; i++)
+		err = load_tag(&l, extra[i].name, &extra[i].target, NULL);
+	git_odb_free(l.odb);
+	if (err < 0)
+		return err;
+	qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
+	drop_duplicates(tags);
+	free(tags->series);
+	tags->series = NULL;
+	tags->series_nr = 0;
+	rolling_oidmap_free(&tags->by_commit);
+	return index_releases(tags);
 }
 
 static int cmp_version_key(const void *key, const void *elem)
