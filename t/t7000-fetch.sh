@@ -205,6 +205,45 @@ test_expect_success 'a rewritten branch (the same releases, other commits) is re
 	refused before $rewritten
 '
 
+test_expect_success 'a first fetch among many releases fetches only the tags the steps need' '
+	git init -q fresh &&
+	git -C fresh remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C server.git tag -l "v*.*.*" >all-releases &&
+	test_line_count -gt 32 all-releases &&
+	git -C fresh rolling fetch origin $BRANCH >out &&
+	grep "^origin/$BRANCH: verified for the first time at $(short $(server_tip))$" out &&
+	needed_tags $BRANCH >expect &&
+	git -C fresh tag -l | sort >actual &&
+	test_cmp expect actual &&
+	sort all-releases | comm -23 - expect >unneeded &&
+	test_line_count -gt 0 unneeded &&
+	for tag in $(cat unneeded)
+	do
+		test_must_fail git -C fresh cat-file -e $(git -C server.git rev-parse refs/tags/$tag) ||
+		return 1
+	done
+'
+
+test_expect_success 'lightweight release tags: a first and a weekly fetch' '
+	STABLE_LIGHTWEIGHT_TAGS=1 STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux light &&
+	stable_tree_replay light 11 &&
+	git -C light rolling init -q --preset linux $BRANCH &&
+	stable_tree_replay light 12 &&
+	git -C light rolling advance -q &&
+	test "$(git -C light cat-file -t refs/tags/v5.19.2)" = commit &&
+	git init -q light-consumer &&
+	git -C light-consumer remote add origin "file://$TRASH_DIRECTORY/light" &&
+	git -C light-consumer rolling fetch origin $BRANCH >out &&
+	grep "^origin/$BRANCH: 1 step from base v5.19.2 " out &&
+	test "$(git -C light-consumer rev-parse refs/tags/v5.19.2)" = "$(git -C light rev-parse v5.19.2)" &&
+	stable_tree_replay light 13 &&
+	git -C light rolling advance -q &&
+	git -C light-consumer rolling fetch origin $BRANCH >out &&
+	grep "^origin/$BRANCH: 1 step since " out &&
+	test "$(git -C light-consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
+		"$(git -C light rev-parse $BRANCH)"
+'
+
 test_expect_success 'fetch names what it cannot do' '
 	test_expect_code 128 git -C consumer rolling fetch nowhere 2>err &&
 	grep "^fatal: .nowhere. is not a configured remote" err &&
