@@ -120,12 +120,6 @@ static int read_ref(git_oid *oid, git_repository *repo, const char *refname)
 	return 1;
 }
 
-static void check_refname(const char *refname, const char *what)
-{
-	if (!git_reference_is_valid_name(refname))
-		die("'%s' is not a valid %s", what, strchr(what, '/') ? "branch" : "remote name");
-}
-
 static void open_followed(struct followed *f, git_repository *repo, const char *remote,
 			  const char *branch)
 {
@@ -136,7 +130,6 @@ static void open_followed(struct followed *f, git_repository *repo, const char *
 	f->verified_ref = xstrfmt("refs/rolling/verified/%s/%s", remote, branch);
 	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
 		die("'%s' is not a valid branch name", branch);
-	check_refname(f->tracking_ref, f->name);
 	f->has_tracking = read_ref(&f->tracking, repo, f->tracking_ref);
 	f->has_verified = read_ref(&f->verified, repo, f->verified_ref);
 }
