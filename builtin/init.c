@@ -239,6 +239,14 @@ static int follow(const struct init_options *o, int argc)
 	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
 					  o->release_pattern, o->mainline_pattern) < 0)
 		die_last_error();
+	if (release_re) {
+		struct rolling_patterns patterns;
+
+		if (rolling_patterns_compile(&patterns, release_re, "--release-pattern",
+					     mainline_re, "--mainline-pattern") < 0)
+			die_last_error();
+		rolling_patterns_free(&patterns);
+	}
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	split_followed(&remote, &branch, repo, o->follow);

@@ -4,6 +4,7 @@
 #include "remote-config.h"
 #include "config.h"
 #include "error.h"
+#include "run-command.h"
 
 static char *key(const char *remote, const char *name)
 {
@@ -107,13 +108,32 @@ static int set(git_config *config, const char *remote, const char *name, const c
 
 	if (!k)
 		return rolling_error("out of memory");
-	/* A regex no value matches appends; a plain set would replace them all. */
-	err = !strcmp(name, "branches") ? git_config_set_multivar(config, k, "^$", value) :
-	      git_config_set_string(config, k, value);
+	err = git_config_set_string(config, k, value);
 	if (err < 0)
 		err = rolling_git_error(err, "cannot set %s", k);
 	free(k);
 	return err;
+}
+
+/*
+ * Another value of a multi-valued key: git config --add.  libgit2 1.5
+ * appends only through a value regex (git_config_set_multivar()), and
+ * leaks PCRE2 match data for every value it tries one on.
+ */
+static int add_branch_value(git_repository *repo, const char *remote, const char *branch)
+{
+	char *k = key(remote, "branches");
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--add",
+			       k, branch, NULL };
+	int status;
+
+	if (!k)
+		return rolling_error("out of memory");
+	status = rolling_run_git(args, NULL, 0);
+	free(k);
+	if (status > 0)
+		return rolling_error("git config --add failed (exit status %d)", status);
+	return status;
 }
 
 static int stage(git_config *local, const struct rolling_remote_config *rc, const char *remote,
@@ -122,7 +142,7 @@ static int stage(git_config *local, const struct rolling_remote_config *rc, cons
 {
 	int err = 0;
 
-	if (!has_branch(rc, branch))
+	if (!rc->branches_nr)
 		err = set(local, remote, "branches", branch);
 	if (!err && release_re && mainline_re &&
 	    !(err = set(local, remote, "releasePattern", release_re)))
@@ -151,6 +171,8 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 	if (!(err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) &&
 	    (err = git_transaction_commit(tx)) < 0)
 		err = rolling_git_error(err, "cannot write the repository configuration");
+	if (!err && rc.branches_nr && !has_branch(&rc, branch))
+		err = add_branch_value(repo, remote, branch);
 out:
 	git_transaction_free(tx);
 	git_config_free(local);

@@ -23,7 +23,8 @@ int rolling_remote_config_read(struct rolling_remote_config *rc, git_repository 
  * Follow <remote>/<branch>: add the branch to rolling.remote.<remote>.branches
  * unless it is there, and set the patterns (both or neither) and, when
  * signatures is 0 or 1, .signatures.  Written under the config lock, all
- * or nothing.
+ * or nothing, but for a second branch, which git config --add appends
+ * afterwards.
  */
 int rolling_remote_config_follow(git_repository *repo, const char *remote, const char *branch,
 				 const char *release_re, const char *mainline_re, int signatures);

@@ -84,6 +84,36 @@ test_expect_success 'setup: a maintainer, a server, a consumer following it' '
 	test_cmp expect actual
 '
 
+test_expect_success 'init --follow: more branches, and mistakes that change nothing' '
+	git init -q scratch &&
+	git -C scratch remote add up "$TRASH_DIRECTORY/server.git" &&
+	git -C scratch remote add up/nested "$TRASH_DIRECTORY/server.git" &&
+	git -C scratch rolling init -q --follow up/one --preset systemd --signatures &&
+	git -C scratch rolling init -q --follow up/two &&
+	git -C scratch rolling init -q --follow up/one &&
+	git -C scratch rolling init -q --follow up/nested/three &&
+	printf "%s\n" one two >expect &&
+	git -C scratch config --get-all rolling.remote.up.branches >actual &&
+	test_cmp expect actual &&
+	echo three >expect &&
+	git -C scratch config --get-all rolling.remote.up/nested.branches >actual &&
+	test_cmp expect actual &&
+	test "$(git -C scratch config rolling.remote.up.signatures)" = true &&
+	git -C scratch config rolling.remote.up.releasePattern >actual &&
+	grep "?<major>" actual &&
+	cp scratch/.git/config config.before &&
+	test_expect_code 128 git -C scratch rolling init --follow up/bad --release-pattern "(" \
+		--mainline-pattern x 2>err &&
+	grep "^fatal: --release-pattern: " err &&
+	test_expect_code 128 git -C scratch rolling init --follow nowhere/branch 2>err &&
+	grep "^fatal: .nowhere/branch. is not <remote>/<branch> of a configured remote" err &&
+	test_expect_code 128 git -C scratch rolling init --follow up/x extra 2>err &&
+	grep "^fatal: --follow takes no <branch>" err &&
+	test_expect_code 128 git -C scratch rolling init --signatures branch 2>err &&
+	grep "^fatal: --signatures goes with --follow" err &&
+	test_cmp config.before scratch/.git/config
+'
+
 test_expect_success 'the first fetch verifies the whole chain and brings only the tags it needs' '
 	publish 14 &&
 	git -C consumer rolling fetch origin >out &&
