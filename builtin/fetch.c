@@ -12,6 +12,7 @@
 #include "../lib/setup.h"
 #include "../lib/branch-open.h"
 #include "../lib/color.h"
+#include "../lib/config.h"
 #include "../lib/preset.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
@@ -134,17 +135,29 @@ static void open_followed(struct followed *f, git_repository *repo, const char *
 	f->has_verified = read_ref(&f->verified, repo, f->verified_ref);
 }
 
+/*
+ * A configured remote has remote.<name>.url.  Read as a key rather than
+ * with git_remote_lookup(), which reads the refspecs through config
+ * regexes that leak PCRE2 match data in libgit2 1.5; git does the rest.
+ */
 static void check_remote(git_repository *repo, const char *remote)
 {
-	git_remote *r;
 	char *refname = xstrfmt("refs/remotes/%s", remote);
+	char *key = xstrfmt("remote.%s.url", remote);
+	git_config *config;
+	char *url;
 
 	if (remote[0] == '-' || !git_reference_is_valid_name(refname))
 		die("'%s' is not a valid remote name", remote);
-	free(refname);
-	if (git_remote_lookup(&r, repo, remote) < 0)
+	if (git_repository_config_snapshot(&config, repo) < 0 ||
+	    rolling_config_get_string(&url, config, key) < 0)
+		die("cannot read the configuration");
+	if (!url)
 		die("'%s' is not a configured remote (see git remote add)", remote);
-	git_remote_free(r);
+	free(url);
+	git_config_free(config);
+	free(key);
+	free(refname);
 }
 
 static void setup_patterns(struct fetch *f, const struct fetch_options *o,

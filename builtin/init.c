@@ -199,26 +199,44 @@ static void create_branch(git_repository *repo, struct rolling_branch *b,
 	}
 }
 
+/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
+static size_t remote_prefix(const char *config_name, const char *followed)
+{
+	const char *name = config_name + strlen("remote.");
+	size_t len = strlen(config_name);
+
+	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
+	    strcmp(config_name + len - strlen(".url"), ".url"))
+		return 0;
+	len = (size_t)(config_name + len - strlen(".url") - name);
+	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
+}
+
 /*
  * Split "<remote>/<branch>" at the configured remote it starts with;
- * the longest one wins, since remote names may hold slashes too.
+ * the longest one wins, since remote names may hold slashes too.  The
+ * remotes are read as config keys: git_remote_list() matches them with
+ * a regex, which leaks PCRE2 match data in libgit2 1.5.
  */
 static void split_followed(char **remote, const char **branch, git_repository *repo,
 			   const char *followed)
 {
-	git_strarray remotes = { NULL, 0 };
-	size_t i, best = 0;
+	git_config *config;
+	git_config_iterator *iter;
+	git_config_entry *entry;
+	size_t best = 0;
 
-	if (git_remote_list(&remotes, repo) < 0)
-		die("cannot read the remotes");
-	for (i = 0; i < remotes.count; i++) {
-		size_t len = strlen(remotes.strings[i]);
+	if (git_repository_config_snapshot(&config, repo) < 0 ||
+	    git_config_iterator_new(&iter, config) < 0)
+		die("cannot read the configuration");
+	while (!git_config_next(&entry, iter)) {
+		size_t len = remote_prefix(entry->name, followed);
 
-		if (len > best && !strncmp(followed, remotes.strings[i], len) &&
-		    followed[len] == '/' && followed[len + 1])
+		if (len > best)
 			best = len;
 	}
-	git_strarray_dispose(&remotes);
+	git_config_iterator_free(iter);
+	git_config_free(config);
 	if (!best)
 		die("'%s' is not <remote>/<branch> of a configured remote (see git remote add)",
 		    followed);

@@ -26,6 +26,12 @@ static int add_branch(struct rolling_remote_config *rc, const char *value)
 	return 0;
 }
 
+/*
+ * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches",
+ * the form libgit2 gives names in: section and key lower case).  Filtered
+ * here rather than with git_config_multivar_iterator_new(): libgit2 1.5
+ * leaks a PCRE2 match block for every entry that iterator tests.
+ */
 static int read_branches(struct rolling_remote_config *rc, git_config *config,
 			 const char *name)
 {
@@ -33,13 +39,13 @@ static int read_branches(struct rolling_remote_config *rc, git_config *config,
 	git_config_entry *entry;
 	int err;
 
-	if ((err = git_config_multivar_iterator_new(&iter, config, name, NULL)) < 0)
-		return err == GIT_ENOTFOUND ? 0 : rolling_git_error(err, "%s", name);
+	if ((err = git_config_iterator_new(&iter, config)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
 	while (!(err = git_config_next(&entry, iter)))
-		if ((err = add_branch(rc, entry->value)) < 0)
+		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value)) < 0)
 			break;
 	git_config_iterator_free(iter);
-	if (err == GIT_ITEROVER || err == GIT_ENOTFOUND)
+	if (err == GIT_ITEROVER)
 		return 0;
 	return err == ROLLING_ERROR ? err : rolling_git_error(err, "%s", name);
 }
