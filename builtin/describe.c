@@ -25,9 +25,7 @@ static const char *const describe_usage[] = {
 
 struct describe_options {
 	const char *branch;
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	int backports;
 	int quiet;
 };
@@ -142,12 +140,8 @@ static int cmd_describe(int argc, const char **argv)
 	const struct rolling_option options[] = {
 		OPT_STRING('b', "branch", &o.branch, "branch",
 			   "the rolling branch (default: every configured one)"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read --branch, an unconfigured rolling branch, with a preset's tags"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "release tags of an unconfigured branch"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "mainline tags of an unconfigured branch"),
+		OPT_TAG_SCHEME(&o.scheme, "read --branch, an unconfigured rolling branch, "
+			       "with a preset's tags"),
 		OPT_BOOL(0, "backports", &o.backports,
 			 "look for backports of commits not on the branch (default)"),
 		OPT__QUIET(&o.quiet),
@@ -163,8 +157,7 @@ static int cmd_describe(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "describe", options, describe_usage);
 	if (argc < 1)
 		usage_with_options(describe_usage, options);
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o.preset,
-					  o.release_pattern, o.mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o.scheme) < 0)
 		die_last_error();
 	if (release_re && !o.branch)
 		die("--preset and the patterns describe a branch given with --branch");

@@ -30,7 +30,6 @@ static const char *const fetch_usage[] = {
 	NULL,
 };
 
-#define DEFAULT_PRESET "linux"
 #define ABBREV 12
 #define SUBJECT_PREFIX "Merge "
 #define TAG_PREFIX "refs/tags/"
@@ -47,9 +46,7 @@ static const char *const fetch_usage[] = {
 #define ALTERNATE_REFS_NONE "core.alternateRefsCommand=true"
 
 struct fetch_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	int signatures;          /* -1: as configured */
 	int allow_rewind;
 	int quiet;
@@ -167,8 +164,7 @@ static void setup_patterns(struct fetch *f, const struct fetch_options *o,
 	char *release_key = xstrfmt("rolling.remote.%s.releasePattern", f->remote);
 	char *mainline_key = xstrfmt("rolling.remote.%s.mainlinePattern", f->remote);
 
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (release_re) {
 		free(release_key);
@@ -179,7 +175,7 @@ static void setup_patterns(struct fetch *f, const struct fetch_options *o,
 		release_re = rc->release_pattern;
 		mainline_re = rc->mainline_pattern;
 	} else {
-		const struct rolling_preset *preset = rolling_preset_find(DEFAULT_PRESET);
+		const struct rolling_preset *preset = rolling_preset_find(ROLLING_DEFAULT_PRESET);
 
 		release_re = preset->release_pattern;
 		mainline_re = preset->mainline_pattern;
@@ -668,12 +664,8 @@ static int cmd_fetch(int argc, const char **argv)
 			 "verify the release tags' signatures (default: rolling.remote.<remote>.signatures)"),
 		OPT_SWITCH(0, "allow-rewind", &o.allow_rewind,
 			   "accept a rewound or rewritten branch after a full verify"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read release tags as this project names them: linux or systemd"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
+			       "(see git rolling init --list-presets)"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};

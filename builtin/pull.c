@@ -10,6 +10,7 @@
 #include "../lib/usage.h"
 #include "../lib/setup.h"
 #include "../lib/config.h"
+#include "../lib/preset.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
 #include "../lib/update.h"
@@ -25,9 +26,7 @@ static const char *const pull_usage[] = {
 #define MAX_ARGS 16
 
 struct pull_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	int signatures;       /* -1: as configured */
 	int quiet;
 };
@@ -104,17 +103,17 @@ static void run_fetch(const struct pull_options *o, const char *remote, const ch
 		args[n++] = "--quiet";
 	if (o->signatures >= 0)
 		args[n++] = o->signatures ? "--signatures" : "--no-signatures";
-	if (o->preset) {
+	if (o->scheme.preset) {
 		args[n++] = "--preset";
-		args[n++] = o->preset;
+		args[n++] = o->scheme.preset;
 	}
-	if (o->release_pattern) {
+	if (o->scheme.release_pattern) {
 		args[n++] = "--release-pattern";
-		args[n++] = o->release_pattern;
+		args[n++] = o->scheme.release_pattern;
 	}
-	if (o->mainline_pattern) {
+	if (o->scheme.mainline_pattern) {
 		args[n++] = "--mainline-pattern";
-		args[n++] = o->mainline_pattern;
+		args[n++] = o->scheme.mainline_pattern;
 	}
 	args[n++] = "--";
 	args[n++] = remote;
@@ -171,12 +170,8 @@ static int cmd_pull(int argc, const char **argv)
 	const struct rolling_option options[] = {
 		OPT_BOOL(0, "signatures", &o.signatures,
 			 "verify the release tags' signatures (default: rolling.remote.<remote>.signatures)"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read release tags as this project names them: linux or systemd"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
+			       "(see git rolling init --list-presets)"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};

@@ -23,14 +23,10 @@ static const char *const verify_usage[] = {
 	NULL,
 };
 
-/* Without a configured branch or options, a revision is read as a Linux tree. */
-#define DEFAULT_PRESET "linux"
 #define JSON_FORMAT_VERSION 1
 
 struct verify_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	const char *since;
 	int rebuild;
 	int signatures;
@@ -63,16 +59,16 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 	int err;
 
 	t->name = name;
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (release_re) {
-		source = o->release_pattern || o->mainline_pattern ? "options" : "preset";
+		source = o->scheme.release_pattern || o->scheme.mainline_pattern ?
+			"options" : "preset";
 	} else if (!(err = rolling_config_read(&config, repo, name))) {
 		rolling_config_free(&config);
 		source = "config";
 	} else if (err == ROLLING_ENOTFOUND) {
-		const struct rolling_preset *preset = rolling_preset_find(DEFAULT_PRESET);
+		const struct rolling_preset *preset = rolling_preset_find(ROLLING_DEFAULT_PRESET);
 
 		release_re = preset->release_pattern;
 		mainline_re = preset->mainline_pattern;
@@ -91,11 +87,9 @@ static void resolve_since(struct target *t, git_repository *repo, const char *si
 		die("--since: %s", rolling_last_error());
 }
 
-static const char *series_name(char *buf, const struct target *t,
-			       const struct rolling_release *release)
+static const char *series_name(char *buf, const struct rolling_release *release)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
-				     t->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
 /* --- the JSON document ------------------------------------------------- */
@@ -165,9 +159,9 @@ static json_object *json_switches(const struct target *t)
 		add(object, "from", checked(json_object_new_string(s->from->name)));
 		add(object, "to", checked(json_object_new_string(s->to->name)));
 		add(object, "from_series",
-		    checked(json_object_new_string(series_name(series, t, s->from))));
+		    checked(json_object_new_string(series_name(series, s->from))));
 		add(object, "to_series",
-		    checked(json_object_new_string(series_name(series, t, s->to))));
+		    checked(json_object_new_string(series_name(series, s->to))));
 		append(switches, object);
 	}
 	return switches;
@@ -296,12 +290,8 @@ static int cmd_verify(int argc, const char **argv)
 {
 	struct verify_options o = { 0 };
 	const struct rolling_option options[] = {
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read release tags as this project names them: linux or systemd"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
+			       "(see git rolling init --list-presets)"),
 		OPT_STRING(0, "since", &o.since, "rev",
 			   "check only the steps after this earlier tip, which must be on the chain"),
 		OPT_BOOL(0, "rebuild", &o.rebuild,

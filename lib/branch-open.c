@@ -24,19 +24,18 @@ int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *re
 }
 
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
-				  const char *preset, const char *release_opt,
-				  const char *mainline_opt)
+				  const struct rolling_scheme_options *o)
 {
 	const struct rolling_preset *p = NULL;
 
 	*release_re = *mainline_re = NULL;
-	if (preset && !(p = rolling_preset_find(preset)))
-		return rolling_error("unknown preset '%s' (known: %s)", preset,
+	if (o->preset && !(p = rolling_preset_find(o->preset)))
+		return rolling_error("unknown preset '%s' (known: %s)", o->preset,
 				     rolling_preset_names());
-	if (!p && !release_opt && !mainline_opt)
+	if (!p && !o->release_pattern && !o->mainline_pattern)
 		return 0;
-	*release_re = release_opt ? release_opt : p ? p->release_pattern : NULL;
-	*mainline_re = mainline_opt ? mainline_opt : p ? p->mainline_pattern : NULL;
+	*release_re = o->release_pattern ? o->release_pattern : p ? p->release_pattern : NULL;
+	*mainline_re = o->mainline_pattern ? o->mainline_pattern : p ? p->mainline_pattern : NULL;
 	if (!*release_re || !*mainline_re)
 		return rolling_error("--%s-pattern is needed too (or --preset)",
 				     *release_re ? "mainline" : "release");

@@ -78,7 +78,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *target, const git_oid *commit, int is_commit)
+		       const git_oid *tag, const git_oid *commit, int is_commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -96,8 +96,8 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	if (!(release->name = strdup(name)))
 		return rolling_error("out of memory");
 	release->version = *v;
-	git_oid_cpy(&release->tag, target);
 	git_oid_cpy(&release->commit, commit);
+	git_oid_cpy(&release->tag, tag);
 	release->is_commit = is_commit;
 	tags->releases_nr++;
 	return 0;
@@ -109,7 +109,7 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
-	if (v->rc)
+	if (v->prerelease)
 		return;
 	if (!tags->has_mainline_final ||
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
@@ -117,50 +117,69 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	tags->has_mainline_final = 1;
 }
 
-/* One tag: `target` is what refs/tags/<name> names, `peeled` its trusted peel or NULL. */
-static int load_tag(struct loader *l, const char *name, const git_oid *target,
-		    const git_oid *peeled)
+static int note_both(struct rolling_tags *tags, const char *name)
 {
-	struct rolling_version version;
-	enum rolling_tag_kind kind;
-	git_oid commit;
-	int is_commit, err;
+	tags->both_nr++;
+	if (tags->both_example && strcmp(tags->both_example, name) < 0)
+		return 0;
+	free(tags->both_example);
+	if (!(tags->both_example = strdup(name)))
+		return rolling_error("out of memory");
+	return 0;
+}
 
-	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
+/*
+ * Note what the name of a tag says; returns 1 for a release tag, whose
+ * version is then in *version, 0 for any other, or a negative error.
+ */
+static int classify_tag(struct loader *l, const char *name, struct rolling_version *version)
+{
+	enum rolling_tag_kind kind;
+
+	if (rolling_patterns_classify(l->patterns, name, &kind, version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
+	if (kind == ROLLING_TAG_OTHER)
+		return 0;
+	l->tags->forms |= ROLLING_SERIES_FORM(version->series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
-		note_mainline(l->tags, &version);
+		note_mainline(l->tags, version);
 		return 0;
 	}
-	if (kind != ROLLING_TAG_RELEASE)
-		return 0;
+	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+		return ROLLING_ERROR;
+	return 1;
+}
+
+/* A release tag: `target` is what refs/tags/<name> names, `peeled` its trusted peel or NULL. */
+static int load_release(struct loader *l, const char *name, const struct rolling_version *version,
+			const git_oid *target, const git_oid *peeled)
+{
+	git_oid commit;
+	int is_commit, err;
+
 	if ((err = peel_to_commit(&commit, &is_commit, l, target, peeled, name)))
 		return err < 0 ? err : 0;
-	return add_release(l, name, &version, target, &commit, is_commit);
+	return add_release(l, name, version, target, &commit, is_commit);
 }
 
 static int load_ref(struct loader *l, git_reference *ref)
 {
 	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
 	git_reference *resolved = NULL;
+	struct rolling_version version;
 	int err;
 
+	if ((err = classify_tag(l, name, &version)) <= 0)
+		return err;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-		struct rolling_version version;
-		enum rolling_tag_kind kind;
-
-		if ((err = git_reference_resolve(&resolved, ref)) < 0) {
-			/* Only a release tag that leads nowhere is an error. */
-			if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0 ||
-			    kind != ROLLING_TAG_RELEASE)
-				return 0;
+		if ((err = git_reference_resolve(&resolved, ref)) < 0)
 			return rolling_git_error(err, "tag '%s'", name);
-		}
 		ref = resolved;
 	}
-	err = load_tag(l, name, git_reference_target(ref), git_reference_target_peel(ref));
+	err = load_release(l, name, &version, git_reference_target(ref),
+			   git_reference_target_peel(ref));
 	git_reference_free(resolved);
 	return err;
 }
@@ -228,7 +247,7 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 	int err;
 
 	memset(tags, 0, sizeof(*tags));
-	tags->has_minor = patterns->has_minor;
+	tags->forms = patterns->forms;
 	tags->repo = repo;
 	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
 	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
@@ -261,6 +280,7 @@ int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *pattern
 		     const struct rolling_tag_ref *extra, size_t extra_nr)
 {
 	struct loader l = { tags, tags->repo, NULL, patterns, tags->releases_nr };
+	struct rolling_version version;
 	size_t i;
 	int err = 0;
 
@@ -268,8 +288,9 @@ int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *pattern
 		return 0;
 	if ((err = git_repository_odb(&l.odb, tags->repo)) < 0)
 		return rolling_git_error(err, "cannot read tags");
-	for (i = 0; i < extra_nr && !err; i++)
-		err = load_tag(&l, extra[i].name, &extra[i].target, NULL);
+	for (i = 0; i < extra_nr && err >= 0; i++)
+		if ((err = classify_tag(&l, extra[i].name, &version)) > 0)
+			err = load_release(&l, extra[i].name, &version, &extra[i].target, NULL);
 	git_odb_free(l.odb);
 	if (err < 0)
 		return err;
@@ -380,6 +401,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 		free(tags->releases[i].name);
 	free(tags->releases);
 	free(tags->series);
+	free(tags->both_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }

@@ -10,8 +10,13 @@
 struct rolling_release {
 	char *name;                       /* without "refs/tags/" */
 	struct rolling_version version;
-	git_oid tag;                      /* what the ref names: a tag object, or the commit */
 	git_oid commit;
+	/*
+	 * What the ref names: the tag object (the outer one, for a tag of
+	 * a tag), or the commit itself for a lightweight tag.  This is the
+	 * object `git merge <name>` records, and embeds when it is signed.
+	 */
+	git_oid tag;
 	/*
 	 * Whether `commit` is known to be a commit (1), known not to be (-1),
 	 * or not looked at yet (0): the peeled values of packed refs are
@@ -43,7 +48,9 @@ struct rolling_tags {
 	int has_mainline, has_mainline_final;
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
-	int has_minor;
+	unsigned forms;                   /* series sizes: the patterns' and the tags' */
+	size_t both_nr;                   /* tags that match both patterns */
+	char *both_example;               /* the first of them by name, or NULL */
 	git_repository *repo;             /* borrowed, for the checks above */
 };
 
@@ -53,7 +60,8 @@ struct rolling_tags {
  * warning, and so are those that do not lead to a commit, either here or,
  * for packed refs, when a command first uses them.  Reading the tags of
  * a kernel clone so reads no object at all: its refs are packed with
- * their peeled values.
+ * their peeled values.  Tags that match both patterns are read as
+ * releases and counted in both_nr.
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);

@@ -10,11 +10,9 @@ static const char *abbrev(char *buf, const git_oid *oid)
 	return git_oid_tostr(buf, ABBREV + 1, oid);
 }
 
-static const char *series_name(char *buf, const struct rolling_verify_report *report,
-			       const struct rolling_release *release)
+static const char *series_name(char *buf, const struct rolling_release *release)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
-				     report->tags->has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
 void rolling_verify_print_failures(const struct rolling_verify_report *report)
@@ -64,7 +62,7 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
-		       series_name(from, report, s->from), series_name(to, report, s->to),
+		       series_name(from, s->from), series_name(to, s->to),
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	if (r->failures_nr) {
