@@ -301,7 +301,8 @@ static int is_release_name(struct fetch *f, const char *name)
 }
 
 /*
- * The server's release tags this repository lacks.  After a week they
+ * The server's release tags this repository lacks, for a fetch without
+ * --signatures.  After a week they
  * are that week's releases, a handful: fetching them with the tips saves
  * a second round trip, and those no step needs get no ref (their
  * objects, once verified, wait for gc).  Many mean the tags were never
@@ -339,10 +340,11 @@ static void fetch_tips(struct fetch *f, int quiet)
 		if (!f->branches[i].has_verified ||
 		    !git_oid_equal(&f->branches[i].tip, &f->branches[i].verified))
 			oids[nr++] = &f->branches[i].tip;
-	if (nr) {
+	/* With --signatures the steps' embedded tags may make tags needless: wait and see. */
+	if (nr && !f->signatures)
 		f->tags_prefetched = candidate_tags(f, oids + nr, &nr, MAX_CANDIDATE_TAGS);
+	if (nr)
 		fetch_objects(f, oids, nr, quiet);
-	}
 	free(oids);
 }
 
@@ -400,6 +402,23 @@ static int need_base(struct fetch *f, const git_oid *id)
  * stops where verify would give up, so a hostile server cannot make it
  * read more than verify does.
  */
+/*
+ * With --signatures, a merge that embeds its release's tag (a mergetag
+ * header, as git merge writes for a signed tag) is proven from that tag
+ * once git verify-tag vouches for it: the tag ref is not needed.
+ */
+static int embeds_tag(const struct fetch *g, git_commit *commit)
+{
+	git_buf header = GIT_BUF_INIT;
+	int found;
+
+	if (!g->signatures)
+		return 0;
+	found = !git_commit_header_field(&header, commit, "mergetag");
+	git_buf_dispose(&header);
+	return found;
+}
+
 static void collect_needed(struct fetch *g, const struct followed *f)
 {
 	git_oid id = f->tip;
@@ -416,8 +435,10 @@ static void collect_needed(struct fetch *g, const struct followed *f)
 			return;
 		summary = git_commit_summary(commit);
 		if (git_commit_parentcount(commit) >= 2 && summary &&
-		    !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)))
-			need_named(g, summary + strlen(SUBJECT_PREFIX));
+		    !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX))) {
+			if (!embeds_tag(g, commit))
+				need_named(g, summary + strlen(SUBJECT_PREFIX));
+		}
 		else if (need_base(g, &id))
 			more = 0;
 		else
