@@ -268,7 +268,8 @@ static char *write_wants(const struct fetch *f, const git_oid *const *oids, size
 static void fetch_objects(struct fetch *f, const git_oid *const *oids, size_t nr, int quiet)
 {
 	const char *args[] = {
-		"-c", ALTERNATE_REFS_NONE, "fetch", "--no-tags", "--no-write-fetch-head", "--refmap=", "--no-prune",
+		"-c", ALTERNATE_REFS_NONE,
+		"fetch", "--no-tags", "--no-write-fetch-head", "--refmap=", "--no-prune",
 		"--no-auto-gc", "--no-auto-maintenance", "--no-write-commit-graph",
 		"--no-recurse-submodules", quiet ? "--quiet" : "--no-quiet", "--stdin",
 		"--", f->remote, NULL,
@@ -302,12 +303,12 @@ static int is_release_name(struct fetch *f, const char *name)
 
 /*
  * The server's release tags this repository lacks, for a fetch without
- * --signatures.  After a week they
- * are that week's releases, a handful: fetching them with the tips saves
- * a second round trip, and those no step needs get no ref (their
- * objects, once verified, wait for gc).  Many mean the tags were never
- * fetched (a first fetch): then only the tags the steps need are
- * fetched, once the steps are known.
+ * --signatures.  After a week they are that week's releases, a handful:
+ * fetching them with the tips saves a second round trip, and those no
+ * step needs get no ref (their objects, once verified, wait for gc).
+ * Many mean the tags were never fetched (a first fetch): then 0 is
+ * returned and only the tags the steps need are fetched, once the steps
+ * are known.  Returns 1 when every candidate was added to oids.
  */
 static int candidate_tags(struct fetch *f, const git_oid **oids, size_t *nr, size_t max)
 {
