@@ -187,9 +187,16 @@ static void setup_patterns(struct fetch *f, const struct fetch_options *o,
 	free(mainline_key);
 }
 
-static void list_remote(struct fetch *f)
+/*
+ * git ls-remote of the branches and the tags runs while the tags of this
+ * repository are read: a kernel's thousands of tags take about as long
+ * to list on the server as to read here.
+ */
+static void list_remote_and_load_tags(struct fetch *f)
 {
 	const char **patterns = calloc(f->nr + 1, sizeof(*patterns));
+	char *path = xstrfmt("%s/advertised", f->quarantine.path);
+	pid_t pid;
 	size_t i;
 
 	if (!patterns)
@@ -197,9 +204,15 @@ static void list_remote(struct fetch *f)
 	for (i = 0; i < f->nr; i++)
 		patterns[i] = f->branches[i].remote_ref;
 	patterns[f->nr] = TAG_PREFIX "*";
-	if (rolling_remote_refs_list(&f->advertised, f->remote, patterns, f->nr + 1) < 0)
+	if (rolling_remote_refs_start(&pid, f->remote, patterns, f->nr + 1, path) < 0)
 		die_last_error();
 	free(patterns);
+	if (rolling_tags_load(&f->tags, f->repo, &f->patterns) < 0)
+		die_last_error();
+	if (rolling_remote_refs_finish(&f->advertised, pid, f->remote, path) < 0)
+		die_last_error();
+	unlink(path);
+	free(path);
 	for (i = 0; i < f->nr; i++) {
 		const struct rolling_remote_ref *ref =
 			rolling_remote_refs_find(&f->advertised, f->branches[i].remote_ref);
@@ -452,12 +465,6 @@ static void collect_needed(struct fetch *g, const struct followed *f)
 	}
 }
 
-static void load_tags(struct fetch *f)
-{
-	if (rolling_tags_load(&f->tags, f->repo, &f->patterns) < 0)
-		die_last_error();
-}
-
 static void fetch_needed_tags(struct fetch *f, int quiet)
 {
 	const git_oid **oids;
@@ -703,10 +710,8 @@ static int cmd_fetch(int argc, const char **argv)
 		die_last_error();
 	check_remote(f.repo, f.remote);
 	read_config(&f, &rc, &o, argv + 1, (size_t)argc - 1);
-	list_remote(&f);
-
 	create_quarantine(&f);
-	load_tags(&f);
+	list_remote_and_load_tags(&f);
 	fetch_tips(&f, o.quiet);
 	fetch_needed_tags(&f, o.quiet);
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");

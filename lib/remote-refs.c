@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "remote-refs.h"
@@ -74,28 +75,65 @@ static int index_tags(struct rolling_remote_refs *refs)
 	return 0;
 }
 
-int rolling_remote_refs_list(struct rolling_remote_refs *refs, const char *remote,
-			     const char *const *patterns, size_t patterns_nr)
+int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
+			      size_t patterns_nr, const char *path)
 {
 	const char *args[MAX_PATTERNS + 4] = { "ls-remote", "--", remote };
-	char *out = NULL, *line;
 	size_t i;
-	int status, err = 0;
 
-	memset(refs, 0, sizeof(*refs));
 	if (patterns_nr > MAX_PATTERNS)
 		return rolling_error("too many branches for one fetch (at most %d)", MAX_PATTERNS);
 	for (i = 0; i < patterns_nr; i++)
 		args[3 + i] = patterns[i];
 	args[3 + patterns_nr] = NULL;
-	status = rolling_run_git(args, &out, ROLLING_RUN_CAPTURE);
+	return rolling_git_start(pid, args, path);
+}
+
+static int read_file(char **out, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	size_t len = 0, alloc = 1 << 16, n;
+	char *buf = malloc(alloc);
+
+	if (!in || !buf) {
+		free(buf);
+		if (in)
+			fclose(in);
+		return rolling_error("cannot read %s", path);
+	}
+	while ((n = fread(buf + len, 1, alloc - len - 1, in)) > 0) {
+		len += n;
+		if (len + 1 == alloc) {
+			char *grown = realloc(buf, alloc *= 2);
+
+			if (!grown) {
+				free(buf);
+				fclose(in);
+				return rolling_error("out of memory");
+			}
+			buf = grown;
+		}
+	}
+	fclose(in);
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
+			       const char *path)
+{
+	int status = rolling_git_wait(pid, "ls-remote"), err = 0;
+	char *out = NULL, *line;
+
+	memset(refs, 0, sizeof(*refs));
 	if (status < 0)
 		return status;
-	if (status) {
-		free(out);
+	if (status)
 		return rolling_error("cannot list the refs of '%s' (git ls-remote: exit status %d)",
 				     remote, status);
-	}
+	if ((err = read_file(&out, path)) < 0)
+		return err;
 	for (line = out; !err && *line;) {
 		size_t len = strcspn(line, "\n");
 

@@ -1,6 +1,7 @@
 #ifndef ROLLING_REMOTE_REFS_H
 #define ROLLING_REMOTE_REFS_H
 
+#include <sys/types.h>
 #include <git2.h>
 #include "oidmap.h"
 
@@ -24,11 +25,15 @@ struct rolling_remote_refs {
 
 /*
  * List the refs of `remote` that match `patterns` (ls-remote's tail
- * match of a name or a glob, such as "refs/heads/main").  Returns 0, or a negative
- * error when git cannot reach the remote.
+ * match of a name or a glob, such as "refs/heads/main"): start `git
+ * ls-remote`, which writes to the file `path`, then, after other work,
+ * read its answer with rolling_remote_refs_finish().  Both return 0 or a
+ * negative error (git could not reach the remote, say).
  */
-int rolling_remote_refs_list(struct rolling_remote_refs *refs, const char *remote,
-			     const char *const *patterns, size_t patterns_nr);
+int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
+			      size_t patterns_nr, const char *path);
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
+			       const char *path);
 
 /* The ref of exactly that name, or NULL. */
 const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,

@@ -144,6 +144,38 @@ close_pipe:
 	return status;
 }
 
+int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path)
+{
+	const char *argv[MAX_ARGS + 2];
+	posix_spawn_file_actions_t actions;
+	size_t i;
+	int err;
+
+	argv[0] = "git";
+	for (i = 0; args[i]; i++) {
+		if (i == MAX_ARGS)
+			return rolling_error("too many arguments for git %s", args[0]);
+		argv[i + 1] = args[i];
+	}
+	argv[i + 1] = NULL;
+	if ((err = posix_spawn_file_actions_init(&actions)))
+		return rolling_error("cannot run git: %s", strerror(err));
+	err = posix_spawn_file_actions_addopen(&actions, 1, stdout_path,
+					       O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!err) {
+		fflush(stdout);
+		fflush(stderr);
+		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)argv, environ);
+	}
+	posix_spawn_file_actions_destroy(&actions);
+	return err ? rolling_error("cannot run git %s: %s", args[0], strerror(err)) : 0;
+}
+
+int rolling_git_wait(pid_t pid, const char *what)
+{
+	return wait_for(pid, what);
+}
+
 int rolling_git_output(char **line, const char *const *args)
 {
 	char *out, *nl;

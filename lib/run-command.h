@@ -31,6 +31,17 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 			       unsigned flags);
 
 /*
+ * Start `git args...` with its standard output written to the file
+ * `stdout_path` (created or truncated) and return at once, so that the
+ * caller can work while git does; rolling_git_wait() collects its exit
+ * status as rolling_run_git() returns it.  Returns 0 with *pid set, or a
+ * negative error.
+ */
+#include <sys/types.h>
+int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path);
+int rolling_git_wait(pid_t pid, const char *what);
+
+/*
  * The first line of what `git args...` prints, without the newline, in
  * *line (the caller frees it).  Non-zero exit statuses are errors.
  */

@@ -121,11 +121,44 @@ git rolling verify -q --preset linux --since $tip stable/$BRANCH || die "verify 
 
 # --- measuring -----------------------------------------------------------
 
-echo "measuring ($RUNS runs each)" >&2
-measure reset sh "$work/reset-only"
-measure rolling sh "$work/rolling-fetch"
-measure gitfetch sh "$work/git-fetch"
-measure typed sh "$work/git-fetch-typed"
+# measure_round_robin NAME... : run sh $work/NAME for each NAME in turn,
+# RUNS rounds after one warm-up round, so that a machine whose load
+# changes over the minute weighs on all of them alike; sets <NAME>_us
+# (the median) and <NAME>_kib (the highest peak RSS) as measure does.
+measure_round_robin () {
+	for mr_name
+	do
+		sh "$work/$mr_name" >/dev/null 2>&1
+		: >"$work/times.$mr_name"
+		: >"$work/peaks.$mr_name"
+	done
+	mr_i=0
+	while test $mr_i -lt "$RUNS"
+	do
+		for mr_name
+		do
+			mr_start=$(date +%s%N)
+			/usr/bin/time -f %M -o "$work/peak" sh "$work/$mr_name" >/dev/null 2>&1
+			mr_end=$(date +%s%N)
+			echo $(((mr_end - mr_start) / 1000)) >>"$work/times.$mr_name"
+			tail -n 1 "$work/peak" >>"$work/peaks.$mr_name"
+		done
+		mr_i=$((mr_i + 1))
+	done
+	for mr_name
+	do
+		mr_var=$(echo "$mr_name" | tr -d -)
+		eval "${mr_var}_us=$(sort -n "$work/times.$mr_name" | sed -n "$(((RUNS + 1) / 2))p")"
+		eval "${mr_var}_kib=$(sort -n "$work/peaks.$mr_name" | tail -n 1)"
+	done
+}
+
+echo "measuring ($RUNS rounds)" >&2
+measure_round_robin reset-only rolling-fetch git-fetch git-fetch-typed
+reset_us=$resetonly_us reset_kib=$resetonly_kib
+rolling_us=$rollingfetch_us rolling_kib=$rollingfetch_kib
+gitfetch_kib=$gitfetch_kib
+typed_us=$gitfetchtyped_us typed_kib=$gitfetchtyped_kib
 measure since git rolling verify -q --preset linux --since $tip stable/$BRANCH
 measure full git rolling verify -q --preset linux stable/$BRANCH
 measure lsremote git ls-remote stable refs/heads/$BRANCH 'refs/tags/*'
@@ -144,7 +177,8 @@ tags=$(git for-each-ref refs/tags | wc -l)
 echo
 echo "p7000-fetch: $BRANCH of $steps steps, $tags tags; one new step ($tip_release -> $new_release)," \
 	"$new_objects new objects over file://"
-echo "medians of $RUNS runs, peak RSS the highest; each fetch run includes the reset"
+echo "medians of $RUNS runs (the fetches in turn, round by round), peak RSS the highest;"
+echo "each fetch run includes the reset; load average now: $(cut -d" " -f1-3 /proc/loadavg)"
 echo
 row "reset of the consumer (in both fetches below)" reset
 row "git rolling fetch (one new step)" rolling
