@@ -15,6 +15,7 @@
 #include "../lib/verify.h"
 #include "../lib/verify-report.h"
 #include "../lib/color.h"
+#include "../lib/utf8.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
@@ -39,6 +40,7 @@ struct verify_options {
 struct target {
 	const char *name;
 	const char *pattern_source;   /* "options", "preset", "config" or "default" */
+	const char *preset;           /* the preset whose patterns are used, or NULL */
 	struct rolling_branch b;
 	git_oid tip;
 	git_oid since;
@@ -64,6 +66,8 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 	if (release_re) {
 		source = o->scheme.release_pattern || o->scheme.mainline_pattern ?
 			"options" : "preset";
+		if (!o->scheme.release_pattern || !o->scheme.mainline_pattern)
+			t->preset = o->scheme.preset;
 	} else if (!(err = rolling_config_read(&config, repo, name))) {
 		rolling_config_free(&config);
 		source = "config";
@@ -73,6 +77,7 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 		release_re = preset->release_pattern;
 		mainline_re = preset->mainline_pattern;
 		source = "default";
+		t->preset = ROLLING_DEFAULT_PRESET;
 	} else {
 		die_last_error();
 	}
@@ -113,6 +118,22 @@ static void append(json_object *array, json_object *value)
 		die("out of memory");
 }
 
+/*
+ * JSON text is UTF-8, commit subjects and ref names are bytes: what is
+ * not UTF-8 becomes U+FFFD, so that the document always parses.
+ */
+static json_object *json_text(const char *s)
+{
+	char *valid = rolling_utf8_sanitize(s);
+	json_object *value;
+
+	if (!valid)
+		die("out of memory");
+	value = checked(json_object_new_string(valid));
+	free(valid);
+	return value;
+}
+
 static json_object *json_oid(const git_oid *oid)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -122,7 +143,7 @@ static json_object *json_oid(const git_oid *oid)
 
 static json_object *json_string_or_null(const char *s)
 {
-	return s ? checked(json_object_new_string(s)) : NULL;
+	return s ? json_text(s) : NULL;
 }
 
 static json_object *json_release(const git_oid *commit, const struct rolling_release *release)
@@ -156,12 +177,12 @@ static json_object *json_switches(const struct target *t)
 		json_object *object = checked(json_object_new_object());
 
 		add(object, "commit", json_oid(&s->merge));
-		add(object, "from", checked(json_object_new_string(s->from->name)));
-		add(object, "to", checked(json_object_new_string(s->to->name)));
+		add(object, "from", json_text(s->from->name));
+		add(object, "to", json_text(s->to->name));
 		add(object, "from_series",
-		    checked(json_object_new_string(series_name(series, s->from))));
+		    json_text(series_name(series, s->from)));
 		add(object, "to_series",
-		    checked(json_object_new_string(series_name(series, s->to))));
+		    json_text(series_name(series, s->to)));
 		append(switches, object);
 	}
 	return switches;
@@ -178,9 +199,9 @@ static json_object *json_failures(const struct rolling_verify_result *r)
 
 		add(object, "commit", json_oid(&f->commit));
 		add(object, "check",
-		    checked(json_object_new_string(rolling_verify_check_name(f->check))));
-		add(object, "expected", checked(json_object_new_string(f->expected)));
-		add(object, "found", checked(json_object_new_string(f->found)));
+		    json_text(rolling_verify_check_name(f->check)));
+		add(object, "expected", json_text(f->expected));
+		add(object, "found", json_text(f->found));
 		append(failures, object);
 	}
 	return failures;
@@ -191,11 +212,11 @@ static json_object *json_hazards(unsigned hazards)
 	json_object *list = checked(json_object_new_array());
 
 	if (hazards & ROLLING_HAZARD_REPLACE)
-		append(list, checked(json_object_new_string("replace")));
+		append(list, json_text("replace"));
 	if (hazards & ROLLING_HAZARD_GRAFTS)
-		append(list, checked(json_object_new_string("grafts")));
+		append(list, json_text("grafts"));
 	if (hazards & ROLLING_HAZARD_SHALLOW)
-		append(list, checked(json_object_new_string("shallow")));
+		append(list, json_text("shallow"));
 	return list;
 }
 
@@ -203,9 +224,10 @@ static json_object *json_patterns(const struct target *t)
 {
 	json_object *object = checked(json_object_new_object());
 
-	add(object, "source", checked(json_object_new_string(t->pattern_source)));
-	add(object, "release", checked(json_object_new_string(t->b.config.release_pattern)));
-	add(object, "mainline", checked(json_object_new_string(t->b.config.mainline_pattern)));
+	add(object, "source", json_text(t->pattern_source));
+	add(object, "preset", json_string_or_null(t->preset));
+	add(object, "release", json_text(t->b.config.release_pattern));
+	add(object, "mainline", json_text(t->b.config.mainline_pattern));
 	return object;
 }
 
@@ -225,7 +247,7 @@ static json_object *json_target(const struct target *t, const struct verify_opti
 	const struct rolling_verify_result *r = &t->result;
 	json_object *object = checked(json_object_new_object());
 
-	add(object, "name", checked(json_object_new_string(t->name)));
+	add(object, "name", json_text(t->name));
 	add(object, "verified", checked(json_object_new_boolean(!r->failures_nr)));
 	add(object, "tip", json_oid(&r->tip));
 	add(object, "tip_release", json_string_or_null(r->tip_release ? r->tip_release->name : NULL));
@@ -276,8 +298,12 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 	if (o->json)
 		return;
 	rolling_verify_print_failures(&report);
-	if (!o->quiet)
-		rolling_verify_print_report(&report);
+	if (o->quiet)
+		return;
+	if (!strcmp(t->pattern_source, "default"))
+		printf("%s: not a configured rolling branch: tags read with the %s preset"
+		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
+	rolling_verify_print_report(&report);
 }
 
 static void free_target(struct target *t)

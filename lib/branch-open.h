@@ -24,7 +24,12 @@ int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
 				  const struct rolling_scheme_options *o);
 
-/* Resolve a revision the way the user typed it to a commit. */
+/*
+ * Resolve a revision the way the user typed it to a commit.  A short ref
+ * name that git would resolve to one of several refs (a tag and a
+ * remote-tracking branch of the same name, say) is an error that lists
+ * them, where git would warn and take the first.
+ */
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "merge.h"
 #include "signature.h"
+#include "utf8.h"
 #include "error.h"
 
 #define SUBJECT_PREFIX "Merge "
@@ -280,15 +281,18 @@ static const char *subject_name(struct rolling_merge_exam *exam, git_commit *com
 
 	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
 	    !summary[strlen(SUBJECT_PREFIX)]) {
-		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"", QUOTE_MAX,
-		     summary ? summary : "");
+		summary = summary ? summary : "";
+		/* Quoted up to QUOTE_MAX bytes, never half a character. */
+		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"",
+		     (int)rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX), summary);
 		return NULL;
 	}
 	name = summary + strlen(SUBJECT_PREFIX);
 	if (rolling_patterns_classify(patterns, name, &kind, version) < 0 ||
 	    kind != ROLLING_TAG_RELEASE) {
 		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"",
-		     "\"%.*s\": not a release tag name", QUOTE_MAX, summary);
+		     "\"%.*s\": not a release tag name",
+		     (int)rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX), summary);
 		return NULL;
 	}
 	return name;

@@ -105,6 +105,8 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
 	if (!err && (flags & ROLLING_RUN_NO_STDERR))
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
+		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
 	if (!err && stdin_path)
 		err = posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
 	if (err) {

@@ -28,6 +28,8 @@ const char *rolling_signature_status_name(enum rolling_signature_status status)
 		return "lightweight tag";
 	case ROLLING_SIGNATURE_UNSIGNED:
 		return "unsigned tag";
+	case ROLLING_SIGNATURE_NO_KEY:
+		return "no public key";
 	case ROLLING_SIGNATURE_BAD:
 		break;
 	}
@@ -95,9 +97,10 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
 static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
 			  size_t nr)
 {
-	const char *args[BATCH + 5] = { "--git-dir", git_repository_path(repo), "verify-tag",
+	const char *args[BATCH + 6] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-tag",
 					"--format=%(objectname)" };
-	size_t fixed = 4, i;
+	size_t fixed = 5, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
@@ -115,42 +118,87 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	return 0;
 }
 
-/* Mark good every tag whose id git printed. */
-static int mark_good(enum rolling_signature_status *status, const struct rolling_oidmap *pending,
-		     const char *output)
+/*
+ * What git and gpg (--raw status lines) say when only the key is missing.
+ * ssh-keygen says "No principal matched." both for a good signature by a
+ * key the allowed signers do not list and for a signature it cannot
+ * parse; git's fallback check then says "Good ... signature with" only
+ * for the former, so both lines must be there.
+ */
+static const char *const no_key_says[] = {
+	"[GNUPG:] NO_PUBKEY ",
+	"gpg.ssh.allowedSignersFile needs to be configured",
+};
+#define SSH_NO_PRINCIPAL "No principal matched."
+#define SSH_VALID_SIGNATURE "Good \"git\" signature with "
+
+static int only_key_missing(const char *output)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(no_key_says) / sizeof(no_key_says[0]); i++)
+		if (strstr(output, no_key_says[i]))
+			return 1;
+	return strstr(output, SSH_NO_PRINCIPAL) && strstr(output, SSH_VALID_SIGNATURE);
+}
+
+/* A signature git did not accept: is only its key missing? */
+static int why_not_good(enum rolling_signature_status *status, git_repository *repo,
+			const char *hex)
+{
+	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
+			       "verify-tag", "--raw", hex, NULL };
+	char *output = NULL;
+	int err = rolling_run_git(args, &output,
+				  ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+
+	if (err < 0)
+		return err;
+	*status = err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+		  ROLLING_SIGNATURE_BAD;
+	free(output);
+	return 0;
+}
+
+/* The tag ids git printed: those with a good signature. */
+static int read_good(struct rolling_oidmap *good, const char *output)
 {
 	const char *line = output;
 
 	while (*line) {
-		size_t len = strcspn(line, "\n"), index;
+		size_t len = strcspn(line, "\n");
 		git_oid id;
 
 		if (len == GIT_OID_HEXSZ && !git_oid_fromstrn(&id, line, len) &&
-		    rolling_oidmap_get(pending, &id, &index))
-			status[index] = ROLLING_SIGNATURE_GOOD;
+		    rolling_oidmap_put(good, &id, 0) < 0)
+			return ROLLING_ERROR;
 		line += len + (line[len] == '\n');
 	}
 	return 0;
 }
 
+/* Several names may share one tag object: each gets the object's verdict. */
 static int verify_batch(enum rolling_signature_status *status, git_repository *repo,
 			char hex[][GIT_OID_HEXSZ + 1], const size_t *index, size_t nr)
 {
-	struct rolling_oidmap pending = { NULL, 0, 0 };
+	struct rolling_oidmap good = { NULL, 0, 0 };
 	char *output = NULL;
-	size_t i;
-	int err = 0;
+	size_t i, unused;
+	int err;
 
+	if (!(err = run_verify_tag(&output, repo, hex, nr)))
+		err = read_good(&good, output);
 	for (i = 0; i < nr && !err; i++) {
 		git_oid id;
 
 		git_oid_fromstr(&id, hex[i]);
-		err = rolling_oidmap_put(&pending, &id, index[i]);
+		if (rolling_oidmap_get(&good, &id, &unused))
+			status[index[i]] = ROLLING_SIGNATURE_GOOD;
+		else
+			err = why_not_good(&status[index[i]], repo, hex[i]);
 	}
-	if (!err && !(err = run_verify_tag(&output, repo, hex, nr)))
-		err = mark_good(status, &pending, output);
 	free(output);
-	rolling_oidmap_free(&pending);
+	rolling_oidmap_free(&good);
 	return err;
 }
 
@@ -380,17 +428,21 @@ out:
 
 /* --- commit signatures ------------------------------------------------------ */
 
-/* `git verify-commit <ids>`: 0 when git accepts every signature, 1 when not. */
+/*
+ * `git verify-commit <ids>`, without replace objects so that it checks
+ * the commits we read: 0 when git accepts every signature, 1 when not.
+ */
 static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr)
 {
-	const char *args[BATCH + 4] = { "--git-dir", git_repository_path(repo), "verify-commit" };
+	const char *args[BATCH + 5] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-commit" };
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
-	size_t i;
+	size_t fixed = 4, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
-		args[3 + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
-	args[3 + nr] = NULL;
+		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
+	args[fixed + nr] = NULL;
 	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
 	if (status < 0)
 		return status;

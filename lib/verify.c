@@ -9,10 +9,13 @@
 #include "rebuild.h"
 #include "repo.h"
 #include "signature.h"
+#include "utf8.h"
 #include "error.h"
 
 #define TEXT_MAX 512
 #define QUOTE_MAX 100
+/* "%.*s" arguments quoting at most QUOTE_MAX bytes of s, never half a character. */
+#define QUOTE(s) (int)rolling_utf8_cut((s), strlen(s), QUOTE_MAX), (s)
 
 static const char *const check_names[] = {
 	[ROLLING_CHECK_PARENTS] = "parents",
@@ -59,6 +62,28 @@ struct walk {
 static const char *hex(char buf[GIT_OID_HEXSZ + 1], const git_oid *oid)
 {
 	return git_oid_tostr(buf, GIT_OID_HEXSZ + 1, oid);
+}
+
+/*
+ * A commit's subject as git log shows it: converted to UTF-8 when an
+ * "encoding" header names another encoding, cut to QUOTE_MAX bytes
+ * between characters.
+ */
+static const char *quote_subject(char *buf, size_t size, git_commit *commit)
+{
+	const char *summary = git_commit_summary(commit), *encoding;
+	char *converted = NULL;
+
+	if (!summary)
+		summary = "";
+	encoding = git_commit_message_encoding(commit);
+	if (encoding && strcasecmp(encoding, "UTF-8") && strcasecmp(encoding, "UTF8"))
+		converted = rolling_utf8_reencode(summary, encoding);
+	if (converted)
+		summary = converted;
+	snprintf(buf, size, "%.*s", QUOTE(summary));
+	free(converted);
+	return buf;
 }
 
 static int grow(void **array, size_t *alloc, size_t nr, size_t size)
@@ -210,6 +235,13 @@ static int record_findings(struct walk *w, const git_oid *commit,
 		}
 		if (!f->expected || !f->found)
 			return rolling_error("out of memory");
+		if (f->fault == ROLLING_MERGE_TAG && exam->embedded_release) {
+			/* Say how the merge could still be proven without the tag ref. */
+			snprintf(found, sizeof(found), "%s (the merge embeds a tag of it:"
+				 " --signatures can check that one)", f->found);
+			err = fail(w, ROLLING_CHECK_TAG, commit, f->expected, found);
+			continue;
+		}
 		err = fail(w, fault_check(f->fault), commit, f->expected, f->found);
 	}
 	return err;
@@ -276,7 +308,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 {
 	const git_oid *id = git_commit_id(commit);
 	struct rolling_merge_exam exam;
-	char found[TEXT_MAX];
+	char found[TEXT_MAX], quoted[QUOTE_MAX + 1];
 	int err;
 
 	if ((err = rolling_merge_examine(&exam, commit, w->tags, w->patterns)) < 0)
@@ -302,8 +334,8 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 		err = record_findings(w, id, &exam);
 		goto out;
 	}
-	snprintf(found, sizeof(found), "plain commit \"%.*s\"", QUOTE_MAX,
-		 git_commit_summary(commit) ? git_commit_summary(commit) : "");
+	snprintf(found, sizeof(found), "plain commit \"%s\"",
+		 quote_subject(quoted, sizeof(quoted), commit));
 	err = fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
 out:
 	rolling_merge_exam_free(&exam);
@@ -618,6 +650,59 @@ static int check_order(struct walk *w)
 	return 0;
 }
 
+/* Is it one of the repository's release tags (not one embedded in a merge)? */
+static int is_tag_release(const struct rolling_tags *tags, const struct rolling_release *release)
+{
+	return release >= tags->releases && release < tags->releases + tags->releases_nr;
+}
+
+/*
+ * The release tags the proof stands on, read from their objects: the
+ * peeled values in packed-refs that the tags were loaded with are a
+ * cache a hostile repository can lie in, and a tag object may name
+ * another release than the ref it is published as, or lie about the
+ * type of what it tags.  Each tag is checked once, at the first commit
+ * that relies on it.  (A release known only from a tag embedded in a
+ * merge was read from that tag's bytes: --signatures vouches for it.)
+ */
+static int check_releases(struct walk *w)
+{
+	struct rolling_verify_result *r = w->result;
+	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
+	char expected[TEXT_MAX], found[TEXT_MAX];
+	size_t i;
+	int err = 0;
+
+	if (!seen)
+		return rolling_error("out of memory");
+	for (i = 0; i <= r->steps_nr && !err; i++) {
+		const struct rolling_release *release = i ? r->steps[i - 1].release :
+			r->has_base ? r->base_release : NULL;
+		const char *problem;
+		size_t index;
+		int sound;
+
+		if (!release || !is_tag_release(w->tags, release) ||
+		    seen[index = (size_t)(release - w->tags->releases)])
+			continue;
+		seen[index] = 1;
+		if ((sound = rolling_release_check(&problem, w->tags, release)) < 0) {
+			err = sound;
+			break;
+		}
+		if (sound)
+			continue;
+		snprintf(expected, sizeof(expected), "release tag %.*s, as its objects say",
+			 QUOTE(release->name));
+		snprintf(found, sizeof(found), "%.*s: %s", QUOTE(release->name),
+			 problem ? problem : "unusable");
+		err = fail(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
+			   expected, found);
+	}
+	free(seen);
+	return err;
+}
+
 /* The tags to check: the base's and every step's, each once. */
 struct signed_tags {
 	git_oid *ids;
@@ -726,22 +811,31 @@ static int check_merge_signatures(struct walk *w)
 	return err;
 }
 
+static int report_replacement(struct walk *w, const struct rolling_hazard *h)
+{
+	char found[TEXT_MAX], by[GIT_OID_HEXSZ + 1];
+
+	if (h->honoured)
+		snprintf(found, sizeof(found), "%.*s makes git read %s instead",
+			 QUOTE(h->refname), hex(by, &h->replacement));
+	else
+		snprintf(found, sizeof(found), "%.*s, which git skips today as a bad replace"
+			 " ref name", QUOTE(h->refname));
+	return fail(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
+		    "no replacement: git and git rolling must see the same objects", found);
+}
+
 static int report_replacements(struct walk *w)
 {
-	char found[TEXT_MAX], h[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
 	struct rolling_hazard *list;
 	size_t nr, i;
 	int err;
 
 	if ((err = rolling_hazard_replacements(&list, &nr, w->repo)) < 0)
 		return err;
-	for (i = 0; i < nr && !err; i++) {
-		snprintf(found, sizeof(found), "refs/replace/%s makes git read %s instead",
-			 hex(h, &list[i].oid), hex(by, &list[i].replacement));
-		err = fail(w, ROLLING_CHECK_REPLACE, &list[i].oid,
-			   "no replacement: git and git rolling must see the same objects", found);
-	}
-	free(list);
+	for (i = 0; i < nr && !err; i++)
+		err = report_replacement(w, &list[i]);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
@@ -757,7 +851,7 @@ static int report_grafts(struct walk *w)
 		err = fail(w, ROLLING_CHECK_GRAFT, &list[i].oid,
 			   "no graft: git and git rolling must see the same parents",
 			   "info/grafts gives git other parents for it");
-	free(list);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
@@ -798,7 +892,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	if ((err = check_hazards(&w)) < 0 || (err = walk_chain(&w)) < 0)
 		goto out;
 	reverse_steps(result);
-	if ((err = check_order(&w)) < 0)
+	if ((err = check_order(&w)) < 0 || (err = check_releases(&w)) < 0)
 		goto out;
 	if (w.options->signatures &&
 	    ((err = check_signatures(&w)) < 0 || (err = check_merge_signatures(&w)) < 0))

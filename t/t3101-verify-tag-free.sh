@@ -41,7 +41,7 @@ test_expect_success 'setup: a signed branch, verified up to an older tip, cloned
 test_expect_success 'without --signatures the clone proves nothing: no release tags' '
 	cd clone &&
 	test_expect_code 1 git rolling verify --since $(cat ../old) linux-rolling-stable >out 2>err &&
-	test $(grep -c ": tag: expected release tag v[0-9.]*, found no such tag leading to a commit$" err) = 6
+	test $(grep -c ": tag: expected release tag v[0-9.]*, found no such tag leading to a commit (the merge embeds a tag of it: --signatures can check that one)$" err) = 6
 '
 
 test_expect_success 'with --signatures the embedded tags prove every new step' '
@@ -68,7 +68,7 @@ test_expect_success 'a key the allowed signers do not list proves nothing' '
 	cd clone &&
 	test_expect_code 1 git -c gpg.ssh.allowedSignersFile=/dev/null \
 		rolling verify --signatures --since $(cat ../old) linux-rolling-stable >out 2>err &&
-	test $(grep -c ": signature: expected a good signature on tag v[0-9.]* [0-9a-f]*, embedded in the merge, found v[0-9.]*: bad signature$" err) = 6
+	test $(grep -c ": signature: expected a good signature on tag v[0-9.]* [0-9a-f]*, embedded in the merge, found v[0-9.]*: no public key$" err) = 6
 '
 
 # forge NAME MERGE-MAKER: in the full tree, remake the tip with a forged
@@ -105,14 +105,15 @@ test_expect_success 'a broken signature on the embedded tag fails, naming the me
 	bad=$(forge broken broken_signature) &&
 	cd clone &&
 	verify_fails broken $bad signature --signatures --since $(cat ../old) &&
-	test $(grep -c "^error: " err) = 1
+	test $(grep -c "^error: " err) = 1 &&
+	grep "found v[0-9.]*: bad signature$" err
 '
 
 test_expect_success 'a tag signed with a key nobody trusts fails' '
 	bad=$(forge untrusted untrusted_key) &&
 	cd clone &&
 	verify_fails untrusted $bad signature --signatures --since $(cat ../old) &&
-	grep "found v[0-9.]*: bad signature$" err
+	grep "found v[0-9.]*: no public key$" err
 '
 
 test_expect_success 'a well-signed tag of another commit fails the mergetag check' '

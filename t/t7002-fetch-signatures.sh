@@ -103,7 +103,7 @@ unforge () {
 for kind in mallory annotated lightweight
 do
 	case $kind in
-	mallory) found="bad signature" ;;
+	mallory) found="no public key" ;;
 	annotated) found="unsigned tag" ;;
 	lightweight) found="lightweight tag" ;;
 	esac
