@@ -14,20 +14,15 @@ if ! command -v bash >/dev/null 2>&1 || ! test -r "$GIT_COMPLETION" ||
    ! test -r "$BASH_COMPLETION"
 then
 	skip_all='bash, git-completion or bash-completion missing'
-	test_expect_success 'fetch and pull offer the remotes, then the branches followed' '
-	git remote add up "$TRASH_DIRECTORY" &&
-	git remote add other "$TRASH_DIRECTORY" &&
-	git config --add rolling.remote.up.branches linux-rolling-stable &&
-	git config --add rolling.remote.up.branches linux-rolling-lts &&
-	complete git rolling fetch "" >actual &&
-	printf "%s\n" "other " "up " >expect &&
+	test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> none' '
+	git branch hand-made v1.0.1 &&
+	complete git rolling init --adopt han >actual &&
+	echo "hand-made " >expect &&
 	test_cmp expect actual &&
-	complete git rolling pull -q up "" >actual &&
-	printf "%s\n" "linux-rolling-lts " "linux-rolling-stable " >expect &&
-	test_cmp expect actual &&
-	git update-ref refs/remotes/up/linux-rolling-stable HEAD &&
-	complete git rolling init --follow "" >actual &&
-	echo "up/linux-rolling-stable " >expect &&
+	complete git rolling init --each han >actual &&
+	! grep . actual &&
+	complete git rolling init --ea >actual &&
+	echo "--each " >expect &&
 	test_cmp expect actual
 '
 
@@ -90,6 +85,18 @@ test_expect_success 'options after --' '
 	test_cmp expect actual &&
 	complete git rolling verify --preset=p >actual &&
 	printf "%s\n" "postgresql " "python " >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> none' '
+	git branch hand-made v1.0.1 &&
+	complete git rolling init --adopt han >actual &&
+	echo "hand-made " >expect &&
+	test_cmp expect actual &&
+	complete git rolling init --each han >actual &&
+	! grep . actual &&
+	complete git rolling init --ea >actual &&
+	echo "--each " >expect &&
 	test_cmp expect actual
 '
 

@@ -85,8 +85,12 @@ _git_rolling ()
 		fi
 		;;
 	init)
+		# --follow names a remote-tracking branch; --adopt a branch that
+		# exists; a new one is the user's to name.
 		if [ "$prev" = "--follow" ]; then
 			__gitcomp_nl "$(__git for-each-ref --format="%(refname:strip=2)" refs/remotes)"
+		elif [ -n "$(__git_find_on_cmdline "--adopt")" ]; then
+			__gitcomp_nl "$(__git_heads)"
 		fi
 		;;
 	esac
