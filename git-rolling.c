@@ -18,6 +18,8 @@ static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },
 	{ "advance", "merge the releases a rolling branch has not reached yet" },
 	{ "verify", "prove that a rolling branch holds only releases and content-free merges" },
+	{ "fetch", "fetch rolling branches, and let refs see them only once verified" },
+	{ "pull", "fetch and verify, then fast-forward the branch checked out" },
 	{ "bisect-helper", "find the rolling step, then the commit, that broke something" },
 	{ "describe", "tell which rolling release first contained a commit" },
 	{ "log", "show each rolling step and what it brought" },

@@ -18,6 +18,8 @@
 #include "../lib/repo.h"
 #include "../lib/update.h"
 #include "../lib/run-command.h"
+#include "../lib/branch-open.h"
+#include "../lib/remote-config.h"
 #include "../lib/merge.h"
 #include "../lib/verify.h"
 
@@ -26,6 +28,8 @@ static const char *const init_usage[] = {
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>]\n"
 	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
+	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
+	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
 	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
@@ -51,6 +55,8 @@ struct init_options {
 	int adopt;
 	int force;
 	int quiet;
+	const char *follow;
+	int signatures;     /* for --follow; -1: leave as configured */
 };
 
 static char *xstrdup_or_null(const char *s)
@@ -307,6 +313,88 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	rolling_ident_free(&ident);
 }
 
+/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
+static size_t remote_prefix(const char *config_name, const char *followed)
+{
+	const char *name = config_name + strlen("remote.");
+	size_t len = strlen(config_name);
+
+	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
+	    strcmp(config_name + len - strlen(".url"), ".url"))
+		return 0;
+	len = (size_t)(config_name + len - strlen(".url") - name);
+	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
+}
+
+/*
+ * Split "<remote>/<branch>" at the configured remote it starts with;
+ * the longest one wins, since remote names may hold slashes too.  The
+ * remotes are read as config keys: git_remote_list() matches them with
+ * a regex, which leaks PCRE2 match data in libgit2 1.5.
+ */
+static void split_followed(char **remote, const char **branch, git_repository *repo,
+			   const char *followed)
+{
+	git_config *config;
+	git_config_iterator *iter;
+	git_config_entry *entry;
+	size_t best = 0;
+
+	if (git_repository_config_snapshot(&config, repo) < 0 ||
+	    git_config_iterator_new(&iter, config) < 0)
+		die("cannot read the configuration");
+	while (!git_config_next(&entry, iter)) {
+		size_t len = remote_prefix(entry->name, followed);
+
+		if (len > best)
+			best = len;
+	}
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	if (!best)
+		die("'%s' is not <remote>/<branch> of a configured remote (see git remote add)",
+		    followed);
+	if (!(*remote = strndup(followed, best)))
+		die("out of memory");
+	*branch = followed + best + 1;
+}
+
+/* --follow: configure what git rolling fetch verifies; nothing else changes. */
+static int follow(const struct init_options *o, int argc)
+{
+	const char *release_re, *mainline_re, *branch;
+	git_repository *repo;
+	char refname[1024], *remote;
+
+	if (argc)
+		die("--follow takes no <branch>: it names <remote>/<branch> itself");
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
+		die_last_error();
+	if (release_re) {
+		struct rolling_patterns patterns;
+
+		if (rolling_patterns_compile(&patterns, release_re, "--release-pattern",
+					     mainline_re, "--mainline-pattern") < 0)
+			die_last_error();
+		rolling_patterns_free(&patterns);
+	}
+	if (rolling_repo_open(&repo) < 0)
+		die_last_error();
+	split_followed(&remote, &branch, repo, o->follow);
+	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if (!git_reference_is_valid_name(refname) || branch[0] == '-')
+		die("'%s' is not a valid branch name", branch);
+	if (rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
+					 o->signatures) < 0)
+		die_last_error();
+	if (!o->quiet)
+		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
+		       remote, branch, remote);
+	free(remote);
+	git_repository_free(repo);
+	return 0;
+}
+
 /*
  * --adopt: the branch was built elsewhere (by hand with the maintainers'
  * recipe, say).  It must verify as `git rolling verify` proves a branch,
@@ -399,7 +487,8 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1, .progress = -1 };
+	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1, .progress = -1,
+				  .signatures = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME(&o.scheme, "tag scheme of a known project (default: the one "
 			       "that fits the tags)"),
@@ -423,6 +512,10 @@ static int cmd_init(int argc, const char **argv)
 		OPT_SWITCH(0, "adopt", &o.adopt,
 			   "configure an existing rolling branch, once it verifies, without moving it"),
 		OPT__FORCE(&o.force, "replace an existing branch and configuration"),
+		OPT_STRING(0, "follow", &o.follow, "remote>/<branch",
+			   "configure git rolling fetch to verify this branch of a remote"),
+		OPT_BOOL(0, "signatures", &o.signatures,
+			 "with --follow: fetch checks the release tags' signatures"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};
@@ -435,6 +528,10 @@ static int cmd_init(int argc, const char **argv)
 	char hex[GIT_OID_HEXSZ + 1], message[256];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
+	if (o.follow)
+		return follow(&o, argc);
+	if (o.signatures >= 0)
+		die("--signatures goes with --follow");
 	if (o.list_presets && !argc) {
 		list_presets();
 		return 0;

@@ -13,6 +13,7 @@
 #include "../lib/repo.h"
 #include "../lib/progress.h"
 #include "../lib/verify.h"
+#include "../lib/verify-report.h"
 #include "../lib/color.h"
 #include "../lib/utf8.h"
 
@@ -24,7 +25,6 @@ static const char *const verify_usage[] = {
 	NULL,
 };
 
-#define ABBREV 12
 #define JSON_FORMAT_VERSION 1
 
 struct verify_options {
@@ -68,85 +68,9 @@ static void resolve_since(struct target *t, git_repository *repo, const char *si
 		die("--since: %s", rolling_last_error());
 }
 
-static const char *abbrev(char *buf, const git_oid *oid)
-{
-	return git_oid_tostr(buf, ABBREV + 1, oid);
-}
-
 static const char *series_name(char *buf, const struct rolling_release *release)
 {
 	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
-}
-
-/* --- the human report -------------------------------------------------- */
-
-static void print_failures(const struct target *t)
-{
-	const struct rolling_verify_result *r = &t->result;
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-
-	for (i = 0; i < r->failures_nr; i++) {
-		const struct rolling_verify_failure *f = &r->failures[i];
-
-		error("%s: %s: %s: expected %s, found %s", t->name,
-		      git_oid_tostr(hex, sizeof(hex), &f->commit),
-		      rolling_verify_check_name(f->check), f->expected, f->found);
-	}
-	if (r->truncated)
-		error("%s: stopped after %d failures", t->name, ROLLING_VERIFY_MAX_FAILURES);
-}
-
-static void print_extent(const struct target *t, const struct verify_options *o)
-{
-	const struct rolling_verify_result *r = &t->result;
-	char a[ABBREV + 1];
-
-	printf("%s: %zu step%s", t->name, r->steps_nr, r->steps_nr == 1 ? "" : "s");
-	if (o->since && r->since_found)
-		printf(" since %s (%s)\n", r->since_release ? r->since_release->name : "?",
-		       abbrev(a, &t->since));
-	else if (r->has_base)
-		printf(" from base %s (%s)\n", r->base_release->name, abbrev(a, &r->base));
-	else
-		printf(", no base release reached\n");
-}
-
-static void print_report(const struct target *t, const struct verify_options *o)
-{
-	const struct rolling_verify_result *r = &t->result;
-	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
-	char verdict[32];
-	size_t i;
-
-	if (!strcmp(t->pattern_source, "default"))
-		printf("%s: not a configured rolling branch: tags read with the %s preset"
-		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
-	printf("%s: tip %s (%s)\n", t->name, r->tip_release ? r->tip_release->name :
-	       "is not a rolling merge or a release", abbrev(a, &r->tip));
-	print_extent(t, o);
-	for (i = 0; i < r->switches_nr; i++) {
-		const struct rolling_verify_switch *s = &r->switches[i];
-
-		printf("%s: series %s -> %s at %s (%s -> %s)\n", t->name,
-		       series_name(from, s->from), series_name(to, s->to),
-		       abbrev(a, &s->merge), s->from->name, s->to->name);
-	}
-	if (r->failures_nr) {
-		printf("%s: %s (%zu failure%s%s)\n", t->name,
-		       rolling_colored(verdict, sizeof(verdict), o->color, ROLLING_COLOR_RED, "FAILED"),
-		       r->failures_nr, r->failures_nr == 1 ? "" : "s",
-		       r->truncated ? ", stopped early" : "");
-		return;
-	}
-	printf("%s: %s", t->name,
-	       rolling_colored(verdict, sizeof(verdict), o->color, ROLLING_COLOR_GREEN, "verified"));
-	if (o->rebuild)
-		printf(", merges rebuilt bit for bit");
-	if (o->signatures)
-		printf(", %zu release signature%s good", r->signatures_good,
-		       r->signatures_good == 1 ? "" : "s");
-	printf("\n");
 }
 
 /* --- the JSON document ------------------------------------------------- */
@@ -344,13 +268,21 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures,
 					     progress };
 
+	struct rolling_verify_report report = { t->name, &t->result, &t->b.tags,
+						o->since ? &t->since : NULL, o->rebuild,
+						o->signatures, o->color };
+
 	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
 		die("%s: %s", t->name, rolling_last_error());
 	if (o->json)
 		return;
-	print_failures(t);
-	if (!o->quiet)
-		print_report(t, o);
+	rolling_verify_print_failures(&report);
+	if (o->quiet)
+		return;
+	if (!strcmp(t->pattern_source, "default"))
+		printf("%s: not a configured rolling branch: tags read with the %s preset"
+		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
+	rolling_verify_print_report(&report);
 }
 
 static void free_target(struct target *t)

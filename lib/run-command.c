@@ -107,13 +107,29 @@ static char **child_environ(const char *const *env)
 	return out;
 }
 
+static int rolling_run_git_full(const char *const *args, const char *const *env,
+				const char *stdin_path, char **out, unsigned flags);
+
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
-	return rolling_run_git_env(args, NULL, out, flags);
+	return rolling_run_git_full(args, NULL, NULL, out, flags);
 }
 
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags)
+{
+	return rolling_run_git_full(args, env, NULL, out, flags);
+}
+
+int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
+			       unsigned flags)
+{
+	return rolling_run_git_full(args, NULL, stdin_path, out, flags);
+}
+
+/* Run git with `env` on top of our environment and stdin from `stdin_path`, each optional. */
+static int rolling_run_git_full(const char *const *args, const char *const *env,
+				const char *stdin_path, char **out, unsigned flags)
 {
 	char **envp = NULL;
 	const char **argv;
@@ -149,6 +165,8 @@ int rolling_run_git_env(const char *const *args, const char *const *env, char **
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
 	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
 		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
+	if (!err && stdin_path)
+		err = posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));
@@ -187,6 +205,35 @@ close_pipe:
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
 	return status;
+}
+
+int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path)
+{
+	posix_spawn_file_actions_t actions;
+	const char **argv;
+	int err;
+
+	if (!(argv = git_argv(args)))
+		return rolling_error("out of memory");
+	if ((err = posix_spawn_file_actions_init(&actions))) {
+		free(argv);
+		return rolling_error("cannot run git: %s", strerror(err));
+	}
+	err = posix_spawn_file_actions_addopen(&actions, 1, stdout_path,
+					       O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!err) {
+		fflush(stdout);
+		fflush(stderr);
+		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)argv, environ);
+	}
+	posix_spawn_file_actions_destroy(&actions);
+	free(argv);
+	return err ? rolling_error("cannot run git %s: %s", args[0], strerror(err)) : 0;
+}
+
+int rolling_git_wait(pid_t pid, const char *what)
+{
+	return wait_for(pid, what);
 }
 
 int rolling_git_output(char **line, const char *const *args)

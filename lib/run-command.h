@@ -27,6 +27,21 @@ enum rolling_run_flags {
  */
 int rolling_run_git(const char *const *args, char **out, unsigned flags);
 
+/* rolling_run_git() with its standard input read from the file `stdin_path`. */
+int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
+			       unsigned flags);
+
+/*
+ * Start `git args...` with its standard output written to the file
+ * `stdout_path` (created or truncated) and return at once, so that the
+ * caller can work while git does; rolling_git_wait() collects its exit
+ * status as rolling_run_git() returns it.  Returns 0 with *pid set, or a
+ * negative error.
+ */
+#include <sys/types.h>
+int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path);
+int rolling_git_wait(pid_t pid, const char *what);
+
 /*
  * The same with "NAME=value" entries of `env` (NULL-terminated) set in
  * git's environment on top of ours.

@@ -43,10 +43,9 @@ static void warn_not_commit(const char *name, git_object_t type)
  * leads to something other than a commit or to a missing object (the
  * caller skips it, as git's for-each-ref does), or a negative error.
  */
-static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
-			  const char *name)
+static int peel_to_commit(git_oid *commit, struct loader *l, const git_oid *target,
+			  const git_oid *peeled, const char *name)
 {
-	const git_oid *peeled = git_reference_target_peel(ref);
 	git_oid id;
 	int depth, err;
 
@@ -54,7 +53,7 @@ static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
 		git_oid_cpy(commit, peeled);
 		return 0;
 	}
-	git_oid_cpy(&id, git_reference_target(ref));
+	git_oid_cpy(&id, target);
 	for (depth = 0; depth < MAX_TAG_DEPTH; depth++) {
 		git_object_t type;
 		size_t size;
@@ -138,28 +137,51 @@ static int note_both(struct rolling_tags *tags, const char *name)
 	return 0;
 }
 
-static int load_ref(struct loader *l, git_reference *ref)
+/*
+ * Note what the name of a tag says; returns 1 for a release tag, whose
+ * version is then in *version, 0 for any other, or a negative error.
+ */
+static int classify_tag(struct loader *l, const char *name, struct rolling_version *version)
 {
-	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
-	git_reference *resolved = NULL;
-	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	git_oid tag, commit;
-	int err;
 
-	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
+	if (rolling_patterns_classify(l->patterns, name, &kind, version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
 	if (kind == ROLLING_TAG_OTHER)
 		return 0;
-	l->tags->forms |= ROLLING_SERIES_FORM(version.series.parts);
+	l->tags->forms |= ROLLING_SERIES_FORM(version->series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
-		note_mainline(l->tags, &version);
+		note_mainline(l->tags, version);
 		return 0;
 	}
 	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
 		return ROLLING_ERROR;
+	return 1;
+}
+
+/* A release tag: `target` is what refs/tags/<name> names, `peeled` its trusted peel or NULL. */
+static int load_release(struct loader *l, const char *name, const struct rolling_version *version,
+			const git_oid *target, const git_oid *peeled)
+{
+	git_oid commit;
+	int err;
+
+	if (!(err = peel_to_commit(&commit, l, target, peeled, name)))
+		err = add_release(l, name, version, target, &commit);
+	return err < 0 ? err : 0;
+}
+
+static int load_ref(struct loader *l, git_reference *ref)
+{
+	const char *name = git_reference_name(ref) + strlen(TAG_PREFIX);
+	git_reference *resolved = NULL;
+	struct rolling_version version;
+	int err;
+
+	if ((err = classify_tag(l, name, &version)) <= 0)
+		return err;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
 		if ((err = git_reference_resolve(&resolved, ref)) == GIT_ENOTFOUND) {
 			rolling_warning("ignoring release tag '%s': it is a symbolic ref to %s,"
@@ -171,11 +193,10 @@ static int load_ref(struct loader *l, git_reference *ref)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
-	git_oid_cpy(&tag, git_reference_target(ref));
-	if (!(err = peel_to_commit(&commit, l, ref, name)))
-		err = add_release(l, name, &version, &tag, &commit);
+	err = load_release(l, name, &version, git_reference_target(ref),
+			   git_reference_target_peel(ref));
 	git_reference_free(resolved);
-	return err < 0 ? err : 0;
+	return err;
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -269,6 +290,33 @@ out:
 	if (err < 0)
 		rolling_tags_free(tags);
 	return err < 0 ? err : 0;
+}
+
+int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *patterns,
+		     const struct rolling_tag_ref *extra, size_t extra_nr)
+{
+	struct loader l = { tags, tags->repo, NULL, patterns, tags->releases_nr };
+	struct rolling_version version;
+	size_t i;
+	int err = 0;
+
+	if (!extra_nr)
+		return 0;
+	if ((err = git_repository_odb(&l.odb, tags->repo)) < 0)
+		return rolling_git_error(err, "cannot read tags");
+	for (i = 0; i < extra_nr && err >= 0; i++)
+		if ((err = classify_tag(&l, extra[i].name, &version)) > 0)
+			err = load_release(&l, extra[i].name, &version, &extra[i].target, NULL);
+	git_odb_free(l.odb);
+	if (err < 0)
+		return err;
+	qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
+	drop_duplicates(tags);
+	free(tags->series);
+	tags->series = NULL;
+	tags->series_nr = 0;
+	rolling_oidmap_free(&tags->by_commit);
+	return index_releases(tags);
 }
 
 static int cmp_version_key(const void *key, const void *elem)

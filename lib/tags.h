@@ -69,6 +69,24 @@ struct rolling_tags {
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
 
+/*
+ * A tag that is not a ref of the repository (yet): what a fetch brought
+ * into its quarantine for refs/tags/<name>.
+ */
+struct rolling_tag_ref {
+	const char *name;
+	git_oid target;
+};
+
+/*
+ * Add the tags in `extra` to tags already loaded, read as if they were
+ * refs/tags/<name> (their objects are read, never taken on trust).  A
+ * name the repository has too would be a duplicate: the caller passes
+ * only names it does not have.  On error the tags must be freed.
+ */
+int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *patterns,
+		     const struct rolling_tag_ref *extra, size_t extra_nr);
+
 /* The release with this exact version, or NULL. */
 const struct rolling_release *rolling_tags_find_version(const struct rolling_tags *tags,
 						       const struct rolling_version *version);

@@ -47,7 +47,7 @@ test_expect_success 'every option a command accepts is documented' '
 			*) positive=$opt ;;
 			esac &&
 			{
-				grep -q -e "^$opt\( <[^>]*>\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt" ||
+				grep -q -e "^$opt\( <[^>]*>\(/<[^>]*>\)\{0,1\}\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt" ||
 				grep -q -e "^--\[no-\]${positive#--}\( <[^>]*>\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt"
 			} ||
 			{ echo "git rolling $cmd: $opt is not documented"; return 1; }

@@ -100,4 +100,21 @@ test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> no
 	test_cmp expect actual
 '
 
+test_expect_success 'fetch and pull offer the remotes, then the branches followed' '
+	git remote add up "$TRASH_DIRECTORY" &&
+	git remote add other "$TRASH_DIRECTORY" &&
+	git config --add rolling.remote.up.branches linux-rolling-stable &&
+	git config --add rolling.remote.up.branches linux-rolling-lts &&
+	complete git rolling fetch "" >actual &&
+	printf "%s\n" "other " "up " >expect &&
+	test_cmp expect actual &&
+	complete git rolling pull -q up "" >actual &&
+	printf "%s\n" "linux-rolling-lts " "linux-rolling-stable " >expect &&
+	test_cmp expect actual &&
+	git update-ref refs/remotes/up/linux-rolling-stable HEAD &&
+	complete git rolling init --follow "" >actual &&
+	echo "up/linux-rolling-stable " >expect &&
+	test_cmp expect actual
+'
+
 test_done

@@ -15,6 +15,23 @@ __git_rolling_branches ()
 		sed -e 's/^rolling\.//' -e 's/\.policy$//'
 }
 
+# The first word after the subcommand that is not an option: fetch's and
+# pull's <remote>.
+__git_rolling_remote_on_cmdline ()
+{
+	local i seen=
+	for ((i = 1; i < cword; i++)); do
+		case "${words[i]}" in
+		"$1")	seen=y ;;
+		-*)	;;
+		*)	if [ -n "$seen" ]; then
+				echo "${words[i]}"
+				return
+			fi ;;
+		esac
+	done
+}
+
 _git_rolling ()
 {
 	local subcommands subcommand
@@ -59,9 +76,20 @@ _git_rolling ()
 	describe)
 		__git_complete_refs
 		;;
+	fetch|pull)
+		local remote="$(__git_rolling_remote_on_cmdline "$subcommand")"
+		if [ -z "$remote" ]; then
+			__gitcomp_nl "$(__git_remotes)"
+		else
+			__gitcomp_nl "$(__git config --get-all "rolling.remote.$remote.branches" 2>/dev/null)"
+		fi
+		;;
 	init)
-		# --adopt names a branch that exists; a new one is the user's to name.
-		if [ -n "$(__git_find_on_cmdline "--adopt")" ]; then
+		# --follow names a remote-tracking branch; --adopt a branch that
+		# exists; a new one is the user's to name.
+		if [ "$prev" = "--follow" ]; then
+			__gitcomp_nl "$(__git for-each-ref --format="%(refname:strip=2)" refs/remotes)"
+		elif [ -n "$(__git_find_on_cmdline "--adopt")" ]; then
 			__gitcomp_nl "$(__git_heads)"
 		fi
 		;;

@@ -1,0 +1,388 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "quarantine.h"
+#include "error.h"
+
+#define PREFIX "rolling-incoming-"
+#define OWNER "owner"
+/*
+ * A quarantine without its owner file is one whose creator is between
+ * mkdtemp() and open(), or died there: only the latter is old.
+ */
+#define UNOWNED_GRACE_SECONDS 60
+#define MAX_OPEN_FDS 16
+
+static const char *const env_names[3] = {
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH",
+};
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, MAX_OPEN_FDS, FTW_DEPTH | FTW_PHYS);
+}
+
+/* 1 when the quarantine at `path` has no living owner. */
+static int is_abandoned(const char *path, int *fd)
+{
+	char *owner;
+	struct stat st;
+
+	*fd = -1;
+	if (asprintf(&owner, "%s/" OWNER, path) < 0)
+		return 0;
+	*fd = open(owner, O_RDWR | O_CLOEXEC);
+	free(owner);
+	if (*fd < 0)
+		return errno == ENOENT && !stat(path, &st) &&
+		       st.st_mtime + UNOWNED_GRACE_SECONDS < time(NULL);
+	return !flock(*fd, LOCK_EX | LOCK_NB);
+}
+
+static int clean_abandoned(const char *objects)
+{
+	DIR *dir = opendir(objects);
+	struct dirent *entry;
+
+	if (!dir)
+		return rolling_error("cannot read %s: %s", objects, strerror(errno));
+	while ((entry = readdir(dir))) {
+		char *path;
+		int fd;
+
+		if (strncmp(entry->d_name, PREFIX, strlen(PREFIX)) ||
+		    asprintf(&path, "%s/%s", objects, entry->d_name) < 0)
+			continue;
+		if (is_abandoned(path, &fd)) {
+			if (remove_tree(path) < 0)
+				rolling_warning("cannot remove the abandoned quarantine %s: %s",
+						path, strerror(errno));
+		}
+		if (fd >= 0)
+			close(fd);
+		free(path);
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int objects_dir(char **objects, git_repository *repo)
+{
+	git_buf buf = GIT_BUF_INIT;
+	int err = git_repository_item_path(&buf, repo, GIT_REPOSITORY_ITEM_OBJECTS);
+	size_t len;
+
+	if (err < 0)
+		return rolling_git_error(err, "cannot find the object directory");
+	len = strlen(buf.ptr);
+	while (len > 1 && buf.ptr[len - 1] == '/')
+		len--;
+	*objects = strndup(buf.ptr, len);
+	git_buf_dispose(&buf);
+	return *objects ? 0 : rolling_error("out of memory");
+}
+
+static int take_ownership(struct rolling_quarantine *q)
+{
+	char *owner;
+
+	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
+		return rolling_error("out of memory");
+	q->lock_fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	free(owner);
+	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0)
+		return rolling_error("cannot lock the quarantine %s: %s", q->path,
+				     strerror(errno));
+	return 0;
+}
+
+/*
+ * libgit2 reads the packs of an object directory only if pack/ exists
+ * when the directory is added: make it before the fetch needs it.
+ */
+static int make_pack_dir(const struct rolling_quarantine *q)
+{
+	char *pack;
+	int err = 0;
+
+	if (asprintf(&pack, "%s/pack", q->path) < 0)
+		return rolling_error("out of memory");
+	if (mkdir(pack, 0777) < 0)
+		err = rolling_error("cannot create %s: %s", pack, strerror(errno));
+	free(pack);
+	return err;
+}
+
+int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo)
+{
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->lock_fd = -1;
+	if ((err = objects_dir(&q->objects, repo)) < 0 ||
+	    (err = clean_abandoned(q->objects)) < 0)
+		goto fail;
+	if (asprintf(&q->path, "%s/" PREFIX "XXXXXX", q->objects) < 0) {
+		q->path = NULL;
+		err = rolling_error("out of memory");
+		goto fail;
+	}
+	if (!mkdtemp(q->path)) {
+		err = rolling_error("cannot create a quarantine in %s: %s", q->objects,
+				    strerror(errno));
+		free(q->path);
+		q->path = NULL;
+		goto fail;
+	}
+	if ((err = take_ownership(q)) < 0 || (err = make_pack_dir(q)) < 0)
+		goto fail;
+	return 0;
+fail:
+	rolling_quarantine_destroy(q);
+	return err;
+}
+
+int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository *repo)
+{
+	git_odb *odb;
+	int err;
+
+	if ((err = git_repository_odb(&odb, repo)) < 0)
+		return rolling_git_error(err, "cannot open the object database");
+	err = git_odb_add_disk_alternate(odb, q->path);
+	git_odb_free(odb);
+	return err < 0 ? rolling_git_error(err, "cannot read the quarantine") : 0;
+}
+
+static int save_env(struct rolling_quarantine_env *env)
+{
+	size_t i;
+
+	memset(env, 0, sizeof(*env));
+	for (i = 0; i < 3; i++) {
+		const char *value = getenv(env_names[i]);
+
+		env->had[i] = value != NULL;
+		if (value && !(env->saved[i] = strdup(value))) {
+			rolling_quarantine_env_restore(env);
+			return rolling_error("out of memory");
+		}
+	}
+	return 0;
+}
+
+/* Prepend `dir` to the alternates the caller already had, if any. */
+static int set_alternates(const struct rolling_quarantine_env *env, const char *dir)
+{
+	const char *had = env->saved[1];
+	char *value;
+	int err;
+
+	if (asprintf(&value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0)
+		return rolling_error("out of memory");
+	err = setenv(env_names[1], value, 1);
+	free(value);
+	return err < 0 ? rolling_error("cannot set %s", env_names[1]) : 0;
+}
+
+int rolling_quarantine_env_writer(struct rolling_quarantine_env *env,
+				  const struct rolling_quarantine *q)
+{
+	int err;
+
+	if ((err = save_env(env)) < 0)
+		return err;
+	if ((err = set_alternates(env, q->objects)) < 0 ||
+	    setenv(env_names[0], q->path, 1) < 0 || setenv(env_names[2], q->path, 1) < 0) {
+		rolling_quarantine_env_restore(env);
+		return err < 0 ? err : rolling_error("cannot set the environment");
+	}
+	return 0;
+}
+
+int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
+				  const struct rolling_quarantine *q)
+{
+	int err;
+
+	if ((err = save_env(env)) < 0)
+		return err;
+	if ((err = set_alternates(env, q->path)) < 0)
+		rolling_quarantine_env_restore(env);
+	return err;
+}
+
+void rolling_quarantine_env_restore(struct rolling_quarantine_env *env)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (env->had[i] && env->saved[i])
+			setenv(env_names[i], env->saved[i], 1);
+		else
+			unsetenv(env_names[i]);
+		free(env->saved[i]);
+	}
+	memset(env, 0, sizeof(*env));
+}
+
+/*
+ * Put one file into the store under the same name, as git's
+ * finalize_object_file() does: an object that is already there stays
+ * (same name, same content), so a hard link that finds it is success.
+ */
+static int move_file(const char *from, const char *to)
+{
+	if (!link(from, to) || errno == EEXIST) {
+		unlink(from);
+		return 0;
+	}
+	if (!rename(from, to))
+		return 0;
+	return rolling_error("cannot move %s to %s: %s", from, to, strerror(errno));
+}
+
+static int is_hex_dir(const char *name)
+{
+	return strlen(name) == 2 && strspn(name, "0123456789abcdef") == 2;
+}
+
+static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
+{
+	char *from_dir = NULL, *to_dir = NULL;
+	struct dirent *entry;
+	DIR *dir = NULL;
+	int err = 0;
+
+	if (asprintf(&from_dir, "%s/%s", q->path, fanout) < 0 ||
+	    asprintf(&to_dir, "%s/%s", q->objects, fanout) < 0) {
+		free(from_dir);
+		return rolling_error("out of memory");
+	}
+	if (mkdir(to_dir, 0777) < 0 && errno != EEXIST)
+		err = rolling_error("cannot create %s: %s", to_dir, strerror(errno));
+	if (!err && !(dir = opendir(from_dir)))
+		err = rolling_error("cannot read %s: %s", from_dir, strerror(errno));
+	while (!err && (entry = readdir(dir))) {
+		char *from, *to;
+
+		if (entry->d_name[0] == '.')
+			continue;
+		if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
+			err = rolling_error("out of memory");
+			break;
+		}
+		if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
+			free(from);
+			err = rolling_error("out of memory");
+			break;
+		}
+		err = move_file(from, to);
+		free(from);
+		free(to);
+	}
+	if (dir)
+		closedir(dir);
+	free(from_dir);
+	free(to_dir);
+	return err;
+}
+
+/* The order git's tmp-objdir migrates packs in: the .idx last. */
+static int pack_rank(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || strncmp(name, "pack-", 5))
+		return -1;
+	if (!strcmp(dot, ".pack"))
+		return 0;
+	if (!strcmp(dot, ".rev"))
+		return 1;
+	if (!strcmp(dot, ".idx"))
+		return 2;
+	return -1;      /* .keep and temporary files stay behind */
+}
+
+static int migrate_packs(const struct rolling_quarantine *q)
+{
+	char *from_dir, *to_dir;
+	int rank, err = 0;
+
+	if (asprintf(&from_dir, "%s/pack", q->path) < 0)
+		return rolling_error("out of memory");
+	if (asprintf(&to_dir, "%s/pack", q->objects) < 0) {
+		free(from_dir);
+		return rolling_error("out of memory");
+	}
+	for (rank = 0; rank <= 2 && !err; rank++) {
+		DIR *dir = opendir(from_dir);
+		struct dirent *entry;
+
+		if (!dir)
+			break;
+		while (!err && (entry = readdir(dir))) {
+			char *from, *to;
+
+			if (pack_rank(entry->d_name) != rank)
+				continue;
+			if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
+				err = rolling_error("out of memory");
+				break;
+			}
+			if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
+				free(from);
+				err = rolling_error("out of memory");
+				break;
+			}
+			err = move_file(from, to);
+			free(from);
+			free(to);
+		}
+		closedir(dir);
+	}
+	free(from_dir);
+	free(to_dir);
+	return err;
+}
+
+int rolling_quarantine_migrate(struct rolling_quarantine *q)
+{
+	struct dirent *entry;
+	DIR *dir = opendir(q->path);
+	int err = 0;
+
+	if (!dir)
+		return rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
+	while (!err && (entry = readdir(dir)))
+		if (is_hex_dir(entry->d_name))
+			err = migrate_loose(q, entry->d_name);
+	closedir(dir);
+	return err ? err : migrate_packs(q);
+}
+
+void rolling_quarantine_destroy(struct rolling_quarantine *q)
+{
+	if (q->path && remove_tree(q->path) < 0)
+		rolling_warning("cannot remove the quarantine %s: %s", q->path, strerror(errno));
+	if (q->lock_fd >= 0)
+		close(q->lock_fd);
+	free(q->path);
+	free(q->objects);
+	memset(q, 0, sizeof(*q));
+	q->lock_fd = -1;
+}

@@ -1,0 +1,62 @@
+#ifndef ROLLING_QUARANTINE_H
+#define ROLLING_QUARANTINE_H
+
+#include <git2.h>
+
+/*
+ * An object quarantine, as git's receive-pack keeps one for a push: a
+ * private object directory inside the repository's objects/ where a
+ * fetch writes what the server sends.  Nothing outside it refers to it
+ * and git does not read it (it is nobody's alternate), so until
+ * rolling_quarantine_migrate() moves its objects into the object store,
+ * no ref, no command and no gc can see them; removing it takes them all
+ * away.
+ *
+ * Its owner holds an flock() on a file inside it for as long as it
+ * lives.  The kernel drops that lock when the process dies, kill -9
+ * included, which is how the next rolling_quarantine_create() knows a
+ * quarantine was left behind and removes it.
+ */
+struct rolling_quarantine {
+	char *objects;     /* the repository's object directory */
+	char *path;        /* <objects>/rolling-incoming-XXXXXX */
+	int lock_fd;
+};
+
+/*
+ * Remove the quarantines that dead processes left behind, then create
+ * one for this process.  Returns 0 or a negative error.
+ */
+int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo);
+
+/* Let `repo` (this process) read the quarantined objects. */
+int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository *repo);
+
+/*
+ * Environment for a git child that must write into the quarantine
+ * (`fetch`: its objects go there, and git refuses every ref update while
+ * GIT_QUARANTINE_PATH is set) or only read from it (`verify-tag`).
+ * rolling_quarantine_env_restore() puts the environment back.
+ */
+struct rolling_quarantine_env {
+	char *saved[3];
+	int had[3];
+};
+int rolling_quarantine_env_writer(struct rolling_quarantine_env *env,
+				  const struct rolling_quarantine *q);
+int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
+				  const struct rolling_quarantine *q);
+void rolling_quarantine_env_restore(struct rolling_quarantine_env *env);
+
+/*
+ * Move every object into the object store: loose objects to their
+ * fan-out directory (an object already there is kept), packs with the
+ * .idx last, so that a reader never finds an index without its pack.
+ * After this the objects are in the store but still unreferenced.
+ */
+int rolling_quarantine_migrate(struct rolling_quarantine *q);
+
+/* Remove the quarantine and what is left in it, and release its lock. */
+void rolling_quarantine_destroy(struct rolling_quarantine *q);
+
+#endif

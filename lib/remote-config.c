@@ -1,0 +1,200 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "remote-config.h"
+#include "config.h"
+#include "error.h"
+#include "run-command.h"
+
+static char *key(const char *remote, const char *name)
+{
+	char *k;
+
+	return asprintf(&k, "rolling.remote.%s.%s", remote, name) < 0 ? NULL : k;
+}
+
+static int add_branch(struct rolling_remote_config *rc, const char *value)
+{
+	char **grown = realloc(rc->branches, (rc->branches_nr + 1) * sizeof(*grown));
+
+	if (!grown)
+		return rolling_error("out of memory");
+	rc->branches = grown;
+	if (!(rc->branches[rc->branches_nr] = strdup(value)))
+		return rolling_error("out of memory");
+	rc->branches_nr++;
+	return 0;
+}
+
+/*
+ * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches",
+ * the form libgit2 gives names in: section and key lower case).  Filtered
+ * here rather than with git_config_multivar_iterator_new(): libgit2 1.5
+ * leaks a PCRE2 match block for every entry that iterator tests.
+ */
+static int read_branches(struct rolling_remote_config *rc, git_config *config,
+			 const char *name)
+{
+	git_config_iterator *iter;
+	git_config_entry *entry;
+	int err;
+
+	if ((err = git_config_iterator_new(&iter, config)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	while (!(err = git_config_next(&entry, iter)))
+		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value)) < 0)
+			break;
+	git_config_iterator_free(iter);
+	if (err == GIT_ITEROVER)
+		return 0;
+	return err == ROLLING_ERROR ? err : rolling_git_error(err, "%s", name);
+}
+
+static int read_bool(int *value, git_config *config, const char *name)
+{
+	int err = git_config_get_bool(value, config, name);
+
+	if (err == GIT_ENOTFOUND) {
+		*value = 0;
+		return 0;
+	}
+	return err < 0 ? rolling_git_error(err, "%s", name) : 0;
+}
+
+int rolling_remote_config_read(struct rolling_remote_config *rc, git_repository *repo,
+			       const char *remote)
+{
+	char *branches = key(remote, "branches"), *signatures = key(remote, "signatures");
+	char *release = key(remote, "releasePattern"), *mainline = key(remote, "mainlinePattern");
+	git_config *config = NULL;
+	int err;
+
+	memset(rc, 0, sizeof(*rc));
+	if (!branches || !signatures || !release || !mainline) {
+		err = rolling_error("out of memory");
+		goto out;
+	}
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0) {
+		err = rolling_git_error(err, "cannot read the configuration");
+		goto out;
+	}
+	if ((err = read_branches(rc, config, branches)) < 0 ||
+	    (err = read_bool(&rc->signatures, config, signatures)) < 0 ||
+	    (err = rolling_config_get_string(&rc->release_pattern, config, release)) < 0 ||
+	    (err = rolling_config_get_string(&rc->mainline_pattern, config, mainline)) < 0)
+		goto out;
+	if (!rc->release_pattern != !rc->mainline_pattern)
+		err = rolling_error("%s needs %s too", rc->release_pattern ? release : mainline,
+				    rc->release_pattern ? mainline : release);
+out:
+	git_config_free(config);
+	free(branches);
+	free(signatures);
+	free(release);
+	free(mainline);
+	if (err < 0)
+		rolling_remote_config_free(rc);
+	return err;
+}
+
+static int has_branch(const struct rolling_remote_config *rc, const char *branch)
+{
+	size_t i;
+
+	for (i = 0; i < rc->branches_nr; i++)
+		if (!strcmp(rc->branches[i], branch))
+			return 1;
+	return 0;
+}
+
+static int set(git_config *config, const char *remote, const char *name, const char *value)
+{
+	char *k = key(remote, name);
+	int err;
+
+	if (!k)
+		return rolling_error("out of memory");
+	err = git_config_set_string(config, k, value);
+	if (err < 0)
+		err = rolling_git_error(err, "cannot set %s", k);
+	free(k);
+	return err;
+}
+
+/*
+ * Another value of a multi-valued key: git config --add.  libgit2 1.5
+ * appends only through a value regex (git_config_set_multivar()), and
+ * leaks PCRE2 match data for every value it tries one on.
+ */
+static int add_branch_value(git_repository *repo, const char *remote, const char *branch)
+{
+	char *k = key(remote, "branches");
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--add",
+			       k, branch, NULL };
+	int status;
+
+	if (!k)
+		return rolling_error("out of memory");
+	status = rolling_run_git(args, NULL, 0);
+	free(k);
+	if (status > 0)
+		return rolling_error("git config --add failed (exit status %d)", status);
+	return status;
+}
+
+static int stage(git_config *local, const struct rolling_remote_config *rc, const char *remote,
+		 const char *branch, const char *release_re, const char *mainline_re,
+		 int signatures)
+{
+	int err = 0;
+
+	if (!rc->branches_nr)
+		err = set(local, remote, "branches", branch);
+	if (!err && release_re && mainline_re &&
+	    !(err = set(local, remote, "releasePattern", release_re)))
+		err = set(local, remote, "mainlinePattern", mainline_re);
+	if (!err && signatures >= 0)
+		err = set(local, remote, "signatures", signatures ? "true" : "false");
+	return err;
+}
+
+int rolling_remote_config_follow(git_repository *repo, const char *remote, const char *branch,
+				 const char *release_re, const char *mainline_re, int signatures)
+{
+	struct rolling_remote_config rc;
+	git_config *config = NULL, *local = NULL;
+	git_transaction *tx = NULL;
+	int err;
+
+	if ((err = rolling_remote_config_read(&rc, repo, remote)) < 0)
+		return err;
+	if ((err = git_repository_config(&config, repo)) < 0 ||
+	    (err = git_config_open_level(&local, config, GIT_CONFIG_LEVEL_LOCAL)) < 0 ||
+	    (err = git_config_lock(&tx, local)) < 0) {
+		err = rolling_git_error(err, "cannot lock the repository configuration");
+		goto out;
+	}
+	if (!(err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) &&
+	    (err = git_transaction_commit(tx)) < 0)
+		err = rolling_git_error(err, "cannot write the repository configuration");
+	if (!err && rc.branches_nr && !has_branch(&rc, branch))
+		err = add_branch_value(repo, remote, branch);
+out:
+	git_transaction_free(tx);
+	git_config_free(local);
+	git_config_free(config);
+	rolling_remote_config_free(&rc);
+	return err;
+}
+
+void rolling_remote_config_free(struct rolling_remote_config *rc)
+{
+	size_t i;
+
+	for (i = 0; i < rc->branches_nr; i++)
+		free(rc->branches[i]);
+	free(rc->branches);
+	free(rc->release_pattern);
+	free(rc->mainline_pattern);
+	memset(rc, 0, sizeof(*rc));
+}

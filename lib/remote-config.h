@@ -1,0 +1,34 @@
+#ifndef ROLLING_REMOTE_CONFIG_H
+#define ROLLING_REMOTE_CONFIG_H
+
+#include <git2.h>
+
+/*
+ * What `git rolling fetch <remote>` follows: the rolling.remote.<remote>.*
+ * keys, which `git rolling init --follow <remote>/<branch>` writes.
+ */
+struct rolling_remote_config {
+	char **branches;             /* rolling.remote.<remote>.branches, one per value */
+	size_t branches_nr;
+	int signatures;              /* rolling.remote.<remote>.signatures, default 0 */
+	char *release_pattern;       /* rolling.remote.<remote>.releasePattern, or NULL */
+	char *mainline_pattern;      /* rolling.remote.<remote>.mainlinePattern, or NULL */
+};
+
+/* Read the keys; absent keys leave their defaults.  Returns 0 or a negative error. */
+int rolling_remote_config_read(struct rolling_remote_config *rc, git_repository *repo,
+			       const char *remote);
+
+/*
+ * Follow <remote>/<branch>: add the branch to rolling.remote.<remote>.branches
+ * unless it is there, and set the patterns (both or neither) and, when
+ * signatures is 0 or 1, .signatures.  Written under the config lock, all
+ * or nothing, but for a second branch, which git config --add appends
+ * afterwards.
+ */
+int rolling_remote_config_follow(git_repository *repo, const char *remote, const char *branch,
+				 const char *release_re, const char *mainline_re, int signatures);
+
+void rolling_remote_config_free(struct rolling_remote_config *rc);
+
+#endif

@@ -1,0 +1,174 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "remote-refs.h"
+#include "run-command.h"
+#include "error.h"
+
+#define PEELED_SUFFIX "^{}"
+#define MAX_PATTERNS 56
+
+static struct rolling_remote_ref *find(const struct rolling_remote_refs *refs,
+				       const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = refs->nr; i-- > 0;)
+		if (strlen(refs->refs[i].name) == len && !strncmp(refs->refs[i].name, name, len))
+			return &refs->refs[i];
+	return NULL;
+}
+
+static int add_ref(struct rolling_remote_refs *refs, const git_oid *oid, const char *name,
+		   size_t len)
+{
+	struct rolling_remote_ref *ref;
+
+	if (refs->nr == refs->alloc) {
+		size_t alloc = refs->alloc ? refs->alloc * 2 : 64;
+		void *grown = realloc(refs->refs, alloc * sizeof(*refs->refs));
+
+		if (!grown)
+			return rolling_error("out of memory");
+		refs->refs = grown;
+		refs->alloc = alloc;
+	}
+	ref = &refs->refs[refs->nr];
+	if (!(ref->name = strndup(name, len)))
+		return rolling_error("out of memory");
+	git_oid_cpy(&ref->oid, oid);
+	git_oid_cpy(&ref->peeled, oid);
+	refs->nr++;
+	return 0;
+}
+
+/* "<oid> TAB <refname>"; a "<tag>^{}" line gives the tag's peeled object. */
+static int parse_line(struct rolling_remote_refs *refs, const char *line, size_t len)
+{
+	size_t suffix = strlen(PEELED_SUFFIX);
+	const char *name = line + GIT_OID_HEXSZ + 1;
+	size_t name_len;
+	struct rolling_remote_ref *tag;
+	git_oid oid;
+
+	if (len <= GIT_OID_HEXSZ + 1 || line[GIT_OID_HEXSZ] != '\t' ||
+	    git_oid_fromstrn(&oid, line, GIT_OID_HEXSZ) < 0)
+		return rolling_error("cannot parse what git ls-remote printed: %.*s",
+				     (int)len, line);
+	name_len = len - GIT_OID_HEXSZ - 1;
+	if (name_len > suffix && !memcmp(name + name_len - suffix, PEELED_SUFFIX, suffix)) {
+		if ((tag = find(refs, name, name_len - suffix)))
+			git_oid_cpy(&tag->peeled, &oid);
+		return 0;
+	}
+	return add_ref(refs, &oid, name, name_len);
+}
+
+static int index_tags(struct rolling_remote_refs *refs)
+{
+	size_t i;
+
+	for (i = 0; i < refs->nr; i++)
+		if (!strncmp(refs->refs[i].name, "refs/tags/", strlen("refs/tags/")) &&
+		    rolling_oidmap_put(&refs->tags_by_peeled, &refs->refs[i].peeled, i) < 0)
+			return ROLLING_ERROR;
+	return 0;
+}
+
+int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
+			      size_t patterns_nr, const char *path)
+{
+	const char *args[MAX_PATTERNS + 4] = { "ls-remote", "--", remote };
+	size_t i;
+
+	if (patterns_nr > MAX_PATTERNS)
+		return rolling_error("too many branches for one fetch (at most %d)", MAX_PATTERNS);
+	for (i = 0; i < patterns_nr; i++)
+		args[3 + i] = patterns[i];
+	args[3 + patterns_nr] = NULL;
+	return rolling_git_start(pid, args, path);
+}
+
+static int read_file(char **out, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	size_t len = 0, alloc = 1 << 16, n;
+	char *buf = malloc(alloc);
+
+	if (!in || !buf) {
+		free(buf);
+		if (in)
+			fclose(in);
+		return rolling_error("cannot read %s", path);
+	}
+	while ((n = fread(buf + len, 1, alloc - len - 1, in)) > 0) {
+		len += n;
+		if (len + 1 == alloc) {
+			char *grown = realloc(buf, alloc *= 2);
+
+			if (!grown) {
+				free(buf);
+				fclose(in);
+				return rolling_error("out of memory");
+			}
+			buf = grown;
+		}
+	}
+	fclose(in);
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
+			       const char *path)
+{
+	int status = rolling_git_wait(pid, "ls-remote"), err = 0;
+	char *out = NULL, *line;
+
+	memset(refs, 0, sizeof(*refs));
+	if (status < 0)
+		return status;
+	if (status)
+		return rolling_error("cannot list the refs of '%s' (git ls-remote: exit status %d)",
+				     remote, status);
+	if ((err = read_file(&out, path)) < 0)
+		return err;
+	for (line = out; !err && *line;) {
+		size_t len = strcspn(line, "\n");
+
+		err = parse_line(refs, line, len);
+		line += len + (line[len] == '\n');
+	}
+	free(out);
+	if (!err)
+		err = index_tags(refs);
+	if (err)
+		rolling_remote_refs_free(refs);
+	return err;
+}
+
+const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,
+							  const char *name)
+{
+	return find(refs, name, strlen(name));
+}
+
+const struct rolling_remote_ref *rolling_remote_refs_tag_of(const struct rolling_remote_refs *refs,
+							    const git_oid *commit)
+{
+	size_t i;
+
+	return rolling_oidmap_get(&refs->tags_by_peeled, commit, &i) ? &refs->refs[i] : NULL;
+}
+
+void rolling_remote_refs_free(struct rolling_remote_refs *refs)
+{
+	size_t i;
+
+	for (i = 0; i < refs->nr; i++)
+		free(refs->refs[i].name);
+	free(refs->refs);
+	rolling_oidmap_free(&refs->tags_by_peeled);
+	memset(refs, 0, sizeof(*refs));
+}

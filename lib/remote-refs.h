@@ -1,0 +1,48 @@
+#ifndef ROLLING_REMOTE_REFS_H
+#define ROLLING_REMOTE_REFS_H
+
+#include <sys/types.h>
+#include <git2.h>
+#include "oidmap.h"
+
+/*
+ * What a remote advertises, as `git ls-remote` lists it: git talks to
+ * the server (any transport, the remote's configuration, url.insteadOf),
+ * we only read its answer.
+ */
+struct rolling_remote_ref {
+	char *name;            /* "refs/heads/...", "refs/tags/..." */
+	git_oid oid;           /* what the ref names (a tag object for annotated tags) */
+	git_oid peeled;        /* the object behind the tags ("^{}"), else oid */
+};
+
+struct rolling_remote_refs {
+	struct rolling_remote_ref *refs;
+	size_t nr, alloc;
+	/* A tag's peeled commit -> index of a tag ref naming it. */
+	struct rolling_oidmap tags_by_peeled;
+};
+
+/*
+ * List the refs of `remote` that match `patterns` (ls-remote's tail
+ * match of a name or a glob, such as "refs/heads/main"): start `git
+ * ls-remote`, which writes to the file `path`, then, after other work,
+ * read its answer with rolling_remote_refs_finish().  Both return 0 or a
+ * negative error (git could not reach the remote, say).
+ */
+int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
+			      size_t patterns_nr, const char *path);
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
+			       const char *path);
+
+/* The ref of exactly that name, or NULL. */
+const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,
+							  const char *name);
+
+/* A tag ref whose peeled object is `commit`, or NULL. */
+const struct rolling_remote_ref *rolling_remote_refs_tag_of(const struct rolling_remote_refs *refs,
+							    const git_oid *commit);
+
+void rolling_remote_refs_free(struct rolling_remote_refs *refs);
+
+#endif

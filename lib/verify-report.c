@@ -1,0 +1,85 @@
+#include <stdio.h>
+#include "verify-report.h"
+#include "color.h"
+#include "usage.h"
+
+#define ABBREV 12
+
+static const char *abbrev(char *buf, const git_oid *oid)
+{
+	return git_oid_tostr(buf, ABBREV + 1, oid);
+}
+
+static const char *series_name(char *buf, const struct rolling_release *release)
+{
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
+}
+
+void rolling_verify_print_failures(const struct rolling_verify_report *report)
+{
+	const struct rolling_verify_result *r = report->result;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	for (i = 0; i < r->failures_nr; i++) {
+		const struct rolling_verify_failure *f = &r->failures[i];
+
+		error("%s: %s: %s: expected %s, found %s", report->name,
+		      git_oid_tostr(hex, sizeof(hex), &f->commit),
+		      rolling_verify_check_name(f->check), f->expected, f->found);
+	}
+	if (r->truncated)
+		error("%s: stopped after %d failures", report->name, ROLLING_VERIFY_MAX_FAILURES);
+}
+
+static void print_extent(const struct rolling_verify_report *report)
+{
+	const struct rolling_verify_result *r = report->result;
+	char a[ABBREV + 1];
+
+	printf("%s: %zu step%s", report->name, r->steps_nr, r->steps_nr == 1 ? "" : "s");
+	if (report->since && r->since_found)
+		printf(" since %s (%s)\n", r->since_release ? r->since_release->name : "?",
+		       abbrev(a, report->since));
+	else if (r->has_base)
+		printf(" from base %s (%s)\n", r->base_release->name, abbrev(a, &r->base));
+	else
+		printf(", no base release reached\n");
+}
+
+void rolling_verify_print_report(const struct rolling_verify_report *report)
+{
+	const struct rolling_verify_result *r = report->result;
+	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	char verdict[32];
+	const char *name = report->name;
+	size_t i;
+
+	printf("%s: tip %s (%s)\n", name, r->tip_release ? r->tip_release->name :
+	       "is not a rolling merge or a release", abbrev(a, &r->tip));
+	print_extent(report);
+	for (i = 0; i < r->switches_nr; i++) {
+		const struct rolling_verify_switch *s = &r->switches[i];
+
+		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
+		       series_name(from, s->from), series_name(to, s->to),
+		       abbrev(a, &s->merge), s->from->name, s->to->name);
+	}
+	if (r->failures_nr) {
+		printf("%s: %s (%zu failure%s%s)\n", name,
+		       rolling_colored(verdict, sizeof(verdict), report->color, ROLLING_COLOR_RED,
+				       "FAILED"),
+		       r->failures_nr, r->failures_nr == 1 ? "" : "s",
+		       r->truncated ? ", stopped early" : "");
+		return;
+	}
+	printf("%s: %s", name,
+	       rolling_colored(verdict, sizeof(verdict), report->color, ROLLING_COLOR_GREEN,
+			       "verified"));
+	if (report->rebuild)
+		printf(", merges rebuilt bit for bit");
+	if (report->signatures)
+		printf(", %zu release signature%s good", r->signatures_good,
+		       r->signatures_good == 1 ? "" : "s");
+	printf("\n");
+}

@@ -1,0 +1,123 @@
+#!/bin/sh
+
+test_description='git rolling pull: fetch, verify, then fast-forward the branch checked out
+
+A second clone of the server tracks the rolling branch; git rolling pull
+verifies what is new and fast-forwards the checked-out branch and its
+work tree, as git pull --ff-only would; what fails verification moves
+nothing, and what cannot fast-forward is refused.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+
+BRANCH=linux-rolling-stable
+
+publish () {
+	stable_tree_replay upstream "$1" &&
+	git -C upstream rolling advance -q &&
+	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
+		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
+}
+
+server_tip () {
+	git -C server.git rev-parse "refs/heads/$BRANCH"
+}
+
+test_expect_success 'setup: a server and a clone tracking its rolling branch' '
+	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
+	stable_tree_replay upstream 11 &&
+	git -C upstream rolling init -q --preset linux $BRANCH &&
+	git init -q --bare server.git &&
+	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	publish 13 &&
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" reader &&
+	git -C reader rolling init -q --follow origin/$BRANCH
+'
+
+test_expect_success 'the first pull verifies all; the branch is already there' '
+	git -C reader rolling pull >out &&
+	grep "^origin/$BRANCH: verified$" out &&
+	grep "^Already up to date.$" out &&
+	test "$(git -C reader rev-parse refs/rolling/verified/origin/$BRANCH)" = "$(server_tip)"
+'
+
+test_expect_success 'pull fast-forwards the branch checked out and its work tree, week by week' '
+	for week in 14 15 16
+	do
+		old=$(git -C reader rev-parse HEAD) &&
+		publish $week &&
+		new=$(server_tip) &&
+		git -C reader rolling pull >out &&
+		grep "^Updating $(echo $old | cut -c1-7)..$(echo $new | cut -c1-7)$" out &&
+		grep "^Fast-forward$" out &&
+		test "$(git -C reader rev-parse HEAD)" = "$new" &&
+		test "$(git -C reader symbolic-ref HEAD)" = refs/heads/$BRANCH &&
+		git -C reader status --porcelain >status &&
+		test_must_be_empty status &&
+		git -C reader show $new:Makefile >expect &&
+		test_cmp expect reader/Makefile || return 1
+	done &&
+	git -C reader reflog show --format=%gs -1 $BRANCH >reflog &&
+	echo "rolling pull: Fast-forward" >expect &&
+	test_cmp expect reflog
+'
+
+test_expect_success 'a pull whose fetch fails verification moves nothing' '
+	good=$(server_tip) &&
+	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
+	injected=$(git -C server.git commit-tree -p $good -m "Add a backdoor" $good^{tree}) &&
+	git -C server.git update-ref refs/heads/$BRANCH $injected &&
+	git -C reader for-each-ref >before &&
+	test_expect_code 1 git -C reader rolling pull >out 2>err &&
+	grep "^error: origin/$BRANCH: $injected: injected: " err &&
+	! grep "^Updating" out &&
+	git -C reader for-each-ref >after &&
+	test_cmp before after &&
+	test "$(git -C reader rev-parse HEAD)" = "$good" &&
+	test_must_fail git -C reader cat-file -e $injected
+'
+
+test_expect_success 'local changes the step would overwrite: nothing is moved' '
+	publish 17 &&
+	new=$(server_tip) &&
+	old=$(git -C reader rev-parse HEAD) &&
+	! git -C server.git diff --quiet $old $new -- Makefile &&
+	echo "# my change" >>reader/Makefile &&
+	cp reader/Makefile mine &&
+	test_expect_code 128 git -C reader rolling pull >out 2>err &&
+	grep "^	Makefile$" err &&
+	test "$(git -C reader rev-parse HEAD)" = "$old" &&
+	test_cmp mine reader/Makefile &&
+	git -C reader checkout -q -- Makefile &&
+	git -C reader rolling pull -q &&
+	test "$(git -C reader rev-parse HEAD)" = "$new"
+'
+
+test_expect_success 'a branch with commits of its own cannot fast-forward' '
+	git -C reader checkout -q -b mine &&
+	test_commit -C reader local &&
+	git -C reader branch --set-upstream-to=origin/$BRANCH mine &&
+	publish 18 &&
+	head=$(git -C reader rev-parse HEAD) &&
+	test_expect_code 128 git -C reader rolling pull 2>err &&
+	grep "^fatal: Not possible to fast-forward, aborting.$" err &&
+	test "$(git -C reader rev-parse HEAD)" = "$head" &&
+	test "$(git -C reader rev-parse refs/rolling/verified/origin/$BRANCH)" = "$(server_tip)"
+'
+
+test_expect_success 'pull <remote> <branch> on a branch without upstream; no branch at all' '
+	git -C reader checkout -q -b plain $BRANCH &&
+	git -C reader rolling pull origin $BRANCH >out &&
+	test "$(git -C reader rev-parse HEAD)" = "$(server_tip)" &&
+	git -C reader checkout -q -b lost $BRANCH~1 &&
+	test_expect_code 128 git -C reader rolling pull 2>err &&
+	grep "^fatal: There is no tracking information for the current branch" err &&
+	git -C reader checkout -q --detach &&
+	test_expect_code 128 git -C reader rolling pull origin $BRANCH 2>err &&
+	grep "^fatal: You are not currently on a branch" err &&
+	test_expect_code 129 git -C reader rolling pull a b c 2>err &&
+	grep "^usage: git rolling pull" err
+'
+
+test_done
