@@ -97,7 +97,7 @@ test_expect_success ASCIIDOCTOR 'every page builds without warnings' '
 '
 
 test_expect_success ASCIIDOCTOR,MAN 'git help opens the installed pages' '
-	make -C "$GIT_ROLLING_BUILD_DIR" -s install prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
+	make -C "$GIT_ROLLING_BUILD_DIR" -s install install-doc prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
 	MANPATH=$TRASH_DIRECTORY/inst/share/man &&
 	export MANPATH &&
 	PATH=$TRASH_DIRECTORY/inst/bin:$PATH &&
