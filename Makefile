@@ -115,21 +115,19 @@ bench: all
 	t/perf/run
 
 # --- manual pages ---------------------------------------------------------
-# A warning from asciidoctor fails the build.  The pages carry the version
-# and, for reproducible bytes, the date of the last commit, not of the
-# build.  In a checkout they follow the version; a release tarball
-# carries them built, for its own version, so that installing it needs no
-# asciidoctor.
+# A warning from asciidoctor fails the build.  In a checkout the pages
+# follow the version; a release tarball carries them built for its own,
+# so that installing it needs no asciidoctor.  SOURCE_DATE_EPOCH, when
+# set, dates them (make dist sets it).
 ASCIIDOCTOR ?= asciidoctor
 MAN1 = $(patsubst %.txt,%.1,$(wildcard Documentation/git-rolling*.txt))
 MAN7 = Documentation/gitrolling.7
 ifneq ($(wildcard .git),)
 MAN_VERSION_DEP = VERSION-FILE
-SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct HEAD 2>/dev/null)
 endif
 ASCIIDOCTOR_MAN = $(if $(SOURCE_DATE_EPOCH),SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH)) \
 	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
-	-a mansource=git-rolling -a manversion=$(VERSION) \
+	-a mansource="git-rolling $(VERSION)" -a manversion=$(VERSION) \
 	-a manmanual="Git Rolling Manual"
 
 doc: $(MAN1) $(MAN7)
@@ -165,24 +163,29 @@ install-contrib:
 
 # --- release tarball ------------------------------------------------------
 # git-rolling-<version>.tar.gz from the committed HEAD (a tree with
-# uncommitted changes is refused: the tarball would not hold them), plus
-# VERSION with the exact version and the built manual pages.  git archive
-# fixes the order, owner and modes and dates every file with HEAD's commit
-# time; gzip -n leaves out the name and time, so the same commit gives the
-# same bytes.  debian/ and .ci/ are not shipped.
+# uncommitted changes is refused: the tarball would not hold them), with
+# VERSION holding the exact version and the manual pages built from HEAD's
+# sources, dated with HEAD's commit time.  git archive fixes the order,
+# the owner, the modes and the dates (HEAD's commit time) of every entry;
+# gzip -n leaves out the name and time, so one commit gives the same
+# bytes.  debian/ and .ci/ are not shipped.
 DIST_NAME = git-rolling-$(VERSION)
 DIST_TARBALL = $(DIST_NAME).tar.gz
 DIST_TMP = .dist-tmp
+DIST_SRC = $(DIST_TMP)/$(DIST_NAME)
+DIST_PAGES = $(patsubst Documentation/%,$(DIST_SRC)/Documentation/%,$(MAN1) $(MAN7))
 
-dist: doc
+dist: VERSION-FILE
 	@git update-index -q --refresh && git diff-index --quiet HEAD -- || { \
 		echo >&2 'fatal: make dist: commit your changes first; the tarball is made from HEAD'; \
 		exit 128; }
 	$(RM) -r $(DIST_TMP) && mkdir $(DIST_TMP)
-	echo '$(VERSION)' >$(DIST_TMP)/VERSION
-	git archive --format=tar \
-		--prefix=$(DIST_NAME)/Documentation/ $(addprefix --add-file=,$(MAN1) $(MAN7)) \
-		--prefix=$(DIST_NAME)/ --add-file=$(DIST_TMP)/VERSION \
+	git archive --format=tar --prefix=$(DIST_NAME)/ HEAD | tar -xf - -C $(DIST_TMP)
+	echo '$(VERSION)' >$(DIST_SRC)/VERSION
+	$(MAKE) -C $(DIST_SRC) doc SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct HEAD)
+	git -c tar.umask=022 archive --format=tar \
+		--prefix=$(DIST_NAME)/Documentation/ $(addprefix --add-file=,$(DIST_PAGES)) \
+		--prefix=$(DIST_NAME)/ --add-file=$(DIST_SRC)/VERSION \
 		HEAD -- . ':!VERSION' ':!debian' ':!.ci' | gzip -n -9 >$(DIST_TMP)/$(DIST_TARBALL)
 	mv $(DIST_TMP)/$(DIST_TARBALL) $(DIST_TARBALL)
 	$(RM) -r $(DIST_TMP)
@@ -191,7 +194,9 @@ dist: doc
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
+ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
+endif
 	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
 	$(RM) -r t/trash\ directory.* $(DIST_TMP)
 
