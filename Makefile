@@ -44,7 +44,7 @@ GIT2_LIBS := $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8 2>/dev/null)
 JSON_C_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSON_C_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) $(GIT2_CFLAGS)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(GIT2_LIBS)
 
@@ -191,6 +191,21 @@ dist: VERSION-FILE
 	$(RM) -r $(DIST_TMP)
 	@echo $(DIST_TARBALL)
 
+# --- Debian package ---------------------------------------------------------
+# Built the Debian way, from the release tarball with debian/ (HEAD's)
+# added, in $(DEB_DIR); lintian must find no error.  DEB_BUILD_OPTIONS
+# passes through (nocheck skips the test suite in the build).
+DEB_DIR = build-deb
+LINTIAN ?= lintian
+
+deb: dist
+	$(RM) -r $(DEB_DIR) && mkdir $(DEB_DIR)
+	tar -xzf $(DIST_TARBALL) -C $(DEB_DIR)
+	git archive HEAD debian | tar -xf - -C $(DEB_DIR)/$(DIST_NAME)
+	cd $(DEB_DIR)/$(DIST_NAME) && dpkg-buildpackage -us -uc -b
+	$(LINTIAN) --fail-on error $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
@@ -198,7 +213,7 @@ ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
 endif
 	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
-	$(RM) -r t/trash\ directory.* $(DIST_TMP)
+	$(RM) -r t/trash\ directory.* $(DIST_TMP) $(DEB_DIR)
 
-.PHONY: all test sanitize demo bench doc install install-doc install-contrib dist clean FORCE
+.PHONY: all test sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))

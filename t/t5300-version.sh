@@ -111,4 +111,12 @@ test_expect_success 'an unpacked tarball has the version in VERSION, even inside
 	test_cmp expect actual
 '
 
+test_expect_success 'VERSION has its release notes and its debian/changelog entry' '
+	base=$(cat "$BUILD/VERSION") &&
+	grep "^git-rolling $base Release Notes" "$BUILD/Documentation/RelNotes/$base.txt" &&
+	sed -n "1s/^git-rolling (\([^)]*\)-[0-9][^)]*).*/\1/p" "$BUILD/debian/changelog" >actual &&
+	echo "$base" >expect &&
+	test_cmp expect actual
+'
+
 test_done

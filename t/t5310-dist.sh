@@ -10,6 +10,9 @@ clones of the build directory'\''s HEAD: commit what they should see.
 . "$(dirname "$0")"/test-lib.sh
 
 BUILD=$GIT_ROLLING_BUILD_DIR
+# The makes below are our own, not part of a make that runs the suite
+# (make test, dpkg-buildpackage): no inherited flags or job server.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 command -v asciidoctor >/dev/null 2>&1 && test_set_prereq ASCIIDOCTOR
 command -v man >/dev/null 2>&1 && test_set_prereq MAN
 
@@ -24,9 +27,7 @@ test_expect_success ASCIIDOCTOR 'make dist writes git-rolling-<version>.tar.gz' 
 	make -C a -s dist >out 2>err &&
 	version=$(sed -n "s/^ROLLING_VERSION = //p" a/VERSION-FILE) &&
 	test -n "$version" &&
-	echo "git-rolling-$version.tar.gz" >expect &&
-	tail -n 1 out >actual &&
-	test_cmp expect actual &&
+	grep -x "git-rolling-$version.tar.gz" out &&
 	test_path_is_file "a/git-rolling-$version.tar.gz" &&
 	test_path_is_missing a/.dist-tmp
 '
