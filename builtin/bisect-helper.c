@@ -26,7 +26,10 @@ static const char *const bisect_helper_usage[] = {
 	"git rolling bisect-helper start [<branch-options>] <bad> <good>",
 	"git rolling bisect-helper next",
 	"git rolling bisect-helper run <cmd> [<args>...]",
-	"git rolling bisect-helper reset",
+	"git rolling bisect-helper reset\n"
+	"\n"
+	"where <branch-options> are [-b | --branch <branch>] [--preset <name>]\n"
+	"                           [--release-pattern <regex>] [--mainline-pattern <regex>]",
 	NULL,
 };
 
