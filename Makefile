@@ -52,9 +52,9 @@ LIBS = $(GIT2_LIBS)
 TRACK_FLAGS = $(CC) : $(ALL_CFLAGS) : $(ALL_LDFLAGS) : $(JSON_C_CFLAGS) $(JSON_C_LIBS)
 
 BUILD-FLAGS: FORCE
-	$(if $(PKG_MISSING),$(error pkg-config ($(PKG_CONFIG)) cannot find \
-		$(foreach d,$(PKG_MISSING),$(word 1,$(subst :, ,$(d))) (Debian: $(word 2,$(subst :, ,$(d))))); \
-		install the development package or set PKG_CONFIG_PATH))
+	$(if $(PKG_MISSING),$(error pkg-config cannot find \
+		$(foreach d,$(PKG_MISSING),$(word 1,$(subst :, ,$(d))) (Debian package $(word 2,$(subst :, ,$(d))))): \
+		install the development files, or point PKG_CONFIG_PATH at their .pc files))
 	@flags='$(subst ','\'',$(TRACK_FLAGS))'; \
 	if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then \
 		echo "$$flags" >$@; \
