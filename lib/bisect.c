@@ -1,0 +1,276 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bisect.h"
+#include "branch-open.h"
+#include "error.h"
+#include "run-command.h"
+
+/* `git bisect start --first-parent` is new in git 2.29. */
+#define GIT_MIN_MAJOR 2
+#define GIT_MIN_MINOR 29
+
+static void close_branch(struct rolling_bisect *bs)
+{
+	if (!bs->have_branch)
+		return;
+	rolling_steps_free(&bs->steps);
+	rolling_branch_free(&bs->branch);
+	bs->have_branch = 0;
+}
+
+int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_oid *from)
+{
+	char *why;
+	int err;
+
+	close_branch(bs);
+	if ((err = rolling_branch_open(&bs->branch, &bs->tip, bs->repo, name, bs->release_re,
+				       bs->mainline_re)) < 0)
+		return err;
+	if ((err = rolling_steps_list(&bs->steps, bs->repo, from ? from : &bs->tip,
+				      &bs->branch.tags, &bs->branch.patterns)) < 0) {
+		why = strdup(rolling_last_error());
+		rolling_branch_free(&bs->branch);
+		err = rolling_error("%s: %s", name, why ? why : "out of memory");
+		free(why);
+		return err;
+	}
+	bs->have_branch = 1;
+	return 0;
+}
+
+/* The configured branch that has `commit` as a step or a merged release. */
+static int infer_branch(char **found, struct rolling_bisect *bs, const char *rev,
+			const git_oid *commit, char **branches, size_t nr)
+{
+	size_t i, index;
+
+	*found = NULL;
+	for (i = 0; i < nr; i++) {
+		/* A configured branch that cannot be read is not the one meant. */
+		if (rolling_bisect_open(bs, branches[i], NULL) < 0)
+			continue;
+		if (rolling_steps_find(&bs->steps, commit, &index)) {
+			if (*found)
+				return rolling_error("'%s' is on both %s and %s; choose one with --branch",
+						     rev, *found, branches[i]);
+			*found = branches[i];
+		}
+		close_branch(bs);
+	}
+	if (!*found)
+		return rolling_error("'%s' is not a step of any configured rolling branch, nor a"
+				     " release one merged; name the branch with --branch", rev);
+	return 0;
+}
+
+int rolling_bisect_choose(struct rolling_bisect *bs, const char *name, const char *rev)
+{
+	char **branches, *found;
+	git_oid commit;
+	size_t nr;
+	int err;
+
+	if (name)
+		return rolling_bisect_open(bs, name, NULL);
+	if (rev && (err = rolling_resolve_commit(&commit, bs->repo, rev)) < 0)
+		return err;
+	if ((err = rolling_config_branches(&branches, &nr, bs->repo)) < 0)
+		return err;
+	if (rev && !nr)
+		err = rolling_error("no rolling branches are configured; name one with --branch "
+				    "(and --preset for a branch git rolling does not manage)");
+	else if (!rev && nr != 1)
+		err = rolling_error("%s; name one with --branch",
+				    nr ? "several rolling branches are configured"
+				       : "no rolling branches are configured");
+	else if (!rev)
+		err = rolling_bisect_open(bs, branches[0], NULL);
+	else if (!(err = infer_branch(&found, bs, rev, &commit, branches, nr)))
+		err = rolling_bisect_open(bs, found, NULL);
+	rolling_config_free_branches(branches, nr);
+	return err;
+}
+
+int rolling_bisect_point(size_t *index, struct rolling_bisect *bs, const char *rev)
+{
+	git_oid commit;
+	int err;
+
+	if ((err = rolling_resolve_commit(&commit, bs->repo, rev)) < 0)
+		return err;
+	if (!rolling_steps_find(&bs->steps, &commit, index))
+		return rolling_error("'%s' is neither a step of %s nor a release it merged", rev,
+				     bs->branch.config.branch);
+	return 0;
+}
+
+int rolling_bisect_range(size_t *good_index, size_t *bad_index, struct rolling_bisect *bs,
+			 const char *good, const char *bad)
+{
+	int err;
+
+	*good_index = 0;
+	*bad_index = bs->steps.nr - 1;
+	if ((good && (err = rolling_bisect_point(good_index, bs, good)) < 0) ||
+	    (bad && (err = rolling_bisect_point(bad_index, bs, bad)) < 0))
+		return err;
+	if (*good_index >= *bad_index)
+		return rolling_error("%s (%s) is not older than %s (%s) on %s",
+				     good ? good : "the base",
+				     bs->steps.v[*good_index].release->name, bad ? bad : "the tip",
+				     bs->steps.v[*bad_index].release->name, bs->branch.config.branch);
+	return 0;
+}
+
+static int check_git_version(void)
+{
+	static const char *const args[] = { "version", NULL };
+	unsigned major, minor;
+	char *line;
+	int err = 0;
+
+	if ((err = rolling_git_output(&line, args)) < 0)
+		return err;
+	if (sscanf(line, "git version %u.%u", &major, &minor) != 2)
+		err = rolling_error("cannot tell the version of git from '%s'", line);
+	else if (major < GIT_MIN_MAJOR || (major == GIT_MIN_MAJOR && minor < GIT_MIN_MINOR))
+		err = rolling_error("git %d.%d or later is needed for first-parent bisection"
+				    " (this is %s)", GIT_MIN_MAJOR, GIT_MIN_MINOR,
+				    line + strlen("git version "));
+	free(line);
+	return err;
+}
+
+/*
+ * git bisect checks out commits: refuse bare repositories up front, and
+ * learn from git itself where it keeps its bisection state (a linked
+ * work tree has its own).
+ */
+int rolling_bisect_locate(struct rolling_bisect *bs)
+{
+	static const char *const args[] = {
+		"rev-parse", "--is-inside-work-tree",
+		"--git-path", "BISECT_START", "--git-path", "ROLLING_BISECT", NULL,
+	};
+	char *out = NULL, *inside, *start, *state, *save = NULL;
+	int status;
+
+	if (git_repository_is_bare(bs->repo))
+		return rolling_error("this operation must be run in a work tree");
+	if ((status = rolling_run_git(args, &out, ROLLING_RUN_CAPTURE)) < 0)
+		return status;
+	inside = strtok_r(out, "\n", &save);
+	start = strtok_r(NULL, "\n", &save);
+	state = strtok_r(NULL, "\n", &save);
+	if (status || !inside || strcmp(inside, "true") || !start || !state) {
+		free(out);
+		return rolling_error("this operation must be run in a work tree");
+	}
+	bs->bisect_start = strdup(start);
+	bs->state_path = strdup(state);
+	free(out);
+	if (!bs->bisect_start || !bs->state_path)
+		return rolling_error("out of memory");
+	return check_git_version();
+}
+
+int rolling_bisect_running(const struct rolling_bisect *bs)
+{
+	struct stat st;
+
+	return !stat(bs->bisect_start, &st) && st.st_size > 0;
+}
+
+int rolling_bisect_found(git_oid *bad, int first_parent)
+{
+	const char *count_args[] = {
+		"rev-list", "--count", "refs/bisect/bad", "--not", "--glob=refs/bisect/good-*",
+		first_parent ? "--first-parent" : NULL, NULL,
+	};
+	static const char *const bad_args[] = {
+		"rev-parse", "--verify", "-q", "refs/bisect/bad", NULL,
+	};
+	char *line = NULL;
+	int err, found;
+
+	if ((err = rolling_run_git(bad_args, &line, ROLLING_RUN_CAPTURE)) != 0) {
+		free(line);
+		return err < 0 ? err : 0;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	if (git_oid_fromstr(bad, line) < 0) {
+		err = rolling_error("git rev-parse printed '%s' for refs/bisect/bad", line);
+		free(line);
+		return err;
+	}
+	free(line);
+	if ((err = rolling_git_output(&line, count_args)) < 0)
+		return err;
+	found = !strcmp(line, "1");
+	free(line);
+	return found;
+}
+
+int rolling_bisect_head_step(size_t *index, struct rolling_bisect *bs)
+{
+	git_oid head;
+
+	return !git_reference_name_to_id(&head, bs->repo, "HEAD") &&
+	       rolling_steps_find(&bs->steps, &head, index) &&
+	       git_oid_equal(&head, &bs->steps.v[*index].commit);
+}
+
+int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state *state)
+{
+	int err = rolling_bisect_state_read(state, bs->state_path);
+
+	if (err == ROLLING_ENOTFOUND) {
+		if (rolling_bisect_running(bs))
+			return rolling_error_code(ROLLING_ENOTFOUND,
+				"this bisection was not started by git rolling bisect-helper start;"
+				" carry on with git bisect, or end it with git bisect reset");
+		return rolling_error_code(ROLLING_ENOTFOUND, "no rolling bisection in progress;"
+					  " see git rolling bisect-helper start");
+	}
+	if (err < 0)
+		return err;
+	if (!rolling_bisect_running(bs)) {
+		rolling_bisect_state_remove(bs->state_path);
+		rolling_bisect_state_free(state);
+		return rolling_error_code(ROLLING_ENOTFOUND,
+			"the bisection has ended (git bisect reset?); start again with"
+			" git rolling bisect-helper start");
+	}
+	bs->release_re = state->release_pattern;
+	bs->mainline_re = state->mainline_pattern;
+	/* The branch may have moved on since: its steps are read from where stage one began. */
+	if ((err = rolling_bisect_open(bs, state->branch, &state->bad)) < 0)
+		rolling_bisect_state_free(state);
+	return err;
+}
+
+int rolling_bisect_enter_stage_two(size_t *index, struct rolling_bisect *bs,
+				   struct rolling_bisect_state *state, const git_oid *bad)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!rolling_steps_find(&bs->steps, bad, index) ||
+	    !git_oid_equal(bad, &bs->steps.v[*index].commit) || !*index)
+		return rolling_error("stage one ended at %s, which is not a step of %s after the"
+				     " good one; see git bisect log",
+				     git_oid_tostr(hex, sizeof(hex), bad), bs->branch.config.branch);
+	state->stage = 2;
+	git_oid_cpy(&state->first_bad_step, &bs->steps.v[*index].commit);
+	return 0;
+}
+
+void rolling_bisect_free(struct rolling_bisect *bs)
+{
+	close_branch(bs);
+	free(bs->bisect_start);
+	free(bs->state_path);
+	bs->bisect_start = bs->state_path = NULL;
+}

@@ -1,0 +1,96 @@
+#ifndef ROLLING_BISECT_H
+#define ROLLING_BISECT_H
+
+#include <git2.h>
+#include "bisect-state.h"
+#include "branch.h"
+#include "steps.h"
+
+/*
+ * A bisection across a rolling branch, in two stages that the user's own
+ * `git bisect` runs: stage one bisects the rolling steps with
+ * --first-parent, so that every point tested is a released tree; stage
+ * two bisects the commits of the one bad step, between the release it
+ * merged and the release merged before it.
+ *
+ * This module decides which branch and which steps are meant, and reads
+ * what git's bisection has found; the command drives `git bisect` and
+ * talks to the user.  Every function returns 0 (or the documented
+ * positive answer) or a negative error with a message.
+ */
+struct rolling_bisect {
+	git_repository *repo;             /* borrowed */
+	const char *release_re;           /* borrowed; both NULL for a configured branch */
+	const char *mainline_re;
+	struct rolling_branch branch;
+	struct rolling_steps steps;
+	git_oid tip;
+	int have_branch;
+	char *bisect_start;               /* git's marker of a running bisection */
+	char *state_path;                 /* our own state (bisect-state.h), next to it */
+};
+
+/*
+ * Read a rolling branch and its steps, from `from` down (default: its
+ * tip), replacing the branch read before, if any.
+ */
+int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_oid *from);
+
+/*
+ * Which branch a command means: `name` if given; else the one configured
+ * rolling branch that `rev` is a step of (or that merged the release
+ * `rev` names); else, without `rev`, the only configured rolling branch.
+ * Exactly one must fit: the error says why not.  Opens it.
+ */
+int rolling_bisect_choose(struct rolling_bisect *bs, const char *name, const char *rev);
+
+/* The step a revision stands for: a rolling merge, or a release one merged. */
+int rolling_bisect_point(size_t *index, struct rolling_bisect *bs, const char *rev);
+
+/*
+ * The steps from `good` (default: the base) to `bad` (default: the
+ * tip); `good` must be the older of the two.
+ */
+int rolling_bisect_range(size_t *good_index, size_t *bad_index, struct rolling_bisect *bs,
+			 const char *good, const char *bad);
+
+/*
+ * Learn from git where it keeps its bisection state; refuses a bare
+ * repository and a git too old to bisect with --first-parent.
+ */
+int rolling_bisect_locate(struct rolling_bisect *bs);
+
+/* Is git bisecting (its marker exists)?  Needs rolling_bisect_locate(). */
+int rolling_bisect_running(const struct rolling_bisect *bs);
+
+/*
+ * Has git's bisection narrowed down to one commit?  Returns 1 with *bad
+ * set to it (refs/bisect/bad), 0 when not, or a negative error.  The
+ * candidates are what git itself still considers: refs/bisect/bad but
+ * none of the good ones (following only first parents in stage one).
+ */
+int rolling_bisect_found(git_oid *bad, int first_parent);
+
+/* Is HEAD a step of the branch?  1 with *index set, else 0. */
+int rolling_bisect_head_step(size_t *index, struct rolling_bisect *bs);
+
+/*
+ * Read the state `start` saved and the branch it names, checking that
+ * git's bisection is still the one started: ROLLING_ENOTFOUND (with the
+ * message) when there is no rolling bisection.  The state is freed with
+ * rolling_bisect_state_free().
+ */
+int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state *state);
+
+/*
+ * Stage one found the first bad step `bad`: check that it is a step
+ * after the good one, record stage two in `state`, and give the step's
+ * index, from which stage two bisects steps[index - 1].release ..
+ * steps[index].release.
+ */
+int rolling_bisect_enter_stage_two(size_t *index, struct rolling_bisect *bs,
+				   struct rolling_bisect_state *state, const git_oid *bad);
+
+void rolling_bisect_free(struct rolling_bisect *bs);
+
+#endif
