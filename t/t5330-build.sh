@@ -1,6 +1,6 @@
 #!/bin/sh
 
-test_description='the build: missing libraries, flags and version changes
+test_description='the build: missing libraries, flags and version changes, install
 
 A missing library stops the build with its name and Debian package;
 BUILD-FLAGS makes a change of compiler flags rebuild every object and
@@ -60,6 +60,19 @@ test_expect_success 'another version rebuilds lib/about.c alone, and every progr
 	test_cmp expect actual &&
 	src/git-rolling-init --version >actual &&
 	test_cmp expect actual
+'
+
+test_expect_success 'make install needs no asciidoctor; install-doc does' '
+	mkdir fakebin &&
+	printf "#!/bin/sh\necho asciidoctor was run >&2\nexit 1\n" >fakebin/asciidoctor &&
+	chmod +x fakebin/asciidoctor &&
+	PATH=$TRASH_DIRECTORY/fakebin:$PATH make -C src CFLAGS="-O0 -g" install prefix="$TRASH_DIRECTORY/inst" \
+		>out 2>err &&
+	test_path_is_file inst/bin/git-rolling-init &&
+	test_path_is_missing inst/share/man &&
+	test_must_fail env PATH="$TRASH_DIRECTORY/fakebin:$PATH" make -C src install-doc \
+		prefix="$TRASH_DIRECTORY/inst" >out 2>err &&
+	grep "asciidoctor was run" err
 '
 
 test_expect_success 'DEVELOPER=1 adds the strict warnings to the recorded flags' '
