@@ -37,10 +37,9 @@ struct pending {
 	const struct rolling_series_info *target;
 };
 
-static const char *series_name(char *buf, const struct rolling_tags *tags,
-			       const struct rolling_series *s)
+static const char *series_name(char *buf, const struct rolling_series *s)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s, tags->has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s);
 }
 
 /*
@@ -57,14 +56,14 @@ static const struct rolling_series_info *target_series(struct pending *p, const 
 	struct rolling_series s;
 
 	if (asked) {
-		if (rolling_series_parse(&s, asked, tags->has_minor, "--series") < 0)
+		if (rolling_series_parse(&s, asked, tags->forms, "--series") < 0)
 			die_last_error();
 		if (!(target = rolling_tags_find_series(tags, &s)))
 			die("series %s has no release tag", asked);
 		if (rolling_series_cmp(&s, &current->series) < 0)
 			die("%s: series %s is older than the current series %s:"
 			    " a rolling branch never goes back",
-			    p->b.config.branch, asked, series_name(c, tags, &current->series));
+			    p->b.config.branch, asked, series_name(c, &current->series));
 		return target;
 	}
 	if (rolling_policy_series(&target, &p->b.policy, tags) < 0)
@@ -74,9 +73,9 @@ static const struct rolling_series_info *target_series(struct pending *p, const 
 			rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
 					p->b.config.branch,
 					rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
-					series_name(a, tags, &target->series),
-					series_name(c, tags, &current->series),
-					series_name(c, tags, &current->series));
+					series_name(a, &target->series),
+					series_name(c, &current->series),
+					series_name(c, &current->series));
 		return current;
 	}
 	return target;
@@ -107,12 +106,11 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 			const struct rolling_release *to, const git_oid *merge,
 			const struct advance_options *o)
 {
-	const struct rolling_tags *tags = &p->b.tags;
 	char hex[GIT_OID_HEXSZ + 1], a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ];
 	char text[3 * ROLLING_SERIES_BUFSZ], colored[sizeof(text) + 16];
 
-	series_name(a, tags, &from->version.series);
-	series_name(b, tags, &to->version.series);
+	series_name(a, &from->version.series);
+	series_name(b, &to->version.series);
 	if (o->porcelain) {
 		printf("step %s %s %s %s %s %s\n", p->b.config.branch, from->name, to->name,
 		       git_oid_tostr(hex, sizeof(hex), merge), a, b);
@@ -135,7 +133,7 @@ static void report_current(const struct pending *p, const struct advance_options
 	if (o->porcelain)
 		printf("current %s %s %s %s\n", p->b.config.branch, p->current->name,
 		       git_oid_tostr(hex, sizeof(hex), &p->tip),
-		       series_name(series, &p->b.tags, &p->current->version.series));
+		       series_name(series, &p->current->version.series));
 	else
 		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }

@@ -34,9 +34,7 @@ static const char *const bisect_helper_usage[] = {
 
 struct helper_options {
 	const char *branch;
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 };
 
 static const struct rolling_option no_options[] = { OPT_END() };
@@ -106,8 +104,7 @@ static void __attribute__((noreturn)) abandon(const struct helper *h, const char
 
 static void choose_branch(struct helper *h, const struct helper_options *o, const char *rev)
 {
-	if (rolling_patterns_from_options(&h->bs.release_re, &h->bs.mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&h->bs.release_re, &h->bs.mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (h->bs.release_re && !o->branch)
 		die("--preset and the patterns describe a branch given with --branch");
@@ -120,10 +117,9 @@ static const char *branch_name(const struct helper *h)
 	return h->bs.branch.config.branch;
 }
 
-static const char *series_name(char *buf, const struct helper *h, const struct rolling_step *step)
+static const char *series_name(char *buf, const struct rolling_step *step)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series,
-				     h->bs.branch.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series);
 }
 
 static const char *step_name(char *buf, const struct helper *h, size_t i)
@@ -161,9 +157,9 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 		const struct rolling_step *step = &steps->v[i];
 
 		printf("%s %s %s", git_oid_tostr(hex, sizeof(hex), &step->commit),
-		       step->release->name, series_name(series, h, step));
+		       step->release->name, series_name(series, step));
 		if (step->series_switch)
-			printf(" (series switch from %s)", series_name(from, h, &steps->v[i - 1]));
+			printf(" (series switch from %s)", series_name(from, &steps->v[i - 1]));
 		putchar('\n');
 	}
 	return 0;
@@ -263,13 +259,13 @@ static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 
 	if (!bad->series_switch) {
 		fprintf(h->progress, "stage two: bisecting the %s stable commits from %s (good)"
-			" to %s (bad)\n", series_name(to, h, bad), good->release->name,
+			" to %s (bad)\n", series_name(to, bad), good->release->name,
 			bad->release->name);
 		return;
 	}
 	fprintf(h->progress, "stage two: %s switches series %s -> %s, so git bisects the %s"
 		" mainline and stable commits from %s (good) to %s (bad)\n",
-		bad->release->name, series_name(from, h, good), series_name(to, h, bad),
+		bad->release->name, series_name(from, good), series_name(to, bad),
 		to, good->release->name, bad->release->name);
 	err = git_merge_base(&base, h->repo, &bad->release->commit, &good->release->commit);
 	if (err == GIT_ENOTFOUND)
@@ -497,12 +493,8 @@ static int cmd_bisect_helper(int argc, const char **argv)
 	const struct rolling_option options[] = {
 		OPT_STRING('b', "branch", &o.branch, "branch",
 			   "the rolling branch (default: the one <bad> is on)"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read --branch, an unconfigured rolling branch, with a preset's tags"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "release tags of an unconfigured branch"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "mainline tags of an unconfigured branch"),
+		OPT_TAG_SCHEME(&o.scheme, "read --branch, an unconfigured rolling branch, "
+			       "with a preset's tags"),
 		OPT_END(),
 	};
 	struct helper h = { .options = options, .progress = stdout };

@@ -25,9 +25,7 @@ static const char *const describe_usage[] = {
 
 struct describe_options {
 	const char *branch;
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	int backports;
 	int quiet;
 };
@@ -115,6 +113,38 @@ static int describe_backport(struct described_branch *d, git_repository *repo,
 	return 1;
 }
 
+/*
+ * Not on the branch and not in what it merged: a backport may still have
+ * shipped in a series the branch followed and left.  Returns 1 when one
+ * was shown.
+ */
+static int describe_left_backport(struct described_branch *d, git_repository *repo,
+				  const struct describe_options *o, const struct subject *s,
+				  int many)
+{
+	char text[ROLLING_SERIES_BUFSZ + 256], abbrev[ROLLING_ABBREV_BUFSZ];
+	char series[ROLLING_SERIES_BUFSZ];
+	const struct rolling_release *release = NULL;
+	git_oid found;
+	int truncated, err;
+
+	err = rolling_backport_find_left(&found, &release, &truncated, repo, &d->steps,
+					 &d->b.tags, &d->mainline, &s->commit,
+					 ROLLING_BACKPORT_LIMIT);
+	if (err < 0)
+		die_last_error();
+	if (truncated)
+		rolling_warning("%s: gave up looking for backports of %s after %d commits",
+				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
+	if (!err)
+		return 0;
+	snprintf(text, sizeof(text), "%s in %s, after the branch left the %s series",
+		 rolling_abbrev(abbrev, repo, &found), release->name,
+		 rolling_series_format(series, sizeof(series), &release->version.series));
+	say(o, s, many, "not in %s; backported as %s", d->b.config.branch, text);
+	return 1;
+}
+
 /* Describe one commit on one branch; 1 when the branch contains it. */
 static int describe_one(struct described_branch *d, git_repository *repo,
 			const struct describe_options *o, const struct subject *s, int many)
@@ -131,7 +161,9 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 		return 1;
 	}
 	/* Quiet: the exit status is the same either way. */
-	if (!o->backports || o->quiet || !describe_backport(d, repo, o, s, many))
+	if (!o->backports || o->quiet ||
+	    (!describe_backport(d, repo, o, s, many) &&
+	     !describe_left_backport(d, repo, o, s, many)))
 		say(o, s, many, "not in %s yet", d->b.config.branch, "");
 	return 0;
 }
@@ -142,12 +174,8 @@ static int cmd_describe(int argc, const char **argv)
 	const struct rolling_option options[] = {
 		OPT_STRING('b', "branch", &o.branch, "branch",
 			   "the rolling branch (default: every configured one)"),
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read --branch, an unconfigured rolling branch, with a preset's tags"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "release tags of an unconfigured branch"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "mainline tags of an unconfigured branch"),
+		OPT_TAG_SCHEME(&o.scheme, "read --branch, an unconfigured rolling branch, "
+			       "with a preset's tags"),
 		OPT_BOOL(0, "backports", &o.backports,
 			 "look for backports of commits not on the branch (default)"),
 		OPT__QUIET(&o.quiet),
@@ -163,8 +191,7 @@ static int cmd_describe(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "describe", options, describe_usage);
 	if (argc < 1)
 		usage_with_options(describe_usage, options);
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o.preset,
-					  o.release_pattern, o.mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o.scheme) < 0)
 		die_last_error();
 	if (release_re && !o.branch)
 		die("--preset and the patterns describe a branch given with --branch");

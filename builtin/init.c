@@ -10,15 +10,18 @@
 #include "../lib/setup.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
+#include "../lib/detect.h"
+#include "../lib/branch-open.h"
 #include "../lib/ident.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
 
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
-	"                        [--release-pattern <regex>] [--mainline-pattern <regex>]\n"
+	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--at <release>] [--force] [-q]\n"
 	"                        <branch>",
+	"git rolling init --list-presets",
 	NULL,
 };
 
@@ -26,12 +29,11 @@ static const char *const init_usage[] = {
 #define SHOW_SERIES 8
 
 struct init_options {
-	const char *preset;
+	struct rolling_scheme_options scheme;
+	int list_presets;
 	int policy;
 	const char *series;
 	const char *pin;
-	const char *release_pattern;
-	const char *mainline_pattern;
 	const char *ident;
 	int signoff;
 	const char *at;
@@ -50,28 +52,105 @@ static char *xstrdup_or_null(const char *s)
 	return copy;
 }
 
+static void list_presets(void)
+{
+	const struct rolling_preset *presets;
+	size_t nr, i;
+
+	presets = rolling_presets(&nr);
+	for (i = 0; i < nr; i++)
+		printf("%-11s release %-9s mainline %-13s %s\n", presets[i].name,
+		       presets[i].example_release, presets[i].example_mainline,
+		       presets[i].project);
+}
+
+static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
+{
+	fprintf(out, "  %-11s %zu releases in %zu series, %zu mainline tags: ", fit->preset->name,
+		fit->releases_nr, fit->series_nr, fit->mainline_nr);
+	if (fit->implausible)
+		fprintf(out, "does not fit (%s)\n", fit->implausible);
+	else if (fit->pick)
+		fprintf(out, "stable would start at %s\n", fit->pick);
+	else
+		fprintf(out, "no series qualifies yet\n");
+}
+
+/*
+ * No --preset and no patterns: the preset that reads the repository's
+ * tags best, if exactly one does; else stop and show what each would do.
+ */
+static const struct rolling_preset *detect_preset(git_repository *repo, int quiet)
+{
+	const struct rolling_preset_fit *best;
+	const struct rolling_preset *found;
+	struct rolling_preset_fit *fits;
+	size_t nr, i, plausible = 0;
+
+	if (rolling_preset_detect(&fits, &nr, &best, repo) < 0)
+		die_last_error();
+	if (best) {
+		found = best->preset;
+		if (!quiet)
+			printf("tags read as preset %s (%zu releases, %zu mainline tags; "
+			       "see --list-presets)\n", found->name, best->releases_nr,
+			       best->mainline_nr);
+		rolling_preset_fits_free(fits, nr);
+		return found;
+	}
+	for (i = 0; i < nr; i++)
+		plausible += !fits[i].implausible;
+	error("%s; the presets read the tags so:",
+	      plausible ? "several presets fit the tags equally well" : "no preset fits the tags");
+	for (i = 0; i < nr; i++)
+		print_fit(stderr, &fits[i]);
+	rolling_preset_fits_free(fits, nr);
+	hint("name the scheme with --preset <name>, or with --release-pattern and "
+	     "--mainline-pattern");
+	die("cannot tell the tag scheme; nothing created");
+}
+
 /* Turn the options into the configuration that will be written. */
 static void build_config(struct rolling_config *cfg, const struct init_options *o,
-			 const char *branch)
+			 const char *branch, git_repository *repo)
 {
-	const struct rolling_preset *preset = rolling_preset_find(o->preset ? o->preset : "linux");
+	const struct rolling_preset *preset = NULL;
+	const char *release_re, *mainline_re;
 
-	if (!preset)
-		die("unknown preset '%s' (known: %s)", o->preset, rolling_preset_names());
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
+		die_last_error();
+	if (o->scheme.preset)
+		preset = rolling_preset_find(o->scheme.preset);
+	else if (!release_re)
+		preset = detect_preset(repo, o->quiet);
+	if (!release_re) {
+		release_re = preset->release_pattern;
+		mainline_re = preset->mainline_pattern;
+	}
 	if (o->series && o->policy != ROLLING_POLICY_LTS)
 		die("--series lists long-term series; it needs --lts");
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->branch = xstrdup_or_null(branch);
 	cfg->policy = xstrdup_or_null(o->policy == ROLLING_POLICY_LTS ? "lts" : "stable");
-	cfg->release_pattern = xstrdup_or_null(o->release_pattern ? o->release_pattern
-							      : preset->release_pattern);
-	cfg->mainline_pattern = xstrdup_or_null(o->mainline_pattern ? o->mainline_pattern
-								: preset->mainline_pattern);
+	cfg->release_pattern = xstrdup_or_null(release_re);
+	cfg->mainline_pattern = xstrdup_or_null(mainline_re);
 	if (o->policy == ROLLING_POLICY_LTS)
-		cfg->series = xstrdup_or_null(o->series ? o->series : preset->lts_series);
+		cfg->series = xstrdup_or_null(o->series ? o->series :
+					      preset ? preset->lts_series : NULL);
 	cfg->pin = xstrdup_or_null(o->pin);
 	cfg->ident = xstrdup_or_null(o->ident);
 	cfg->signoff = o->signoff;
+}
+
+/* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
+static void check_unambiguous(const struct rolling_branch *b)
+{
+	if (!b->tags.both_nr)
+		return;
+	hint("a release pattern must not match mainline tags: see the presets "
+	     "(--list-presets) for schemes that tell them apart");
+	die("tag '%s'%s matches both the release and the mainline pattern; nothing created",
+	    b->tags.both_example, b->tags.both_nr > 1 ? " (and others)" : "");
 }
 
 static void check_not_configured(git_repository *repo, const char *branch, int force)
@@ -132,19 +211,16 @@ static void show_findings(const struct rolling_branch *b,
 		const struct rolling_release *newest = rolling_series_newest(tags, &tags->series[i]);
 
 		printf("  %-8s newest %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->series[i].series,
-					     tags->has_minor),
+		       rolling_series_format(name, sizeof(name), &tags->series[i].series),
 		       newest ? newest->name : "(no release tag leads to a commit)");
 	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->newest_mainline,
-					     tags->has_minor));
+		       rolling_series_format(name, sizeof(name), &tags->newest_mainline));
 	if (followed)
 		printf("policy %s%s follows %s\n", b->config.policy,
 		       b->policy.has_pin ? " (pinned)" : "",
-		       rolling_series_format(name, sizeof(name), &followed->series,
-					     tags->has_minor));
+		       rolling_series_format(name, sizeof(name), &followed->series));
 }
 
 /* Put the branch back as it was after the configuration could not be written. */
@@ -197,18 +273,16 @@ static int cmd_init(int argc, const char **argv)
 {
 	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 };
 	const struct rolling_option options[] = {
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "tag scheme of a known project: linux (default) or systemd"),
+		OPT_TAG_SCHEME(&o.scheme, "tag scheme of a known project (default: the one "
+			       "that fits the tags)"),
+		OPT_SWITCH(0, "list-presets", &o.list_presets,
+			   "list the presets with an example tag of each"),
 		OPT_SET_INT(0, "stable", &o.policy, "follow the newest stable series (default)",
 			    ROLLING_POLICY_STABLE),
 		OPT_SET_INT(0, "lts", &o.policy, "follow the newest long-term series",
 			    ROLLING_POLICY_LTS),
 		OPT_STRING(0, "series", &o.series, "list", "the long-term series, for --lts"),
 		OPT_STRING(0, "pin", &o.pin, "series", "hold the branch on one series"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
 		OPT_STRING(0, "ident", &o.ident, "ident",
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
@@ -226,7 +300,11 @@ static int cmd_init(int argc, const char **argv)
 	char refname[1024], hex[GIT_OID_HEXSZ + 1];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
-	if (argc != 1)
+	if (o.list_presets && !argc) {
+		list_presets();
+		return 0;
+	}
+	if (argc != 1 || o.list_presets)
 		usage_with_options(init_usage, options);
 	snprintf(refname, sizeof(refname), "refs/heads/%s", argv[0]);
 	if (!git_reference_is_valid_name(refname) || argv[0][0] == '-')
@@ -241,9 +319,10 @@ static int cmd_init(int argc, const char **argv)
 	if (rolling_repo_warn_hazards(repo) < 0)
 		die_last_error();
 	check_not_configured(repo, argv[0], o.force);
-	build_config(&cfg, &o, argv[0]);
+	build_config(&cfg, &o, argv[0], repo);
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
+	check_unambiguous(&b);
 	target = choose_target(&b, o.at, &followed);
 	if (!o.quiet)
 		show_findings(&b, followed);

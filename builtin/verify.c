@@ -14,6 +14,7 @@
 #include "../lib/repo.h"
 #include "../lib/verify.h"
 #include "../lib/color.h"
+#include "../lib/utf8.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
@@ -22,15 +23,11 @@ static const char *const verify_usage[] = {
 	NULL,
 };
 
-/* Without a configured branch or options, a revision is read as a Linux tree. */
-#define DEFAULT_PRESET "linux"
 #define ABBREV 12
 #define JSON_FORMAT_VERSION 1
 
 struct verify_options {
-	const char *preset;
-	const char *release_pattern;
-	const char *mainline_pattern;
+	struct rolling_scheme_options scheme;
 	const char *since;
 	int rebuild;
 	int signatures;
@@ -43,6 +40,7 @@ struct verify_options {
 struct target {
 	const char *name;
 	const char *pattern_source;   /* "options", "preset", "config" or "default" */
+	const char *preset;           /* the preset whose patterns are used, or NULL */
 	struct rolling_branch b;
 	git_oid tip;
 	git_oid since;
@@ -63,20 +61,23 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 	int err;
 
 	t->name = name;
-	if (rolling_patterns_from_options(&release_re, &mainline_re, o->preset,
-					  o->release_pattern, o->mainline_pattern) < 0)
+	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (release_re) {
-		source = o->release_pattern || o->mainline_pattern ? "options" : "preset";
+		source = o->scheme.release_pattern || o->scheme.mainline_pattern ?
+			"options" : "preset";
+		if (!o->scheme.release_pattern || !o->scheme.mainline_pattern)
+			t->preset = o->scheme.preset;
 	} else if (!(err = rolling_config_read(&config, repo, name))) {
 		rolling_config_free(&config);
 		source = "config";
 	} else if (err == ROLLING_ENOTFOUND) {
-		const struct rolling_preset *preset = rolling_preset_find(DEFAULT_PRESET);
+		const struct rolling_preset *preset = rolling_preset_find(ROLLING_DEFAULT_PRESET);
 
 		release_re = preset->release_pattern;
 		mainline_re = preset->mainline_pattern;
 		source = "default";
+		t->preset = ROLLING_DEFAULT_PRESET;
 	} else {
 		die_last_error();
 	}
@@ -96,11 +97,9 @@ static const char *abbrev(char *buf, const git_oid *oid)
 	return git_oid_tostr(buf, ABBREV + 1, oid);
 }
 
-static const char *series_name(char *buf, const struct target *t,
-			       const struct rolling_release *release)
+static const char *series_name(char *buf, const struct rolling_release *release)
 {
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series,
-				     t->b.tags.has_minor);
+	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
 /* --- the human report -------------------------------------------------- */
@@ -144,6 +143,9 @@ static void print_report(const struct target *t, const struct verify_options *o)
 	char verdict[32];
 	size_t i;
 
+	if (!strcmp(t->pattern_source, "default"))
+		printf("%s: not a configured rolling branch: tags read with the %s preset"
+		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
 	printf("%s: tip %s (%s)\n", t->name, r->tip_release ? r->tip_release->name :
 	       "is not a rolling merge or a release", abbrev(a, &r->tip));
 	print_extent(t, o);
@@ -151,7 +153,7 @@ static void print_report(const struct target *t, const struct verify_options *o)
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", t->name,
-		       series_name(from, t, s->from), series_name(to, t, s->to),
+		       series_name(from, s->from), series_name(to, s->to),
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	if (r->failures_nr) {
@@ -192,6 +194,22 @@ static void append(json_object *array, json_object *value)
 		die("out of memory");
 }
 
+/*
+ * JSON text is UTF-8, commit subjects and ref names are bytes: what is
+ * not UTF-8 becomes U+FFFD, so that the document always parses.
+ */
+static json_object *json_text(const char *s)
+{
+	char *valid = rolling_utf8_sanitize(s);
+	json_object *value;
+
+	if (!valid)
+		die("out of memory");
+	value = checked(json_object_new_string(valid));
+	free(valid);
+	return value;
+}
+
 static json_object *json_oid(const git_oid *oid)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -201,7 +219,7 @@ static json_object *json_oid(const git_oid *oid)
 
 static json_object *json_string_or_null(const char *s)
 {
-	return s ? checked(json_object_new_string(s)) : NULL;
+	return s ? json_text(s) : NULL;
 }
 
 static json_object *json_release(const git_oid *commit, const struct rolling_release *release)
@@ -235,12 +253,12 @@ static json_object *json_switches(const struct target *t)
 		json_object *object = checked(json_object_new_object());
 
 		add(object, "commit", json_oid(&s->merge));
-		add(object, "from", checked(json_object_new_string(s->from->name)));
-		add(object, "to", checked(json_object_new_string(s->to->name)));
+		add(object, "from", json_text(s->from->name));
+		add(object, "to", json_text(s->to->name));
 		add(object, "from_series",
-		    checked(json_object_new_string(series_name(series, t, s->from))));
+		    json_text(series_name(series, s->from)));
 		add(object, "to_series",
-		    checked(json_object_new_string(series_name(series, t, s->to))));
+		    json_text(series_name(series, s->to)));
 		append(switches, object);
 	}
 	return switches;
@@ -257,9 +275,9 @@ static json_object *json_failures(const struct rolling_verify_result *r)
 
 		add(object, "commit", json_oid(&f->commit));
 		add(object, "check",
-		    checked(json_object_new_string(rolling_verify_check_name(f->check))));
-		add(object, "expected", checked(json_object_new_string(f->expected)));
-		add(object, "found", checked(json_object_new_string(f->found)));
+		    json_text(rolling_verify_check_name(f->check)));
+		add(object, "expected", json_text(f->expected));
+		add(object, "found", json_text(f->found));
 		append(failures, object);
 	}
 	return failures;
@@ -270,11 +288,11 @@ static json_object *json_hazards(unsigned hazards)
 	json_object *list = checked(json_object_new_array());
 
 	if (hazards & ROLLING_HAZARD_REPLACE)
-		append(list, checked(json_object_new_string("replace")));
+		append(list, json_text("replace"));
 	if (hazards & ROLLING_HAZARD_GRAFTS)
-		append(list, checked(json_object_new_string("grafts")));
+		append(list, json_text("grafts"));
 	if (hazards & ROLLING_HAZARD_SHALLOW)
-		append(list, checked(json_object_new_string("shallow")));
+		append(list, json_text("shallow"));
 	return list;
 }
 
@@ -282,9 +300,10 @@ static json_object *json_patterns(const struct target *t)
 {
 	json_object *object = checked(json_object_new_object());
 
-	add(object, "source", checked(json_object_new_string(t->pattern_source)));
-	add(object, "release", checked(json_object_new_string(t->b.config.release_pattern)));
-	add(object, "mainline", checked(json_object_new_string(t->b.config.mainline_pattern)));
+	add(object, "source", json_text(t->pattern_source));
+	add(object, "preset", json_string_or_null(t->preset));
+	add(object, "release", json_text(t->b.config.release_pattern));
+	add(object, "mainline", json_text(t->b.config.mainline_pattern));
 	return object;
 }
 
@@ -304,7 +323,7 @@ static json_object *json_target(const struct target *t, const struct verify_opti
 	const struct rolling_verify_result *r = &t->result;
 	json_object *object = checked(json_object_new_object());
 
-	add(object, "name", checked(json_object_new_string(t->name)));
+	add(object, "name", json_text(t->name));
 	add(object, "verified", checked(json_object_new_boolean(!r->failures_nr)));
 	add(object, "tip", json_oid(&r->tip));
 	add(object, "tip_release", json_string_or_null(r->tip_release ? r->tip_release->name : NULL));
@@ -365,12 +384,8 @@ static int cmd_verify(int argc, const char **argv)
 {
 	struct verify_options o = { 0 };
 	const struct rolling_option options[] = {
-		OPT_STRING(0, "preset", &o.preset, "name",
-			   "read release tags as this project names them: linux or systemd"),
-		OPT_STRING(0, "release-pattern", &o.release_pattern, "regex",
-			   "PCRE2 pattern of release tags"),
-		OPT_STRING(0, "mainline-pattern", &o.mainline_pattern, "regex",
-			   "PCRE2 pattern of mainline tags"),
+		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
+			       "(see git rolling init --list-presets)"),
 		OPT_STRING(0, "since", &o.since, "rev",
 			   "check only the steps after this earlier tip, which must be on the chain"),
 		OPT_BOOL(0, "rebuild", &o.rebuild,

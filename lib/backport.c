@@ -145,3 +145,97 @@ int rolling_backport_find(git_oid *found, int *truncated, git_repository *repo,
 	rolling_oidmap_free(&s.seen);
 	return err;
 }
+
+/* The newest release of `series` that a step merged (steps are oldest first). */
+static const struct rolling_release *last_merged(const struct rolling_steps *steps,
+						 const struct rolling_series *series)
+{
+	const struct rolling_release *last = NULL;
+	size_t i;
+
+	for (i = 0; i < steps->nr; i++)
+		if (!rolling_series_cmp(&steps->v[i].release->version.series, series))
+			last = steps->v[i].release;
+	return last;
+}
+
+/*
+ * Walk a left series' chain from its newest release down to the last
+ * release merged.  Going down, the release tag passed last is the first
+ * release that holds the commit at hand.
+ */
+static int search_left_chain(struct search *s, const struct rolling_tags *tags,
+			     const struct rolling_release *newest,
+			     const struct rolling_release *merged, git_oid *found,
+			     const struct rolling_release **release)
+{
+	const struct rolling_release *holder = newest;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	git_oid id;
+	int err, hits = 0, more;
+
+	git_oid_cpy(&id, &newest->commit);
+	while (!git_oid_equal(&id, &merged->commit) && !rolling_mainline_find(s->mainline, &id) &&
+	       s->read < s->limit) {
+		const struct rolling_release *tagged = rolling_tags_find_commit(tags, &id);
+
+		if (tagged && !rolling_series_cmp(&tagged->version.series,
+						  &newest->version.series))
+			holder = tagged;
+		s->read++;
+		if ((err = git_commit_lookup(&commit, s->repo, &id)) < 0)
+			return rolling_git_error(err, "cannot read %s",
+						 git_oid_tostr(hex, sizeof(hex), &id));
+		more = git_commit_time(commit) >= s->oldest && git_commit_parentcount(commit);
+		if (git_commit_time(commit) >= s->oldest &&
+		    rolling_backport_names(git_commit_message(commit), s->upstream)) {
+			git_oid_cpy(found, &id);
+			*release = holder;
+			hits++;
+		}
+		if (more)
+			git_oid_cpy(&id, git_commit_parent_id(commit, 0));
+		git_commit_free(commit);
+		if (!more)
+			break;
+	}
+	return hits > 0;
+}
+
+int rolling_backport_find_left(git_oid *found, const struct rolling_release **release,
+			       int *truncated, git_repository *repo,
+			       const struct rolling_steps *steps, const struct rolling_tags *tags,
+			       const struct rolling_mainline *mainline, const git_oid *upstream,
+			       size_t limit)
+{
+	struct search s = { repo, mainline, upstream, 0, { 0 }, 0, limit };
+	const struct rolling_series *tip_series;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	size_t i;
+	int err = 0;
+
+	*truncated = 0;
+	if (!steps->nr)
+		return 0;
+	if ((err = git_commit_lookup(&commit, repo, upstream)) < 0)
+		return rolling_git_error(err, "cannot read %s",
+					 git_oid_tostr(hex, sizeof(hex), upstream));
+	s.oldest = git_commit_time(commit) - CLOCK_SLACK;
+	git_commit_free(commit);
+	tip_series = &steps->v[steps->nr - 1].release->version.series;
+	for (i = 0; i < tags->series_nr && !err; i++) {
+		const struct rolling_series_info *info = &tags->series[i];
+		const struct rolling_release *merged, *newest;
+
+		if (!rolling_series_cmp(&info->series, tip_series) ||
+		    !(merged = last_merged(steps, &info->series)) ||
+		    !(newest = rolling_series_newest(tags, info)) ||
+		    rolling_version_cmp(&newest->version, &merged->version) <= 0)
+			continue;
+		err = search_left_chain(&s, tags, newest, merged, found, release);
+	}
+	*truncated = err == 0 && s.read == s.limit;
+	return err;
+}

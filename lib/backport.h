@@ -4,6 +4,7 @@
 #include <git2.h>
 #include "steps.h"
 #include "mainline.h"
+#include "tags.h"
 
 /*
  * Stable backports are new commits that name the commit they copy:
@@ -33,5 +34,20 @@ int rolling_backport_names(const char *message, const git_oid *upstream);
 int rolling_backport_find(git_oid *found, int *truncated, git_repository *repo,
 			  const struct rolling_steps *steps, const struct rolling_mainline *mainline,
 			  const git_oid *upstream, size_t limit);
+
+/*
+ * Look for a backport of `upstream` that shipped in a series the branch
+ * followed and has since left: in each series of a step but the tip's,
+ * the first-parent chain from its newest release down to the last one the
+ * branch merged, which rolling_backport_find() has read.  Returns 1 with
+ * *found set to the oldest backport there and *release to the first
+ * release of its series that holds it, 0 when there is none, or a
+ * negative error; *truncated is set when the limit stopped the search.
+ */
+int rolling_backport_find_left(git_oid *found, const struct rolling_release **release,
+			       int *truncated, git_repository *repo,
+			       const struct rolling_steps *steps, const struct rolling_tags *tags,
+			       const struct rolling_mainline *mainline, const git_oid *upstream,
+			       size_t limit);
 
 #endif

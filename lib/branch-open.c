@@ -1,14 +1,82 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "branch-open.h"
 #include "error.h"
 #include "preset.h"
 
+/* How git expands a short ref name, in its order (refs.c, ref_rev_parse_rules). */
+static const char *const rev_parse_rules[] = {
+	"%.*s",
+	"refs/%.*s",
+	"refs/tags/%.*s",
+	"refs/heads/%.*s",
+	"refs/remotes/%.*s",
+	"refs/remotes/%.*s/HEAD",
+};
+
+/* The ref name part of a revision: what comes before "~", "^", ":" or "@{". */
+static size_t ref_part_len(const char *rev)
+{
+	size_t len = strcspn(rev, "~^:");
+	const char *at = strstr(rev, "@{");
+
+	return at && (size_t)(at - rev) < len ? (size_t)(at - rev) : len;
+}
+
+/* Does the ref exist and lead somewhere, as git's dwim_ref() counts it? */
+static int ref_resolves(git_repository *repo, const char *refname)
+{
+	git_reference *ref, *resolved;
+	int found = 0;
+
+	if (!git_reference_lookup(&ref, repo, refname)) {
+		if (!git_reference_resolve(&resolved, ref)) {
+			found = 1;
+			git_reference_free(resolved);
+		}
+		git_reference_free(ref);
+	}
+	git_error_clear();
+	return found;
+}
+
+/*
+ * git picks the first of several refs a short name can mean and only
+ * warns ("refname is ambiguous"); a command that proves or reports
+ * something must not pick for the user, so that is an error that lists
+ * the full names.
+ */
+static int check_ambiguous(git_repository *repo, const char *rev)
+{
+	size_t len = ref_part_len(rev), i, found = 0, listed = 0;
+	char refname[1024], list[4096] = "";
+
+	if (!len || len > 900)
+		return 0;
+	for (i = 0; i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
+		snprintf(refname, sizeof(refname), rev_parse_rules[i], (int)len, rev);
+		if (!ref_resolves(repo, refname))
+			continue;
+		found++;
+		listed += (size_t)snprintf(list + listed, sizeof(list) - listed, "%s%s",
+					   found > 1 ? ", " : "", refname);
+		if (listed >= sizeof(list))
+			listed = sizeof(list) - 1;
+	}
+	if (found < 2)
+		return 0;
+	return rolling_error("refname '%.*s' is ambiguous: %s; name one in full", (int)len, rev,
+			     list);
+}
+
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev)
 {
 	git_object *object = NULL, *peeled = NULL;
 	int err;
 
+	if ((err = check_ambiguous(repo, rev)) < 0)
+		return err;
 	if ((err = git_revparse_single(&object, repo, rev)) < 0) {
 		if (err == GIT_ENOTFOUND || err == GIT_EAMBIGUOUS || err == GIT_EINVALIDSPEC)
 			return rolling_error_code(ROLLING_ENOTFOUND, "bad revision '%s'", rev);
@@ -24,19 +92,18 @@ int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *re
 }
 
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
-				  const char *preset, const char *release_opt,
-				  const char *mainline_opt)
+				  const struct rolling_scheme_options *o)
 {
 	const struct rolling_preset *p = NULL;
 
 	*release_re = *mainline_re = NULL;
-	if (preset && !(p = rolling_preset_find(preset)))
-		return rolling_error("unknown preset '%s' (known: %s)", preset,
+	if (o->preset && !(p = rolling_preset_find(o->preset)))
+		return rolling_error("unknown preset '%s' (known: %s)", o->preset,
 				     rolling_preset_names());
-	if (!p && !release_opt && !mainline_opt)
+	if (!p && !o->release_pattern && !o->mainline_pattern)
 		return 0;
-	*release_re = release_opt ? release_opt : p ? p->release_pattern : NULL;
-	*mainline_re = mainline_opt ? mainline_opt : p ? p->mainline_pattern : NULL;
+	*release_re = o->release_pattern ? o->release_pattern : p ? p->release_pattern : NULL;
+	*mainline_re = o->mainline_pattern ? o->mainline_pattern : p ? p->mainline_pattern : NULL;
 	if (!*release_re || !*mainline_re)
 		return rolling_error("--%s-pattern is needed too (or --preset)",
 				     *release_re ? "mainline" : "release");

@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include "branch.h"
+#include "preset.h"
 
 /*
  * Open a rolling branch for reading, as the commands that inspect one
@@ -21,10 +22,14 @@ int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *
  * then both must be known, a pattern given overriding the preset's.
  */
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
-				  const char *preset, const char *release_opt,
-				  const char *mainline_opt);
+				  const struct rolling_scheme_options *o);
 
-/* Resolve a revision the way the user typed it to a commit. */
+/*
+ * Resolve a revision the way the user typed it to a commit.  A short ref
+ * name that git would resolve to one of several refs (a tag and a
+ * remote-tracking branch of the same name, say) is an error that lists
+ * them, where git would warn and take the first.
+ */
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev);
 
 #endif

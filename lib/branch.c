@@ -18,11 +18,17 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 	rolling_config_key(mainline_key, sizeof(mainline_key), b->config.branch, "mainlinePattern");
 	if ((err = rolling_patterns_compile(&b->patterns, b->config.release_pattern, release_key,
 					    b->config.mainline_pattern, mainline_key)) < 0 ||
-	    (err = rolling_policy_parse(&b->policy, &b->config, b->patterns.has_minor)) < 0 ||
-	    (err = rolling_tags_load(&b->tags, repo, &b->patterns)) < 0) {
+	    (err = rolling_tags_load(&b->tags, repo, &b->patterns)) < 0 ||
+	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0) {
 		rolling_branch_free(b);
 		return err;
 	}
+	if (b->tags.both_nr)
+		rolling_warning("%zu tag%s ('%s'%s) match%s both the release and the mainline "
+				"pattern; read as release%s", b->tags.both_nr,
+				b->tags.both_nr > 1 ? "s" : "", b->tags.both_example,
+				b->tags.both_nr > 1 ? ", ..." : "", b->tags.both_nr > 1 ? "" : "es",
+				b->tags.both_nr > 1 ? "s" : "");
 	return 0;
 }
 

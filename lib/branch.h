@@ -18,7 +18,7 @@ struct rolling_branch {
 /*
  * Prepare a branch from its configuration, which the branch takes over
  * (it is freed with the branch, also on error): compile the patterns,
- * check the policy, read the tags.
+ * read the tags, check the policy; warn when tags match both patterns.
  */
 int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 			   struct rolling_config *config);

@@ -32,7 +32,8 @@ static int has_commit_graph(git_repository *repo)
 static int git_is_ancestor(const git_oid *ancestor, const git_oid *descendant)
 {
 	char a[GIT_OID_HEXSZ + 1], d[GIT_OID_HEXSZ + 1];
-	const char *args[] = { "merge-base", "--is-ancestor", a, d, NULL };
+	/* The stored objects, as the libgit2 fallback reads them. */
+	const char *args[] = { "--no-replace-objects", "merge-base", "--is-ancestor", a, d, NULL };
 	int status;
 
 	git_oid_tostr(a, sizeof(a), ancestor);

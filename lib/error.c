@@ -57,11 +57,22 @@ void rolling_vreport(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+static int warnings_held;
+
+int rolling_warnings_hold(int hold)
+{
+	int was = warnings_held;
+
+	warnings_held = hold;
+	return was;
+}
+
 void rolling_warning(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	rolling_vreport("warning", fmt, ap);
+	if (!warnings_held)
+		rolling_vreport("warning", fmt, ap);
 	va_end(ap);
 }

@@ -45,4 +45,11 @@ void rolling_vreport(const char *prefix, const char *fmt, va_list ap);
 /* Warnings go to stderr at once: they do not stop the operation. */
 void rolling_warning(const char *fmt, ...) ROLLING_PRINTF(1, 2);
 
+/*
+ * Hold warnings back (1) or let them through again (0) while trying out
+ * readings that may be discarded (preset detection); returns the
+ * previous setting, to be restored.
+ */
+int rolling_warnings_hold(int hold);
+
 #endif

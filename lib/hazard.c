@@ -1,98 +1,178 @@
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "hazard.h"
 #include "error.h"
 
-#define REPLACE_PREFIX "refs/replace/"
+#define DEFAULT_REPLACE_BASE "refs/replace/"
 
-static int append(struct rolling_hazard **list, size_t *nr, size_t *alloc,
-		  const git_oid *oid, const git_oid *replacement)
+struct hazard_list {
+	struct rolling_hazard *list;
+	size_t nr, alloc;
+};
+
+static struct rolling_hazard *append(struct hazard_list *l)
 {
-	if (*nr == *alloc) {
-		size_t grown_alloc = *alloc ? *alloc * 2 : 8;
-		void *grown = realloc(*list, grown_alloc * sizeof(**list));
+	if (l->nr == l->alloc) {
+		size_t grown_alloc = l->alloc ? l->alloc * 2 : 8;
+		void *grown = realloc(l->list, grown_alloc * sizeof(*l->list));
 
-		if (!grown)
-			return rolling_error("out of memory");
-		*list = grown;
-		*alloc = grown_alloc;
+		if (!grown) {
+			rolling_error("out of memory");
+			return NULL;
+		}
+		l->list = grown;
+		l->alloc = grown_alloc;
 	}
-	memset(&(*list)[*nr], 0, sizeof(**list));
-	git_oid_cpy(&(*list)[*nr].oid, oid);
-	if (replacement)
-		git_oid_cpy(&(*list)[*nr].replacement, replacement);
-	(*nr)++;
-	return 0;
+	memset(&l->list[l->nr], 0, sizeof(*l->list));
+	return &l->list[l->nr++];
 }
 
-/* A full hexadecimal object id and nothing else. */
-static int parse_hex_oid(git_oid *oid, const char *text, size_t len)
+static int finish(struct rolling_hazard **out, size_t *nr, struct hazard_list *l, int err)
 {
-	return len == GIT_OID_HEXSZ && !git_oid_fromstrn(oid, text, len) ? 0 : -1;
+	if (err < 0) {
+		rolling_hazard_free(l->list, l->nr);
+		l->list = NULL;
+		l->nr = 0;
+	}
+	*out = l->list;
+	*nr = l->nr;
+	return err < 0 ? err : 0;
+}
+
+void rolling_hazard_free(struct rolling_hazard *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(list[i].refname);
+	free(list);
+}
+
+/* An object id in the first hex digits of `text`, as git's get_oid_hex() reads one. */
+static int parse_hex_prefix(git_oid *oid, const char *text, size_t len)
+{
+	size_t i;
+
+	if (len < GIT_OID_HEXSZ)
+		return -1;
+	for (i = 0; i < GIT_OID_HEXSZ; i++)
+		if (!isxdigit((unsigned char)text[i]))
+			return -1;
+	return git_oid_fromstrn(oid, text, GIT_OID_HEXSZ) ? -1 : 0;
+}
+
+const char *rolling_hazard_replace_base(void)
+{
+	const char *base = getenv("GIT_REPLACE_REF_BASE");
+
+	return base ? base : DEFAULT_REPLACE_BASE;
+}
+
+int rolling_hazard_replace_enabled(git_repository *repo)
+{
+	git_config *config;
+	int use = 1;
+
+	if (getenv("GIT_NO_REPLACE_OBJECTS"))
+		return 0;
+	if (!git_repository_config_snapshot(&config, repo)) {
+		if (git_config_get_bool(&use, config, "core.usereplacerefs") < 0)
+			use = 1;
+		git_config_free(config);
+	}
+	git_error_clear();
+	return use;
+}
+
+/* git reads the replaced object's id from the last component of the name. */
+static int add_replacement(struct hazard_list *l, git_reference *ref)
+{
+	const char *name = git_reference_name(ref), *slash = strrchr(name, '/');
+	const char *hash = slash ? slash + 1 : name;
+	struct rolling_hazard *h;
+	git_reference *resolved;
+
+	if (!(h = append(l)) || !(h->refname = strdup(name)))
+		return rolling_error("out of memory");
+	if (git_reference_resolve(&resolved, ref) < 0) {
+		git_error_clear();
+		return 0;       /* a dangling symbolic ref: listed, not honoured */
+	}
+	git_oid_cpy(&h->replacement, git_reference_target(resolved));
+	git_reference_free(resolved);
+	h->honoured = !parse_hex_prefix(&h->oid, hash, strlen(hash));
+	return 0;
 }
 
 int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_repository *repo)
 {
+	const char *base = rolling_hazard_replace_base();
+	struct hazard_list l = { NULL, 0, 0 };
 	git_reference_iterator *iter = NULL;
-	git_reference *ref, *resolved;
-	size_t alloc = 0;
+	git_reference *ref;
+	char *glob;
 	int err;
 
-	*out = NULL;
-	*nr = 0;
-	if ((err = git_reference_iterator_glob_new(&iter, repo, REPLACE_PREFIX "*")) < 0)
-		return rolling_git_error(err, "cannot read " REPLACE_PREFIX);
+	if (!rolling_hazard_replace_enabled(repo))
+		return finish(out, nr, &l, 0);
+	if (!(glob = malloc(strlen(base) + 2)))
+		return finish(out, nr, &l, rolling_error("out of memory"));
+	sprintf(glob, "%s*", base);
+	err = git_reference_iterator_glob_new(&iter, repo, glob);
+	free(glob);
+	if (err < 0)
+		return finish(out, nr, &l, rolling_git_error(err, "cannot read %s", base));
 	while (!(err = git_reference_next(&ref, iter))) {
-		const char *name = git_reference_name(ref) + strlen(REPLACE_PREFIX);
-		git_oid replaced;
-
-		err = 0;
-		if (!parse_hex_oid(&replaced, name, strlen(name)) &&
-		    !git_reference_resolve(&resolved, ref)) {
-			err = append(out, nr, &alloc, &replaced, git_reference_target(resolved));
-			git_reference_free(resolved);
-		}
+		/* The glob's '*' also matches '/': keep only names under the base. */
+		if (!strncmp(git_reference_name(ref), base, strlen(base)))
+			err = add_replacement(&l, ref);
 		git_reference_free(ref);
 		if (err < 0)
-			goto out;
+			break;
 	}
-	err = err == GIT_ITEROVER ? 0 : rolling_git_error(err, "cannot read " REPLACE_PREFIX);
-out:
+	if (err == GIT_ITEROVER)
+		err = 0;
+	else if (err != ROLLING_ERROR)
+		err = rolling_git_error(err, "cannot read %s", base);
 	git_reference_iterator_free(iter);
-	if (err < 0) {
-		free(*out);
-		*out = NULL;
-		*nr = 0;
-	}
-	return err;
+	return finish(out, nr, &l, err);
 }
 
-/*
- * Call `line_fn` for each line of a file in the common git directory
- * (shared by all work trees, where git keeps "shallow" and
- * "info/grafts").  A missing file has no lines.
- */
-static int for_each_line(git_repository *repo, const char *name,
-			 int (*line_fn)(const char *line, size_t len, void *data), void *data)
+/* $<variable>, else <name> in the common git directory; the caller frees it. */
+static char *git_file(git_repository *repo, const char *variable, const char *name)
 {
-	char path[4096];
+	const char *set = getenv(variable), *common = git_repository_commondir(repo);
+	char *path;
+
+	if (set && *set)
+		return strdup(set);
+	if ((path = malloc(strlen(common) + strlen(name) + 2)))
+		sprintf(path, "%s%s%s", common,
+			*common && common[strlen(common) - 1] == '/' ? "" : "/", name);
+	return path;
+}
+
+/* Call `line_fn` for each line of a file, without its "\n"; a missing file has none. */
+static int for_each_line(const char *path, int (*line_fn)(char *line, size_t len, void *data),
+			 void *data)
+{
 	char *line = NULL;
 	size_t size = 0;
 	ssize_t len;
 	FILE *file;
 	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", git_repository_commondir(repo), name);
 	if (!(file = fopen(path, "r")))
 		return errno == ENOENT ? 0 : rolling_error("cannot read %s: %s", path,
 							    strerror(errno));
 	while (!err && (len = getline(&line, &size, file)) >= 0) {
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (len && line[0] != '#')
-			err = line_fn(line, (size_t)len, data);
+		err = line_fn(line, (size_t)len, data);
 	}
 	if (!err && ferror(file))
 		err = rolling_error("cannot read %s", path);
@@ -101,53 +181,78 @@ static int for_each_line(git_repository *repo, const char *name,
 	return err;
 }
 
-struct graft_list {
-	struct rolling_hazard *list;
-	size_t nr, alloc;
-};
-
-/* "<commit> [<parent>...]": only the grafted commit matters here. */
-static int graft_line(const char *line, size_t len, void *data)
+/* Does the whole line read as git's "<commit>[<space><parent>]..."? */
+static int parse_graft(git_oid *commit, const char *line, size_t len)
 {
-	struct graft_list *grafts = data;
-	const char *space = memchr(line, ' ', len);
+	git_oid parent;
+	size_t at;
+
+	if (parse_hex_prefix(commit, line, len) < 0)
+		return -1;
+	for (at = GIT_OID_HEXSZ; at < len; at += 1 + GIT_OID_HEXSZ)
+		if (!isspace((unsigned char)line[at]) ||
+		    parse_hex_prefix(&parent, line + at + 1, len - at - 1) < 0)
+			return -1;
+	return 0;
+}
+
+static int graft_line(char *line, size_t len, void *data)
+{
+	struct rolling_hazard *h;
 	git_oid commit;
 
-	if (parse_hex_oid(&commit, line, space ? (size_t)(space - line) : len) < 0)
+	while (len && isspace((unsigned char)line[len - 1]))
+		line[--len] = '\0';
+	if (!len || line[0] == '#' || parse_graft(&commit, line, len) < 0)
 		return 0;
-	return append(&grafts->list, &grafts->nr, &grafts->alloc, &commit, NULL);
+	if (!(h = append(data)))
+		return ROLLING_ERROR;
+	git_oid_cpy(&h->oid, &commit);
+	return 0;
 }
 
 int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repository *repo)
 {
-	struct graft_list grafts = { NULL, 0, 0 };
-	int err = for_each_line(repo, "info/grafts", graft_line, &grafts);
+	struct hazard_list l = { NULL, 0, 0 };
+	char *path = git_file(repo, "GIT_GRAFT_FILE", "info/grafts");
+	int err;
 
-	if (err < 0) {
-		free(grafts.list);
-		grafts.list = NULL;
-		grafts.nr = 0;
-	}
-	*out = grafts.list;
-	*nr = grafts.nr;
-	return err;
+	if (!path)
+		return finish(out, nr, &l, rolling_error("out of memory"));
+	err = for_each_line(path, graft_line, &l);
+	free(path);
+	return finish(out, nr, &l, err);
 }
 
-static int shallow_line(const char *line, size_t len, void *data)
+int rolling_hazard_is_shallow(git_repository *repo)
+{
+	char *path = git_file(repo, "GIT_SHALLOW_FILE", "shallow");
+	struct stat st;
+	int shallow = path && !stat(path, &st) && st.st_size > 0;
+
+	free(path);
+	return shallow;
+}
+
+static int shallow_line(char *line, size_t len, void *data)
 {
 	git_oid commit;
 
-	if (parse_hex_oid(&commit, line, len) < 0)
+	if (parse_hex_prefix(&commit, line, len) < 0)
 		return 0;
 	return rolling_oidmap_put(data, &commit, 0);
 }
 
 int rolling_hazard_shallow(struct rolling_oidmap *shallow, git_repository *repo)
 {
+	char *path = git_file(repo, "GIT_SHALLOW_FILE", "shallow");
 	int err;
 
 	memset(shallow, 0, sizeof(*shallow));
-	if ((err = for_each_line(repo, "shallow", shallow_line, shallow)) < 0)
+	if (!path)
+		return rolling_error("out of memory");
+	if ((err = for_each_line(path, shallow_line, shallow)) < 0)
 		rolling_oidmap_free(shallow);
+	free(path);
 	return err;
 }

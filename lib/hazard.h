@@ -8,30 +8,61 @@
  * The details behind rolling_repo_hazards(): which objects git would
  * see differently from the stored ones that libgit2 reads.  A check
  * that must not give a wrong answer reports these instead of ignoring
- * them.
+ * them.  Each rule is git's own (replace-object.c, commit.c, shallow.c),
+ * with the environment variables and settings that change it.
  */
 
-/* One object that git would read differently: replaced or grafted. */
+/* One ref under the replace ref base, or one graft. */
 struct rolling_hazard {
+	char *refname;           /* the replace ref (replacements only) */
+	int honoured;            /* git reads `replacement` for `oid` (replacements only) */
 	git_oid oid;             /* the replaced object, or the grafted commit */
-	git_oid replacement;     /* refs/replace/<oid> points here (replacements only) */
+	git_oid replacement;     /* what the ref points to (replacements only) */
 };
 
 /*
- * The refs/replace/<oid> refs, in ref order.  Names that are not an
- * object id are skipped, as git skips them.  The caller frees *out.
+ * Whether git would honour replace refs in this repository: not when
+ * GIT_NO_REPLACE_OBJECTS is set (to anything, as git tests it) nor when
+ * core.useReplaceRefs is false.
+ */
+int rolling_hazard_replace_enabled(git_repository *repo);
+
+/* Where git looks for replace refs: $GIT_REPLACE_REF_BASE or "refs/replace/". */
+const char *rolling_hazard_replace_base(void);
+
+/*
+ * Every ref under the replace ref base, in ref order, or none when
+ * replace refs are off.  git takes the part of the name after the last
+ * '/' and reads an object id from its first hex digits, ignoring what
+ * follows; those are `honoured`.  The others git skips with a warning,
+ * but they are listed too: nothing belongs there that a verifier can
+ * ignore.  Free with rolling_hazard_free().
  */
 int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_repository *repo);
 
 /*
- * The commits that info/grafts gives other parents, in file order.
- * No file means none.  The caller frees *out.
+ * The commits that the graft file ($GIT_GRAFT_FILE, else info/grafts in
+ * the common directory) gives other parents, in file order, parsed as
+ * git parses it: trailing white space trimmed, blank lines and lines
+ * starting with '#' skipped, a commit id followed by parent ids each
+ * after one white-space character; other lines are bad data git ignores.
+ * No file means none.  Free with rolling_hazard_free().
  */
 int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repository *repo);
 
+void rolling_hazard_free(struct rolling_hazard *list, size_t nr);
+
 /*
- * The boundary commits of a shallow clone (the "shallow" file): git
- * treats them as having no parents.  No file means an empty map.
+ * Whether the repository is shallow as git sees it: a non-empty
+ * $GIT_SHALLOW_FILE, else "shallow" in the common directory, which all
+ * work trees share (libgit2 1.5 looks in a linked work tree's own git
+ * directory instead).
+ */
+int rolling_hazard_is_shallow(git_repository *repo);
+
+/*
+ * The boundary commits of a shallow clone (the same file): git treats
+ * them as having no parents.  No file means an empty map.
  */
 int rolling_hazard_shallow(struct rolling_oidmap *shallow, git_repository *repo);
 

@@ -1,10 +1,26 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "merge.h"
+#include "signature.h"
+#include "utf8.h"
 #include "error.h"
 
 #define SUBJECT_PREFIX "Merge "
+#define SIGNOFF_TRAILER "\nSigned-off-by: "
+#define MERGETAG "mergetag"
+#define QUOTE_MAX 100
+#define LISTED_PARENTS_MAX 4
+
+void rolling_merge_format_time(char *buf, size_t size, const git_time *when)
+{
+	int offset = when->offset < 0 ? -when->offset : when->offset;
+	char sign = when->offset < 0 || (!when->offset && when->sign == '-') ? '-' : '+';
+
+	snprintf(buf, size, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60,
+		 offset % 60);
+}
 
 int rolling_merge_message(char **message, const char *tag_name,
 			  const struct rolling_ident *ident, int signoff)
@@ -12,7 +28,7 @@ int rolling_merge_message(char **message, const char *tag_name,
 	int len;
 
 	if (signoff)
-		len = asprintf(message, SUBJECT_PREFIX "%s\n\nSigned-off-by: %s <%s>\n",
+		len = asprintf(message, SUBJECT_PREFIX "%s\n" SIGNOFF_TRAILER "%s <%s>\n",
 			       tag_name, ident->name, ident->email);
 	else
 		len = asprintf(message, SUBJECT_PREFIX "%s\n", tag_name);
@@ -21,6 +37,153 @@ int rolling_merge_message(char **message, const char *tag_name,
 		return rolling_error("out of memory");
 	}
 	return 0;
+}
+
+/* --- writing -------------------------------------------------------------- */
+
+int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
+			     const struct rolling_release *release)
+{
+	git_odb *odb;
+	int err;
+
+	*tag = NULL;
+	if (git_oid_equal(&release->tag, &release->commit))
+		return 0;    /* a lightweight tag: MERGE_HEAD holds the commit */
+	if ((err = git_repository_odb(&odb, repo)) < 0)
+		return rolling_git_error(err, "cannot open the object database");
+	err = git_odb_read(tag, odb, &release->tag);
+	git_odb_free(odb);
+	if (err < 0)
+		return rolling_git_error(err, "cannot read tag %s", release->name);
+	if (git_odb_object_type(*tag) != GIT_OBJECT_TAG ||
+	    !rolling_buffer_has_signature(git_odb_object_data(*tag), git_odb_object_size(*tag))) {
+		git_odb_object_free(*tag);
+		*tag = NULL;
+	}
+	return 0;
+}
+
+/*
+ * "mergetag <line>\n <line>\n ...": git's add_extra_header() prefixes
+ * every line of the tag, empty ones too, with a space, and ends the
+ * last one with a newline.  Returns the length written into out, which
+ * may be NULL to measure.
+ */
+static size_t format_mergetag(char *out, const char *tag, size_t size)
+{
+	size_t n = strlen(MERGETAG), i;
+	int line_start = 1;
+
+	if (out)
+		memcpy(out, MERGETAG, n);
+	for (i = 0; i < size; i++) {
+		if (line_start) {
+			if (out)
+				out[n] = ' ';
+			n++;
+		}
+		if (out)
+			out[n] = tag[i];
+		n++;
+		line_start = tag[i] == '\n';
+	}
+	if (!line_start) {
+		if (out)
+			out[n] = '\n';
+		n++;
+	}
+	return n;
+}
+
+/* "Name <email> 1700000000 +0100", as git writes identities in commits. */
+static char *format_ident(const struct rolling_ident *ident, const git_time *when)
+{
+	char date[ROLLING_TIME_MAX];
+	char *out;
+
+	rolling_merge_format_time(date, sizeof(date), when);
+	return asprintf(&out, "%s <%s> %s", ident->name, ident->email, date) < 0 ? NULL : out;
+}
+
+/* Everything up to the mergetag: tree, parents, author, committer. */
+static int format_head(char **head, git_commit *release_commit, const git_oid *tip,
+		       const git_oid *release, const struct rolling_ident *ident)
+{
+	char tree_hex[GIT_OID_HEXSZ + 1], tip_hex[GIT_OID_HEXSZ + 1], release_hex[GIT_OID_HEXSZ + 1];
+	char *author = format_ident(ident, &git_commit_author(release_commit)->when);
+	char *committer = format_ident(ident, &git_commit_committer(release_commit)->when);
+	int len = -1;
+
+	if (author && committer)
+		len = asprintf(head, "tree %s\nparent %s\nparent %s\nauthor %s\ncommitter %s\n",
+			       git_oid_tostr(tree_hex, sizeof(tree_hex),
+					     git_commit_tree_id(release_commit)),
+			       git_oid_tostr(tip_hex, sizeof(tip_hex), tip),
+			       git_oid_tostr(release_hex, sizeof(release_hex), release),
+			       author, committer);
+	free(author);
+	free(committer);
+	if (len < 0) {
+		*head = NULL;
+		return rolling_error("out of memory");
+	}
+	return 0;
+}
+
+static int join(char **raw, size_t *len, const char *head, const char *tag_data,
+		size_t tag_size, const char *message)
+{
+	size_t head_len = strlen(head), message_len = strlen(message);
+	size_t tag_len = tag_data ? format_mergetag(NULL, tag_data, tag_size) : 0;
+	char *out = malloc(head_len + tag_len + 1 + message_len + 1);
+
+	if (!out)
+		return rolling_error("out of memory");
+	memcpy(out, head, head_len);
+	if (tag_data)
+		format_mergetag(out + head_len, tag_data, tag_size);
+	out[head_len + tag_len] = '\n';
+	memcpy(out + head_len + tag_len + 1, message, message_len + 1);
+	*raw = out;
+	*len = head_len + tag_len + 1 + message_len;
+	return 0;
+}
+
+int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git_oid *tip,
+			const struct rolling_release *release,
+			const struct rolling_ident *ident, int signoff,
+			const struct rolling_tag_bytes *embedded)
+{
+	git_commit *release_commit = NULL;
+	git_odb_object *tag = NULL;
+	char *head = NULL, *message = NULL;
+	int err;
+
+	*raw = NULL;
+	if ((err = git_commit_lookup(&release_commit, repo, &release->commit)) < 0)
+		return rolling_git_error(err, "cannot read %s", release->name);
+	/*
+	 * Written by hand rather than through git_commit_create() so that a
+	 * dry run can chain merges that were never stored: the bytes are
+	 * exactly those git's commit_tree_extended() writes (no encoding,
+	 * no signature).
+	 */
+	if ((err = format_head(&head, release_commit, tip, &release->commit, ident)) < 0 ||
+	    (!embedded && (err = rolling_merge_tag_object(&tag, repo, release)) < 0) ||
+	    (err = rolling_merge_message(&message, release->name, ident, signoff)) < 0)
+		goto out;
+	if (embedded)
+		err = join(raw, len, head, embedded->data, embedded->size, message);
+	else
+		err = join(raw, len, head, tag ? git_odb_object_data(tag) : NULL,
+			   tag ? git_odb_object_size(tag) : 0, message);
+out:
+	free(message);
+	free(head);
+	git_odb_object_free(tag);
+	git_commit_free(release_commit);
+	return err;
 }
 
 /*
@@ -42,96 +205,386 @@ static int store(git_oid *merge, git_repository *repo, const char *data, size_t 
 	return err;
 }
 
-/* "Name <email> 1700000000 +0100", as git writes identities in commits. */
-static int format_ident(char *buf, size_t size, const struct rolling_ident *ident,
-			const git_time *when)
-{
-	int offset = when->offset < 0 ? -when->offset : when->offset;
-	char sign = when->offset < 0 || (when->offset == 0 && when->sign == '-') ? '-' : '+';
-	int n = snprintf(buf, size, "%s <%s> %lld %c%02d%02d", ident->name, ident->email,
-			 (long long)when->time, sign, offset / 60, offset % 60);
-
-	return n < 0 || (size_t)n >= size ? rolling_error("identity too long") : 0;
-}
-
 int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *tip,
 			 const struct rolling_release *release,
 			 const struct rolling_ident *ident, int signoff, int dry_run)
 {
-	char author[1024], committer[1024];
-	char tree_hex[GIT_OID_HEXSZ + 1], tip_hex[GIT_OID_HEXSZ + 1], release_hex[GIT_OID_HEXSZ + 1];
-	git_commit *release_commit = NULL;
-	char *message = NULL, *raw = NULL;
-	int len, err;
+	char *raw;
+	size_t len;
+	int err;
 
-	if ((err = git_commit_lookup(&release_commit, repo, &release->commit)) < 0)
-		return rolling_git_error(err, "cannot read %s", release->name);
-	if ((err = format_ident(author, sizeof(author), ident,
-				&git_commit_author(release_commit)->when)) < 0 ||
-	    (err = format_ident(committer, sizeof(committer), ident,
-				&git_commit_committer(release_commit)->when)) < 0 ||
-	    (err = rolling_merge_message(&message, release->name, ident, signoff)) < 0)
-		goto out;
-	/*
-	 * Written by hand rather than through git_commit_create() so that a
-	 * dry run can chain merges that were never stored: the bytes are
-	 * exactly those git writes for a commit without encoding or signature.
-	 */
-	len = asprintf(&raw, "tree %s\nparent %s\nparent %s\nauthor %s\ncommitter %s\n\n%s",
-		       git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(release_commit)),
-		       git_oid_tostr(tip_hex, sizeof(tip_hex), tip),
-		       git_oid_tostr(release_hex, sizeof(release_hex), &release->commit),
-		       author, committer, message);
-	if (len < 0) {
-		raw = NULL;
-		err = rolling_error("out of memory");
-		goto out;
-	}
-	if ((err = store(merge, repo, raw, (size_t)len, dry_run)) < 0)
+	if ((err = rolling_merge_bytes(&raw, &len, repo, tip, release, ident, signoff, NULL)) < 0)
+		return err;
+	if ((err = store(merge, repo, raw, len, dry_run)) < 0)
 		err = rolling_git_error(err, "cannot write the merge of %s", release->name);
-out:
 	free(raw);
-	free(message);
-	git_commit_free(release_commit);
 	return err;
 }
 
-/* The tag named by a subject "Merge <tag>", copied into buf; NULL if none. */
-static const char *subject_tag(char *buf, size_t size, git_commit *commit)
+/* --- recognising ---------------------------------------------------------- */
+
+static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault,
+		 const char *expected, const char *found_fmt, ...) ROLLING_PRINTF(4, 5);
+
+/* Record a reason; out of memory, the reason stays without its texts. */
+static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault,
+		 const char *expected, const char *found_fmt, ...)
+{
+	struct rolling_merge_finding *f;
+	va_list ap;
+
+	if (exam->findings_nr == ROLLING_MERGE_FINDINGS_MAX)
+		return;
+	f = &exam->findings[exam->findings_nr++];
+	f->fault = fault;
+	f->expected = strdup(expected);
+	va_start(ap, found_fmt);
+	if (vasprintf(&f->found, found_fmt, ap) < 0)
+		f->found = NULL;
+	va_end(ap);
+}
+
+/* "1234...abcd (v6.6.4)" or "1234...abcd (not a release commit)". */
+static const char *describe_commit(char *buf, size_t size, const struct rolling_tags *tags,
+				   const git_oid *commit)
+{
+	const struct rolling_release *release = rolling_tags_find_commit(tags, commit);
+	char h[GIT_OID_HEXSZ + 1];
+
+	snprintf(buf, size, "%s (%s)", git_oid_tostr(h, sizeof(h), commit),
+		 release ? release->name : "not a release commit");
+	return buf;
+}
+
+static void check_parents(struct rolling_merge_exam *exam, git_commit *commit)
+{
+	unsigned n = git_commit_parentcount(commit), i;
+	char list[GIT_OID_HEXSZ * LISTED_PARENTS_MAX + 16] = "", h[GIT_OID_HEXSZ + 1];
+	size_t len = 0;
+
+	if (n == 2)
+		return;
+	for (i = 0; i < n && i < LISTED_PARENTS_MAX; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : ": ",
+					git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, i)));
+	note(exam, ROLLING_MERGE_PARENTS, "2 parents: the previous tip and a release commit",
+	     "%u parent%s%s%s", n, n == 1 ? "" : "s", list, n > LISTED_PARENTS_MAX ? ", ..." : "");
+}
+
+/* The release tag name of a subject "Merge <tag>", or NULL (noted). */
+static const char *subject_name(struct rolling_merge_exam *exam, git_commit *commit,
+				struct rolling_patterns *patterns, struct rolling_version *version)
 {
 	const char *summary = git_commit_summary(commit);
-	size_t len;
+	enum rolling_tag_kind kind;
+	const char *name;
 
-	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)))
+	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
+	    !summary[strlen(SUBJECT_PREFIX)]) {
+		summary = summary ? summary : "";
+		/* Quoted up to QUOTE_MAX bytes, never half a character. */
+		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"",
+		     (int)rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX), summary);
 		return NULL;
-	summary += strlen(SUBJECT_PREFIX);
-	len = strlen(summary);
-	if (!len || len >= size)
+	}
+	name = summary + strlen(SUBJECT_PREFIX);
+	if (rolling_patterns_classify(patterns, name, &kind, version) < 0 ||
+	    kind != ROLLING_TAG_RELEASE) {
+		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"",
+		     "\"%.*s\": not a release tag name",
+		     (int)rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX), summary);
 		return NULL;
-	memcpy(buf, summary, len + 1);
-	return buf;
+	}
+	return name;
+}
+
+/* The release tag the subject names leads to the second parent. */
+static void check_tag(struct rolling_merge_exam *exam, git_commit *commit, const char *name,
+		      const struct rolling_tags *tags, struct rolling_patterns *patterns)
+{
+	const struct rolling_release *release = rolling_tags_find_name(tags, patterns, name);
+	char expected[2 * QUOTE_MAX], described[GIT_OID_HEXSZ + QUOTE_MAX];
+
+	if (!release) {
+		snprintf(expected, sizeof(expected), "release tag %.*s", QUOTE_MAX, name);
+		note(exam, ROLLING_MERGE_TAG, expected, "no such tag leading to a commit");
+		return;
+	}
+	if (git_commit_parentcount(commit) >= 2 &&
+	    !git_oid_equal(&release->commit, git_commit_parent_id(commit, 1))) {
+		snprintf(expected, sizeof(expected), "second parent %s",
+			 describe_commit(described, sizeof(described), tags, &release->commit));
+		note(exam, ROLLING_MERGE_TAG, expected, "second parent %s",
+		     describe_commit(described, sizeof(described), tags,
+				     git_commit_parent_id(commit, 1)));
+		return;
+	}
+	exam->release = release;
+}
+
+/* A rolling merge adds no content: its tree is its second parent's. */
+static int check_tree(struct rolling_merge_exam *exam, git_commit *commit,
+		      const struct rolling_tags *tags)
+{
+	const git_oid *merged_id = git_commit_parent_id(commit, 1);
+	char expected[2 * GIT_OID_HEXSZ + QUOTE_MAX], described[GIT_OID_HEXSZ + QUOTE_MAX];
+	char h[GIT_OID_HEXSZ + 1];
+	git_commit *merged;
+	int err = git_commit_lookup(&merged, git_commit_owner(commit), merged_id);
+
+	if (err == GIT_ENOTFOUND || err == GIT_EINVALIDSPEC) {
+		git_oid_cpy(&exam->unreadable, merged_id);
+		note(exam, ROLLING_MERGE_UNREADABLE, "a commit", "second parent %s",
+		     git_oid_tostr(h, sizeof(h), merged_id));
+		return 0;
+	}
+	if (err < 0)
+		return rolling_git_error(err, "cannot read commit %s",
+					 git_oid_tostr(h, sizeof(h), merged_id));
+	if (!git_oid_equal(git_commit_tree_id(commit), git_commit_tree_id(merged))) {
+		snprintf(expected, sizeof(expected), "tree %s of %s",
+			 git_oid_tostr(h, sizeof(h), git_commit_tree_id(merged)),
+			 describe_commit(described, sizeof(described), tags, merged_id));
+		note(exam, ROLLING_MERGE_TREE, expected, "tree %s",
+		     git_oid_tostr(h, sizeof(h), git_commit_tree_id(commit)));
+	}
+	git_commit_free(merged);
+	return 0;
+}
+
+/*
+ * The value of the multi-line header whose key (`key_len` bytes) starts
+ * `line`, each line unindented and ended with a newline; *next is set
+ * to the line after it.
+ */
+static int header_value(char **value, size_t *len, const char *line, size_t key_len,
+			const char **next)
+{
+	const char *p = line + key_len + (line[key_len] == ' ');
+	size_t n = 0;
+	char *out = malloc(strlen(p) + 2);
+
+	if (!out)
+		return rolling_error("out of memory");
+	for (;;) {
+		const char *end = strchrnul(p, '\n');
+
+		memcpy(out + n, p, (size_t)(end - p));
+		n += (size_t)(end - p);
+		out[n++] = '\n';
+		p = *end ? end + 1 : end;
+		if (*p != ' ')
+			break;
+		p++;
+	}
+	out[n] = '\0';
+	*value = out;
+	*len = n;
+	*next = p;
+	return 0;
+}
+
+int rolling_merge_has_signoff(const char *message)
+{
+	return strstr(message, SIGNOFF_TRAILER) != NULL;
+}
+
+int rolling_merge_is_recipe_header(const char *key, size_t len)
+{
+	static const char *const known[] = { "tree", "parent", "author", "committer", MERGETAG };
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (len == strlen(known[i]) && !memcmp(key, known[i], len))
+			return 1;
+	return 0;
+}
+
+int rolling_merge_claimed(git_commit *commit)
+{
+	const char *summary = git_commit_summary(commit);
+
+	return git_commit_parentcount(commit) >= 2 ||
+	       (summary && !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)));
+}
+
+static int is_key(const char *line, size_t len, const char *key)
+{
+	return len == strlen(key) && !memcmp(line, key, len);
+}
+
+/*
+ * Collect the first mergetag and note what the recipe never writes: a
+ * second mergetag, or any header but the recipe's own and gpgsig (a
+ * commit signature, which `git commit -S` adds and verify --signatures
+ * is about).
+ */
+static int scan_headers(struct rolling_merge_exam *exam, git_commit *commit)
+{
+	const char *line = git_commit_raw_header(commit);
+	size_t mergetags = 0;
+	int err;
+
+	while (line && *line) {
+		size_t key_len = strcspn(line, " \n");
+		const char *end = strchrnul(line, '\n');
+
+		if (is_key(line, key_len, MERGETAG) && !mergetags++) {
+			if ((err = header_value(&exam->mergetag, &exam->mergetag_len, line,
+						key_len, &line)) < 0)
+				return err;
+			continue;
+		}
+		if (is_key(line, key_len, "gpgsig"))
+			exam->has_gpgsig = 1;
+		else if (is_key(line, key_len, MERGETAG))
+			note(exam, ROLLING_MERGE_MERGETAG, "at most one mergetag header",
+			     "another mergetag header");
+		else if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len))
+			note(exam, ROLLING_MERGE_HEADER, "only the headers the recipe writes",
+			     "extra header '%.*s'", (int)(key_len > QUOTE_MAX ? QUOTE_MAX : key_len),
+			     line);
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* What an embedded tag says in its first header lines. */
+struct tag_head {
+	git_oid object;
+	char type[16];
+	const char *name;       /* points into the tag; name_len long */
+	size_t name_len;
+};
+
+static int parse_tag_head(struct tag_head *head, const char *tag)
+{
+	const char *type, *name, *end;
+	size_t type_len;
+
+	if (strncmp(tag, "object ", 7) || git_oid_fromstrn(&head->object, tag + 7, GIT_OID_HEXSZ) ||
+	    tag[7 + GIT_OID_HEXSZ] != '\n')
+		return -1;
+	type = tag + 8 + GIT_OID_HEXSZ;
+	if (strncmp(type, "type ", 5) || !(end = strchr(type, '\n')))
+		return -1;
+	type_len = (size_t)(end - type - 5);
+	if (type_len >= sizeof(head->type))
+		return -1;
+	memcpy(head->type, type + 5, type_len);
+	head->type[type_len] = '\0';
+	name = end + 1;
+	if (strncmp(name, "tag ", 4) || !(end = strchr(name, '\n')))
+		return -1;
+	head->name = name + 4;
+	head->name_len = (size_t)(end - head->name);
+	return 0;
+}
+
+static int embed_release(struct rolling_merge_exam *exam, git_commit *commit, const char *name,
+			 const struct rolling_version *version)
+{
+	struct rolling_release *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->name = strdup(name))) {
+		free(r);
+		return rolling_error("out of memory");
+	}
+	r->version = *version;
+	git_oid_cpy(&r->commit, git_commit_parent_id(commit, 1));
+	git_oid_cpy(&r->tag, &exam->mergetag_id);
+	r->is_commit = 1;
+	exam->embedded_release = r;
+	return 0;
+}
+
+/*
+ * The embedded tag is a tag of the release the subject names, and leads
+ * to the second parent: directly, or (a tag of a tag, as git embeds the
+ * outer tag) because it is the very tag object the release's ref names,
+ * which the tags were peeled through.
+ */
+static int check_mergetag(struct rolling_merge_exam *exam, git_commit *commit, const char *name,
+			  const struct rolling_version *version, const struct rolling_release *named)
+{
+	const struct rolling_release *release = exam->release;
+	char expected[GIT_OID_HEXSZ + 2 * QUOTE_MAX], h[GIT_OID_HEXSZ + 1];
+	struct tag_head head;
+	int is_ref_tag, direct;
+
+	if (git_odb_hash(&exam->mergetag_id, exam->mergetag, exam->mergetag_len,
+			 GIT_OBJECT_TAG) < 0 || parse_tag_head(&head, exam->mergetag) < 0) {
+		note(exam, ROLLING_MERGE_MERGETAG, "a tag object", "a mergetag that is not one");
+		return 0;
+	}
+	is_ref_tag = release && git_oid_equal(&exam->mergetag_id, &release->tag);
+	direct = git_oid_equal(&head.object, git_commit_parent_id(commit, 1)) &&
+		 !strcmp(head.type, "commit");
+	if (head.name_len != strlen(name) || memcmp(head.name, name, head.name_len)) {
+		snprintf(expected, sizeof(expected), "a tag named %.*s", QUOTE_MAX, name);
+		note(exam, ROLLING_MERGE_MERGETAG, expected, "embedded tag %.*s",
+		     (int)(head.name_len > QUOTE_MAX ? QUOTE_MAX : head.name_len), head.name);
+	} else if (!is_ref_tag && !direct) {
+		snprintf(expected, sizeof(expected), "a tag of commit %s (the second parent)",
+			 git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, 1)));
+		note(exam, ROLLING_MERGE_MERGETAG, expected, "a tag of %s %s", head.type,
+		     git_oid_tostr(h, sizeof(h), &head.object));
+	} else if (release && !is_ref_tag) {
+		snprintf(expected, sizeof(expected), "tag object %s (refs/tags/%.*s)",
+			 git_oid_tostr(h, sizeof(h), &release->tag), QUOTE_MAX, name);
+		note(exam, ROLLING_MERGE_MERGETAG, expected, "another tag object %s",
+		     git_oid_tostr(h, sizeof(h), &exam->mergetag_id));
+	} else if (!named) {
+		return embed_release(exam, commit, name, version);
+	}
+	return 0;
+}
+
+void rolling_merge_exam_free(struct rolling_merge_exam *exam)
+{
+	size_t i;
+
+	for (i = 0; i < exam->findings_nr; i++) {
+		free(exam->findings[i].expected);
+		free(exam->findings[i].found);
+	}
+	if (exam->embedded_release)
+		free(exam->embedded_release->name);
+	free(exam->embedded_release);
+	free(exam->mergetag);
+	memset(exam, 0, sizeof(*exam));
+}
+
+int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
+			  const struct rolling_tags *tags, struct rolling_patterns *patterns)
+{
+	struct rolling_version version;
+	const char *name;
+	int err;
+
+	memset(exam, 0, sizeof(*exam));
+	check_parents(exam, commit);
+	if ((name = subject_name(exam, commit, patterns, &version)))
+		check_tag(exam, commit, name, tags, patterns);
+	if (git_commit_parentcount(commit) < 2)
+		return 0;
+	if ((err = check_tree(exam, commit, tags)) < 0 || (err = scan_headers(exam, commit)) < 0)
+		return err;
+	if (exam->mergetag && name)
+		return check_mergetag(exam, commit, name, &version,
+				      rolling_tags_find_name(tags, patterns, name));
+	return 0;
 }
 
 int rolling_merge_identify(const struct rolling_release **release, git_commit *commit,
 			   const struct rolling_tags *tags, struct rolling_patterns *patterns)
 {
-	const struct rolling_release *named;
-	git_commit *merged = NULL;
-	char name[256];
-	int err;
+	struct rolling_merge_exam exam;
+	int err = rolling_merge_examine(&exam, commit, tags, patterns);
 
-	*release = NULL;
-	if (git_commit_parentcount(commit) != 2 || !subject_tag(name, sizeof(name), commit))
-		return 0;
-	named = rolling_tags_find_name(tags, patterns, name);
-	if (!named || !git_oid_equal(&named->commit, git_commit_parent_id(commit, 1)))
-		return 0;
-	if ((err = git_commit_parent(&merged, commit, 1)) < 0)
-		return rolling_git_error(err, "cannot read %s", named->name);
-	if (git_oid_equal(git_commit_tree_id(commit), git_commit_tree_id(merged)))
-		*release = named;
-	git_commit_free(merged);
-	return *release != NULL;
+	*release = !err && !exam.findings_nr ? exam.release : NULL;
+	rolling_merge_exam_free(&exam);
+	return err < 0 ? err : *release != NULL;
 }
 
 int rolling_tip_release(const struct rolling_release **release, git_repository *repo,

@@ -4,6 +4,24 @@
 #include <git2.h>
 #include "ident.h"
 #include "tags.h"
+#include "signature.h"
+
+/*
+ * The rolling merge, defined once.  The maintainers' recipe
+ *
+ *	git merge -s ours --no-ff --no-commit <tag>
+ *	git read-tree -um <tag>
+ *	git commit -s -m "Merge <tag>"     (with the release commit's dates)
+ *
+ * makes a commit whose bytes this module writes (rolling_merge_create)
+ * and recognises (rolling_merge_examine): advance, the chain walk,
+ * verify and verify --rebuild all ask it, so what verify proves is what
+ * advance builds.
+ */
+
+/* "1700000000 +0100": a date as git writes it in commits. */
+#define ROLLING_TIME_MAX 32
+void rolling_merge_format_time(char *buf, size_t size, const git_time *when);
 
 /*
  * The message of a rolling merge, byte for byte what `git commit -s -m
@@ -13,22 +31,125 @@ int rolling_merge_message(char **message, const char *tag_name,
 			  const struct rolling_ident *ident, int signoff);
 
 /*
- * Write the rolling merge of `release` on top of `tip`: parents [tip,
- * release commit], the release commit's tree, `ident` as author and
- * committer with the release commit's author and committer dates.  The
- * same inputs give the same commit id on every machine.  Writes only
- * the commit object (nothing at all with `dry_run`, which just computes
- * the id); no ref moves.
+ * The tag object a merge of `release` embeds in its `mergetag` header,
+ * as git does (commit.c, handle_signed_tag()): the object the tag ref
+ * names (MERGE_HEAD records it), when it is a tag object carrying a
+ * signature.  git does not check the signature there, and neither does
+ * this: a tag nobody can verify is embedded all the same.  An unsigned
+ * annotated tag, a lightweight tag or a tag of a tag whose outer tag is
+ * unsigned embeds nothing.  Sets *tag (freed with git_odb_object_free())
+ * or NULL; returns 0 or a negative error.
+ */
+int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
+			     const struct rolling_release *release);
+
+/*
+ * The bytes of the rolling merge of `release` on top of `tip`: parents
+ * [tip, release commit], the release commit's tree, `ident` as author
+ * and committer with the release commit's author and committer dates,
+ * the mergetag header when the release tag is signed, and the message.
+ * `embedded`, when not NULL, is the signed tag to embed instead of the
+ * one the repository's ref names (a release known only from the tag
+ * its merge embeds).  The caller frees *raw.
+ */
+int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git_oid *tip,
+			const struct rolling_release *release,
+			const struct rolling_ident *ident, int signoff,
+			const struct rolling_tag_bytes *embedded);
+
+/*
+ * Write the rolling merge (rolling_merge_bytes()); the same inputs give
+ * the same commit id on every machine.  Writes only the commit object
+ * (nothing at all with `dry_run`, which just computes the id); no ref
+ * moves.
  */
 int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *tip,
 			 const struct rolling_release *release,
 			 const struct rolling_ident *ident, int signoff, int dry_run);
 
 /*
- * Is `commit` a rolling merge?  Two parents, the subject "Merge <tag>"
- * naming a release tag that points to the second parent, and the second
- * parent's tree.  Returns 1 with *release set, 0 when it is not, or a
- * negative error when the repository cannot be read.
+ * Whether a merge's message carries the recipe's sign-off trailer (`git
+ * commit -s`): the convention a rebuild follows.
+ */
+int rolling_merge_has_signoff(const char *message);
+
+/*
+ * Whether a header key (`len` bytes at `key`) is one the recipe writes:
+ * tree, parent, author, committer and mergetag.
+ */
+int rolling_merge_is_recipe_header(const char *key, size_t len);
+
+/*
+ * Whether a commit presents itself as a merge (two or more parents, or a
+ * subject "Merge ..."), so that the reasons it is not a rolling merge
+ * say more than "a plain commit".
+ */
+int rolling_merge_claimed(git_commit *commit);
+
+/* Why a commit is not a rolling merge. */
+enum rolling_merge_fault {
+	ROLLING_MERGE_PARENTS,    /* not exactly two parents */
+	ROLLING_MERGE_SUBJECT,    /* the subject is not "Merge <release tag name>" */
+	ROLLING_MERGE_TAG,        /* no such release tag, or it is not the second parent */
+	ROLLING_MERGE_TREE,       /* the tree is not the second parent's */
+	ROLLING_MERGE_UNREADABLE, /* the second parent cannot be read (see `unreadable`) */
+	ROLLING_MERGE_MERGETAG,   /* the embedded tag is not the release's */
+	ROLLING_MERGE_HEADER,     /* a header the recipe never writes */
+};
+
+struct rolling_merge_finding {
+	enum rolling_merge_fault fault;
+	char *expected;
+	char *found;
+};
+
+#define ROLLING_MERGE_FINDINGS_MAX 8
+
+/*
+ * What a commit says about itself as a rolling merge.  `findings` lists
+ * every reason it is not one; none, with `release` set, means it is.
+ */
+struct rolling_merge_exam {
+	/* The release tag the subject names, when the repository has it. */
+	const struct rolling_release *release;
+	/*
+	 * The subject names a release this repository has no tag for, but
+	 * the merge embeds a well-formed tag of that name pointing to its
+	 * second parent: the release as the embedded tag describes it
+	 * (its `tag` is the embedded tag's id).  Only a good signature on
+	 * that tag can make it a release (verify --signatures).
+	 */
+	struct rolling_release *embedded_release;
+	/* The first mergetag header, unindented; NULL when there is none. */
+	char *mergetag;
+	size_t mergetag_len;
+	git_oid mergetag_id;
+	git_oid unreadable;     /* with ROLLING_MERGE_UNREADABLE */
+	int has_gpgsig;         /* it carries a commit signature */
+	struct rolling_merge_finding findings[ROLLING_MERGE_FINDINGS_MAX];
+	size_t findings_nr;
+};
+
+/*
+ * Examine `commit` as a rolling merge of the release its subject names:
+ * two parents, the subject "Merge <tag>" naming a release tag that leads
+ * to the second parent, the second parent's tree, at most one mergetag
+ * and only a tag of that release in it (the very tag object the ref
+ * names, when the repository has the tag), and no header but those the
+ * recipe writes (and gpgsig, left to signature checks).  Reads the
+ * commit and its second parent.  Returns 0 (the verdict is in *exam,
+ * freed with rolling_merge_exam_free() also after an error) or a
+ * negative error.
+ */
+int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
+			  const struct rolling_tags *tags, struct rolling_patterns *patterns);
+
+void rolling_merge_exam_free(struct rolling_merge_exam *exam);
+
+/*
+ * Is `commit` a rolling merge of a release tag this repository has?
+ * rolling_merge_examine() without the reasons.  Returns 1 with *release
+ * set, 0 when it is not, or a negative error.
  */
 int rolling_merge_identify(const struct rolling_release **release, git_commit *commit,
 			   const struct rolling_tags *tags, struct rolling_patterns *patterns);

@@ -40,6 +40,14 @@ struct rolling_option {
 				      "show what would be done, change nothing")
 #define OPT__FORCE(v, h)           OPT_SWITCH('f', "force", (v), (h))
 
+/* The tag scheme's options, into a struct rolling_scheme_options (preset.h). */
+#define OPT_TAG_SCHEME(o, preset_help) \
+	OPT_STRING(0, "preset", &(o)->preset, "name", (preset_help)), \
+	OPT_STRING(0, "release-pattern", &(o)->release_pattern, "regex", \
+		   "PCRE2 pattern of release tags (instead of the preset's)"), \
+	OPT_STRING(0, "mainline-pattern", &(o)->mainline_pattern, "regex", \
+		   "PCRE2 pattern of mainline tags (instead of the preset's)")
+
 #define ROLLING_PARSE_HELP_SHORT  -2   /* -h */
 #define ROLLING_PARSE_HELP_LONG   -3   /* --help */
 #define ROLLING_PARSE_COMPLETION  -4   /* --git-completion-helper */

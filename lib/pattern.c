@@ -9,7 +9,7 @@ static int compile_one(pcre2_code **out, const char *re, const char *key)
 	PCRE2_UCHAR message[256];
 
 	*out = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-			     PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF,
+			     PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF | PCRE2_DUPNAMES,
 			     &errcode, &offset, NULL);
 	if (!*out) {
 		pcre2_get_error_message(errcode, message, sizeof(message));
@@ -23,7 +23,14 @@ static int compile_one(pcre2_code **out, const char *re, const char *key)
 
 static int has_group(const pcre2_code *code, const char *name)
 {
-	return pcre2_substring_number_from_name(code, (PCRE2_SPTR)name) > 0;
+	int number = pcre2_substring_nametable_scan(code, (PCRE2_SPTR)name, NULL, NULL);
+
+	return number > 0 || number == PCRE2_ERROR_NOUNIQUESUBSTRING;
+}
+
+static int in_both(const struct rolling_patterns *p, const char *name)
+{
+	return has_group(p->release, name) == has_group(p->mainline, name);
 }
 
 static int check_groups(struct rolling_patterns *p, const char *release_key,
@@ -34,13 +41,19 @@ static int check_groups(struct rolling_patterns *p, const char *release_key,
 				     release_key);
 	if (!has_group(p->mainline, "major"))
 		return rolling_error("%s: needs a named group (?<major>...)", mainline_key);
-	p->has_minor = has_group(p->release, "minor");
-	if (p->has_minor != has_group(p->mainline, "minor"))
+	if (!in_both(p, "minor"))
 		return rolling_error("%s and %s: (?<minor>...) must be in both patterns or in neither",
 				     release_key, mainline_key);
+	/* (?<sub>) may be in one only: overriding one pattern of a preset. */
+	if (has_group(p->release, "sub") && !has_group(p->release, "minor"))
+		return rolling_error("%s: (?<sub>...) needs (?<minor>...)", release_key);
+	if (has_group(p->mainline, "sub") && !has_group(p->mainline, "minor"))
+		return rolling_error("%s: (?<sub>...) needs (?<minor>...)", mainline_key);
 	if (has_group(p->mainline, "patch"))
 		return rolling_error("%s: a mainline tag has no (?<patch>...) group",
 				     mainline_key);
+	/* Which sizes each era has shows only in the tags (see tags.h). */
+	p->forms = ROLLING_SERIES_FORM(has_group(p->release, "minor") ? 2 : 1);
 	return 0;
 }
 
@@ -75,22 +88,49 @@ int rolling_patterns_compile(struct rolling_patterns *p,
 	return 0;
 }
 
-/* Read an optional numeric group; an unset group reads as 0. */
+/*
+ * Where the group of that name that took part in the match is: with
+ * duplicate names the name table lists every group of the name.
+ * Returns 0 when none did.
+ */
+static int find_group(PCRE2_SIZE *start, PCRE2_SIZE *end, const pcre2_code *code,
+		      pcre2_match_data *match, const char *group)
+{
+	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(match);
+	uint32_t count = pcre2_get_ovector_count(match), entry_size = 0;
+	PCRE2_SPTR first, last;
+
+	if (pcre2_substring_nametable_scan(code, (PCRE2_SPTR)group, &first, &last) < 0)
+		return 0;
+	pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+	for (; first <= last; first += entry_size) {
+		uint32_t number = (uint32_t)first[0] << 8 | first[1];
+
+		if (number < count && ovector[2 * number] != PCRE2_UNSET) {
+			*start = ovector[2 * number];
+			*end = ovector[2 * number + 1];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Read an optional numeric group: returns 1 when it took part in the
+ * match, 0 when not (*out is then 0), or a negative error.
+ */
 static int group_u32(uint32_t *out, const pcre2_code *code, pcre2_match_data *match,
 		     const char *subject, const char *group)
 {
-	int number = pcre2_substring_number_from_name(code, (PCRE2_SPTR)group);
-	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(match);
+	PCRE2_SIZE start, end;
 
 	*out = 0;
-	if (number <= 0 || (uint32_t)number >= pcre2_get_ovector_count(match) ||
-	    ovector[2 * number] == PCRE2_UNSET)
+	if (!find_group(&start, &end, code, match, group))
 		return 0;
-	if (rolling_parse_u32(out, subject + ovector[2 * number],
-			      ovector[2 * number + 1] - ovector[2 * number]) < 0)
+	if (rolling_parse_u32(out, subject + start, end - start) < 0)
 		return rolling_error("tag '%s': %s number is not a decimal number of at most 32 bits",
 				     subject, group);
-	return 0;
+	return 1;
 }
 
 static int matches(const pcre2_code *code, pcre2_match_data *match, const char *name)
@@ -101,13 +141,18 @@ static int matches(const pcre2_code *code, pcre2_match_data *match, const char *
 static int read_version(struct rolling_version *v, const pcre2_code *code,
 			pcre2_match_data *match, const char *name)
 {
-	int err;
+	int minor, sub;
 
-	if ((err = group_u32(&v->series.major, code, match, name, "major")) < 0 ||
-	    (err = group_u32(&v->series.minor, code, match, name, "minor")) < 0 ||
-	    (err = group_u32(&v->patch, code, match, name, "patch")) < 0 ||
-	    (err = group_u32(&v->rc, code, match, name, "rc")) < 0)
-		return err;
+	if (group_u32(&v->series.major, code, match, name, "major") < 0 ||
+	    (minor = group_u32(&v->series.minor, code, match, name, "minor")) < 0 ||
+	    (sub = group_u32(&v->series.sub, code, match, name, "sub")) < 0 ||
+	    group_u32(&v->patch, code, match, name, "patch") < 0 ||
+	    (v->prerelease = group_u32(&v->rc, code, match, name, "rc")) < 0)
+		return ROLLING_ERROR;
+	/* An era's series are as long as the numbers it names, minor before sub. */
+	v->series.parts = 1 + (unsigned)minor + (unsigned)(minor && sub);
+	if (!minor)
+		v->series.sub = 0;
 	return 0;
 }
 
@@ -125,6 +170,11 @@ int rolling_patterns_classify(struct rolling_patterns *p, const char *name,
 		return read_version(version, p->mainline, p->match, name);
 	}
 	return 0;
+}
+
+int rolling_patterns_match_both(struct rolling_patterns *p, const char *name)
+{
+	return matches(p->release, p->match, name) && matches(p->mainline, p->match, name);
 }
 
 void rolling_patterns_free(struct rolling_patterns *p)

@@ -8,16 +8,21 @@
 /*
  * The two patterns that recognise a project's tags.  They use named
  * groups: the release pattern needs (?<major>) and (?<patch>), the
- * mainline pattern (?<major>) and optionally (?<rc>); (?<minor>) must be
- * in both or in neither.  Patterns must match the whole tag name (they
- * are compiled anchored at both ends), so look-alikes such as
- * "v6.6.4-rc1" or "v5.5-test" never match by accident.
+ * mainline pattern (?<major>) and optionally (?<rc>), which marks a
+ * pre-release whatever its number; (?<minor>), a series' second
+ * number, must be in both or in neither, and (?<sub>), its third,
+ * needs (?<minor>).  A name may be given to several groups in
+ * alternatives ("v(?:(?<major>2)\.(?<minor>6)\.(?<sub>\d+)|...)"): the
+ * one that took part in the match counts, so a series may have fewer
+ * numbers in one era than in another.  Patterns must match the whole
+ * tag name (they are compiled anchored at both ends), so look-alikes
+ * such as "v6.6.4-rc1" or "v5.5-test" never match by accident.
  */
 struct rolling_patterns {
 	pcre2_code *release;
 	pcre2_code *mainline;
 	pcre2_match_data *match;
-	int has_minor;
+	unsigned forms;    /* ROLLING_SERIES_FORM bits the groups allow for sure */
 };
 
 enum rolling_tag_kind {
@@ -42,6 +47,13 @@ int rolling_patterns_compile(struct rolling_patterns *p,
  */
 int rolling_patterns_classify(struct rolling_patterns *p, const char *name,
 			      enum rolling_tag_kind *kind, struct rolling_version *version);
+
+/*
+ * Whether a tag name matches both patterns: rolling_patterns_classify()
+ * reads it as a release, which is seldom what the user meant (a
+ * release pattern that takes "v2.44.0" for a release of 2.44).
+ */
+int rolling_patterns_match_both(struct rolling_patterns *p, const char *name);
 
 void rolling_patterns_free(struct rolling_patterns *p);
 

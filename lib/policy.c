@@ -11,7 +11,7 @@ static int cmp_series(const void *a, const void *b)
 }
 
 static int parse_series_list(struct rolling_policy *policy, const char *list,
-			     const char *key, int has_minor)
+			     const char *key, unsigned forms)
 {
 	char *copy = strdup(list ? list : ""), *word, *save = NULL;
 	size_t alloc = 0;
@@ -31,7 +31,7 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 			policy->lts = grown;
 		}
 		if ((err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
-						has_minor, key)) < 0)
+						forms, key)) < 0)
 			break;
 		policy->lts_nr++;
 	}
@@ -44,7 +44,7 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 }
 
 int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_config *cfg,
-			 int has_minor)
+			 unsigned forms)
 {
 	char key[KEY_MAX];
 	int err = 0;
@@ -61,10 +61,10 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 	if (policy->kind == ROLLING_POLICY_LTS)
 		err = parse_series_list(policy, cfg->series,
 					rolling_config_key(key, sizeof(key), cfg->branch, "series"),
-					has_minor);
+					forms);
 	if (!err && cfg->pin) {
 		policy->has_pin = 1;
-		err = rolling_series_parse(&policy->pin, cfg->pin, has_minor,
+		err = rolling_series_parse(&policy->pin, cfg->pin, forms,
 					   rolling_config_key(key, sizeof(key), cfg->branch, "pin"));
 	}
 	if (err)
@@ -106,8 +106,7 @@ int rolling_policy_series(const struct rolling_series_info **out,
 		if (!*out)
 			return rolling_error_code(ROLLING_ENOTFOUND,
 						  "pinned series %s has no release yet",
-						  rolling_series_format(name, sizeof(name), &policy->pin,
-									tags->has_minor));
+						  rolling_series_format(name, sizeof(name), &policy->pin));
 		return 0;
 	}
 	for (i = tags->series_nr; i-- > 0;) {
@@ -141,16 +140,13 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 	plan->nr = 0;
 	if (!(newest = rolling_series_newest(tags, target)))
 		return rolling_error("series %s has no release tag that leads to a commit",
-				     rolling_series_format(to, sizeof(to), &target->series,
-							   tags->has_minor));
+				     rolling_series_format(to, sizeof(to), &target->series));
 	if (cmp < 0)
 		return rolling_error("series %s is older than the branch's current series %s:"
 				     " a rolling branch never goes back",
-				     rolling_series_format(to, sizeof(to), &target->series,
-							   tags->has_minor),
+				     rolling_series_format(to, sizeof(to), &target->series),
 				     rolling_series_format(from, sizeof(from),
-							   &current->version.series,
-							   tags->has_minor));
+							   &current->version.series));
 	/* Catch up with the current series before leaving it. */
 	if (cmp > 0) {
 		const struct rolling_release *catch_up = rolling_series_newest(tags, current_series);

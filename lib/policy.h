@@ -18,8 +18,9 @@ struct rolling_policy {
 	struct rolling_series pin;
 };
 
+/* `forms`: the sizes of series the tags have (struct rolling_tags). */
 int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_config *cfg,
-			 int has_minor);
+			 unsigned forms);
 
 /*
  * The series the policy recommends now.  Returns ROLLING_ENOTFOUND (with

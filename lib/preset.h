@@ -1,18 +1,43 @@
 #ifndef ROLLING_PRESET_H
 #define ROLLING_PRESET_H
 
-/* Tag schemes of well-known projects, so users need not write patterns. */
+#include <stddef.h>
+
+/*
+ * Tag schemes of well-known projects, so users need not write patterns.
+ * This table is the one place that names them: usage, completion
+ * (`git rolling init --list-presets`) and the tests read it from here.
+ */
 struct rolling_preset {
 	const char *name;
+	const char *project;          /* what the scheme is for, for listings */
+	const char *example_release;  /* a release tag of the scheme */
+	const char *example_mainline; /* a mainline tag (pre-release) of it */
 	const char *release_pattern;
 	const char *mainline_pattern;
-	const char *lts_series;    /* default rolling.<branch>.series for --lts */
+	const char *lts_series;       /* default rolling.<branch>.series for --lts */
+};
+
+/*
+ * The tag scheme as the commands take it: --preset, --release-pattern,
+ * --mainline-pattern (OPT_TAG_SCHEME in parse-options.h).
+ */
+struct rolling_scheme_options {
+	const char *preset;
+	const char *release_pattern;
+	const char *mainline_pattern;
 };
 
 /* NULL when there is no preset of that name. */
 const struct rolling_preset *rolling_preset_find(const char *name);
 
-/* Space-separated names, for messages. */
+/* All presets in listing order; *nr is set to their number. */
+const struct rolling_preset *rolling_presets(size_t *nr);
+
+/* "linux, systemd, ...", for messages. */
 const char *rolling_preset_names(void);
+
+/* The preset commands read an unconfigured branch with by default. */
+#define ROLLING_DEFAULT_PRESET "linux"
 
 #endif

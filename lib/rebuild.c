@@ -5,23 +5,50 @@
 #include "merge.h"
 #include "error.h"
 
-#define SIGNOFF_TRAILER "\nSigned-off-by: "
 #define QUOTE_MAX 60
 
-/* The headers git's recipe writes; anything else makes the bytes differ. */
-static const char *const recipe_headers[] = { "tree", "parent", "author", "committer" };
-
-static int is_recipe_header(const char *line, size_t len)
+/*
+ * The mergetag header of a commit's headers, through its continuation
+ * lines, with its length; NULL when there is none.
+ */
+static const char *mergetag_block(const char *headers, size_t *len)
 {
-	size_t i;
+	const char *p = headers, *end;
 
-	for (i = 0; i < sizeof(recipe_headers) / sizeof(recipe_headers[0]); i++)
-		if (len == strlen(recipe_headers[i]) && !memcmp(line, recipe_headers[i], len))
-			return 1;
+	while (*p && strncmp(p, "mergetag ", 9)) {
+		if (!(p = strchr(p, '\n')) || p[1] == '\n')
+			return NULL;
+		p++;
+	}
+	if (!*p)
+		return NULL;
+	for (end = p; (end = strchr(end, '\n')) && end[1] == ' '; end++)
+		;
+	*len = end ? (size_t)(end + 1 - p) : strlen(p);
+	return p;
+}
+
+/* The merge embeds no tag, or another one, than the recipe does. */
+static int differing_mergetag(char **out, git_commit *merge, const char *expected_raw)
+{
+	size_t found_len = 0, expected_len = 0;
+	const char *found = mergetag_block(git_commit_raw_header(merge), &found_len);
+	const char *expected = mergetag_block(expected_raw, &expected_len);
+
+	if (!found && !expected)
+		return 0;
+	if (!found)
+		return asprintf(out, "no mergetag header: the recipe embeds the signed release"
+				" tag") < 0 ? -1 : 1;
+	if (!expected)
+		return asprintf(out, "a mergetag header: the recipe embeds none, the release tag"
+				" being no signed tag object") < 0 ? -1 : 1;
+	if (found_len != expected_len || memcmp(found, expected, found_len))
+		return asprintf(out, "its mergetag is not the release's tag object") < 0 ? -1 : 1;
 	return 0;
 }
 
-/* The first header that the recipe does not write (gpgsig, mergetag, encoding...). */
+/* The first header that the recipe does not write (gpgsig, encoding...). */
 static int extra_header(char **out, git_commit *merge)
 {
 	const char *line = git_commit_raw_header(merge);
@@ -31,7 +58,7 @@ static int extra_header(char **out, git_commit *merge)
 		size_t key_len = strcspn(line, " \n");
 
 		/* Continuation lines of a multi-line header start with a space. */
-		if (*line != ' ' && !is_recipe_header(line, key_len))
+		if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len))
 			return asprintf(out, "extra header '%.*s'", (int)key_len, line) < 0 ? -1 : 1;
 		line = *end ? end + 1 : end;
 	}
@@ -44,22 +71,13 @@ static int same_time(const git_time *a, const git_time *b)
 	       (a->offset || a->sign == b->sign);
 }
 
-static void format_time(char *buf, size_t size, const git_time *when)
-{
-	int offset = when->offset < 0 ? -when->offset : when->offset;
-	char sign = when->offset < 0 || (!when->offset && when->sign == '-') ? '-' : '+';
-
-	snprintf(buf, size, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60,
-		 offset % 60);
-}
-
 static int differing_date(char **out, const char *what, const git_time *found,
 			  const git_time *expected)
 {
-	char f[64], e[64];
+	char f[ROLLING_TIME_MAX], e[ROLLING_TIME_MAX];
 
-	format_time(f, sizeof(f), found);
-	format_time(e, sizeof(e), expected);
+	rolling_merge_format_time(f, sizeof(f), found);
+	rolling_merge_format_time(e, sizeof(e), expected);
 	return asprintf(out, "%s date %s is not the release commit's %s", what, f, e) < 0 ? -1 : 1;
 }
 
@@ -87,13 +105,14 @@ static int quoted_message(char **out, const char *message)
  * *out set, or -1 when out of memory.
  */
 static int describe_difference(char **out, git_commit *merge, git_commit *release,
-			       const char *expected_message)
+			       const char *expected_raw, const char *expected_message)
 {
 	const git_signature *author = git_commit_author(merge);
 	const git_signature *committer = git_commit_committer(merge);
 	int err;
 
-	if ((err = extra_header(out, merge)) != 0)
+	if ((err = extra_header(out, merge)) != 0 ||
+	    (err = differing_mergetag(out, merge, expected_raw)) != 0)
 		return err;
 	if (strcmp(author->name, committer->name) || strcmp(author->email, committer->email))
 		return asprintf(out, "author '%s <%s>' is not the committer '%s <%s>'",
@@ -111,13 +130,15 @@ static int describe_difference(char **out, git_commit *merge, git_commit *releas
 }
 
 int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *repo,
-			  git_commit *merge, const struct rolling_release *release)
+			  git_commit *merge, const struct rolling_release *release,
+			  const struct rolling_tag_bytes *embedded)
 {
 	const git_signature *committer = git_commit_committer(merge);
-	int signoff = strstr(git_commit_message_raw(merge), SIGNOFF_TRAILER) != NULL;
+	int signoff = rolling_merge_has_signoff(git_commit_message_raw(merge));
 	struct rolling_ident ident = { NULL, NULL };
 	git_commit *release_commit = NULL;
-	char *expected_message = NULL;
+	char *expected_message = NULL, *raw = NULL;
+	size_t len;
 	int err;
 
 	*difference = NULL;
@@ -125,9 +146,13 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 		err = rolling_error("out of memory");
 		goto out;
 	}
-	if ((err = rolling_merge_create(rebuilt, repo, git_commit_parent_id(merge, 0), release,
-					&ident, signoff, 1)) < 0)
+	if ((err = rolling_merge_bytes(&raw, &len, repo, git_commit_parent_id(merge, 0), release,
+				       &ident, signoff, embedded)) < 0)
 		goto out;
+	if ((err = git_odb_hash(rebuilt, raw, len, GIT_OBJECT_COMMIT)) < 0) {
+		err = rolling_git_error(err, "cannot hash the merge of %s", release->name);
+		goto out;
+	}
 	if (git_oid_equal(rebuilt, git_commit_id(merge)))
 		goto out;
 	if ((err = git_commit_lookup(&release_commit, repo, &release->commit)) < 0) {
@@ -136,11 +161,13 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 	}
 	if ((err = rolling_merge_message(&expected_message, release->name, &ident, signoff)) < 0)
 		goto out;
-	if ((err = describe_difference(difference, merge, release_commit, expected_message)) < 0) {
+	if ((err = describe_difference(difference, merge, release_commit, raw,
+				       expected_message)) < 0) {
 		*difference = NULL;
 		err = rolling_error("out of memory");
 	}
 out:
+	free(raw);
 	free(expected_message);
 	git_commit_free(release_commit);
 	rolling_ident_free(&ident);

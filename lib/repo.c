@@ -1,6 +1,6 @@
 #include <stdio.h>
-#include <sys/stat.h>
 #include "repo.h"
+#include "hazard.h"
 #include "cmdline-config.h"
 #include "error.h"
 
@@ -20,48 +20,28 @@ int rolling_repo_open(git_repository **repo)
 	return err;
 }
 
-static int has_replace_refs(git_repository *repo, int *found)
-{
-	git_reference_iterator *iter;
-	git_reference *ref;
-	int err;
-
-	*found = 0;
-	if ((err = git_reference_iterator_glob_new(&iter, repo, "refs/replace/*")) < 0)
-		return rolling_git_error(err, "cannot read refs/replace/");
-	err = git_reference_next(&ref, iter);
-	if (!err) {
-		*found = 1;
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(iter);
-	if (err && err != GIT_ITEROVER)
-		return rolling_git_error(err, "cannot read refs/replace/");
-	return 0;
-}
-
-static int file_exists(const char *dir, const char *name)
-{
-	char path[4096];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return !stat(path, &st) && st.st_size > 0;
-}
-
+/*
+ * The same rules as verify's detailed reports (hazard.h), so that a
+ * warning here and a failure there always agree.
+ */
 int rolling_repo_hazards(unsigned *hazards, git_repository *repo)
 {
-	const char *common = git_repository_commondir(repo);
-	int replace, err;
+	struct rolling_hazard *list;
+	size_t nr;
+	int err;
 
 	*hazards = 0;
-	if ((err = has_replace_refs(repo, &replace)) < 0)
+	if ((err = rolling_hazard_replacements(&list, &nr, repo)) < 0)
 		return err;
-	if (replace)
+	rolling_hazard_free(list, nr);
+	if (nr)
 		*hazards |= ROLLING_HAZARD_REPLACE;
-	if (file_exists(common, "info/grafts"))
+	if ((err = rolling_hazard_grafts(&list, &nr, repo)) < 0)
+		return err;
+	rolling_hazard_free(list, nr);
+	if (nr)
 		*hazards |= ROLLING_HAZARD_GRAFTS;
-	if (git_repository_is_shallow(repo))
+	if (rolling_hazard_is_shallow(repo))
 		*hazards |= ROLLING_HAZARD_SHALLOW;
 	return 0;
 }
@@ -74,8 +54,9 @@ int rolling_repo_warn_hazards(git_repository *repo)
 	if ((err = rolling_repo_hazards(&hazards, repo)) < 0)
 		return err;
 	if (hazards & ROLLING_HAZARD_REPLACE)
-		rolling_warning("refs/replace/ is not empty: git rolling reads objects as stored, "
-				"without replacements, while git shows the replacements");
+		rolling_warning("%s is not empty: git rolling reads objects as stored, "
+				"without replacements, while git shows the replacements",
+				rolling_hazard_replace_base());
 	if (hazards & ROLLING_HAZARD_GRAFTS)
 		rolling_warning("info/grafts exists: git rolling ignores grafts, git honours them");
 	return 0;

@@ -99,6 +99,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
 	if (!err && (flags & ROLLING_RUN_NO_STDERR))
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
+		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));

@@ -13,6 +13,7 @@ enum rolling_run_flags {
 	ROLLING_RUN_NO_STDOUT = 1 << 1,  /* send stdout to /dev/null */
 	ROLLING_RUN_NO_STDERR = 1 << 2,  /* send stderr to /dev/null */
 	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
+	ROLLING_RUN_STDERR_TO_STDOUT = 1 << 4,  /* with CAPTURE: collect both */
 };
 
 /*

@@ -1,6 +1,8 @@
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <git2/sys/odb_backend.h>
 #include "signature.h"
 #include "oidmap.h"
 #include "run-command.h"
@@ -26,6 +28,8 @@ const char *rolling_signature_status_name(enum rolling_signature_status status)
 		return "lightweight tag";
 	case ROLLING_SIGNATURE_UNSIGNED:
 		return "unsigned tag";
+	case ROLLING_SIGNATURE_NO_KEY:
+		return "no public key";
 	case ROLLING_SIGNATURE_BAD:
 		break;
 	}
@@ -45,7 +49,7 @@ static int starts_signature(const char *line, size_t len)
 	return 0;
 }
 
-static int has_signature(const char *data, size_t size)
+int rolling_buffer_has_signature(const char *data, size_t size)
 {
 	const char *line = data, *end = data + size;
 
@@ -76,7 +80,8 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
 		return rolling_git_error(err, "cannot read tag '%s'", name);
 	if (git_odb_object_type(object) != GIT_OBJECT_TAG)
 		*status = ROLLING_SIGNATURE_LIGHTWEIGHT;
-	else if (!has_signature(git_odb_object_data(object), git_odb_object_size(object)))
+	else if (!rolling_buffer_has_signature(git_odb_object_data(object),
+					       git_odb_object_size(object)))
 		*status = ROLLING_SIGNATURE_UNSIGNED;
 	else
 		*status = ROLLING_SIGNATURE_BAD;    /* until git verify-tag vouches for it */
@@ -92,9 +97,10 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
 static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
 			  size_t nr)
 {
-	const char *args[BATCH + 5] = { "--git-dir", git_repository_path(repo), "verify-tag",
+	const char *args[BATCH + 6] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-tag",
 					"--format=%(objectname)" };
-	size_t fixed = 4, i;
+	size_t fixed = 5, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
@@ -112,42 +118,87 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	return 0;
 }
 
-/* Mark good every tag whose id git printed. */
-static int mark_good(enum rolling_signature_status *status, const struct rolling_oidmap *pending,
-		     const char *output)
+/*
+ * What git and gpg (--raw status lines) say when only the key is missing.
+ * ssh-keygen says "No principal matched." both for a good signature by a
+ * key the allowed signers do not list and for a signature it cannot
+ * parse; git's fallback check then says "Good ... signature with" only
+ * for the former, so both lines must be there.
+ */
+static const char *const no_key_says[] = {
+	"[GNUPG:] NO_PUBKEY ",
+	"gpg.ssh.allowedSignersFile needs to be configured",
+};
+#define SSH_NO_PRINCIPAL "No principal matched."
+#define SSH_VALID_SIGNATURE "Good \"git\" signature with "
+
+static int only_key_missing(const char *output)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(no_key_says) / sizeof(no_key_says[0]); i++)
+		if (strstr(output, no_key_says[i]))
+			return 1;
+	return strstr(output, SSH_NO_PRINCIPAL) && strstr(output, SSH_VALID_SIGNATURE);
+}
+
+/* A signature git did not accept: is only its key missing? */
+static int why_not_good(enum rolling_signature_status *status, git_repository *repo,
+			const char *hex)
+{
+	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
+			       "verify-tag", "--raw", hex, NULL };
+	char *output = NULL;
+	int err = rolling_run_git(args, &output,
+				  ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+
+	if (err < 0)
+		return err;
+	*status = err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+		  ROLLING_SIGNATURE_BAD;
+	free(output);
+	return 0;
+}
+
+/* The tag ids git printed: those with a good signature. */
+static int read_good(struct rolling_oidmap *good, const char *output)
 {
 	const char *line = output;
 
 	while (*line) {
-		size_t len = strcspn(line, "\n"), index;
+		size_t len = strcspn(line, "\n");
 		git_oid id;
 
 		if (len == GIT_OID_HEXSZ && !git_oid_fromstrn(&id, line, len) &&
-		    rolling_oidmap_get(pending, &id, &index))
-			status[index] = ROLLING_SIGNATURE_GOOD;
+		    rolling_oidmap_put(good, &id, 0) < 0)
+			return ROLLING_ERROR;
 		line += len + (line[len] == '\n');
 	}
 	return 0;
 }
 
+/* Several names may share one tag object: each gets the object's verdict. */
 static int verify_batch(enum rolling_signature_status *status, git_repository *repo,
 			char hex[][GIT_OID_HEXSZ + 1], const size_t *index, size_t nr)
 {
-	struct rolling_oidmap pending = { NULL, 0, 0 };
+	struct rolling_oidmap good = { NULL, 0, 0 };
 	char *output = NULL;
-	size_t i;
-	int err = 0;
+	size_t i, unused;
+	int err;
 
+	if (!(err = run_verify_tag(&output, repo, hex, nr)))
+		err = read_good(&good, output);
 	for (i = 0; i < nr && !err; i++) {
 		git_oid id;
 
 		git_oid_fromstr(&id, hex[i]);
-		err = rolling_oidmap_put(&pending, &id, index[i]);
+		if (rolling_oidmap_get(&good, &id, &unused))
+			status[index[i]] = ROLLING_SIGNATURE_GOOD;
+		else
+			err = why_not_good(&status[index[i]], repo, hex[i]);
 	}
-	if (!err && !(err = run_verify_tag(&output, repo, hex, nr)))
-		err = mark_good(status, &pending, output);
 	free(output);
-	rolling_oidmap_free(&pending);
+	rolling_oidmap_free(&good);
 	return err;
 }
 
@@ -189,4 +240,236 @@ out:
 	free(index);
 	free(hex);
 	return err < 0 ? err : 0;
+}
+
+/* --- tag objects by id, some of them embedded in merges -------------------- */
+
+static const struct rolling_tag_bytes *find_extra(const struct rolling_tag_bytes *extra,
+						  size_t extra_nr, const git_oid *id)
+{
+	size_t i;
+
+	for (i = 0; i < extra_nr; i++)
+		if (git_oid_equal(&extra[i].id, id))
+			return &extra[i];
+	return NULL;
+}
+
+/* Like classify(), for a tag object given by id.  Returns 1 when git must check it. */
+static int classify_id(enum rolling_signature_status *status, git_odb *odb, const git_oid *id,
+		       const struct rolling_tag_bytes *extra, size_t extra_nr)
+{
+	const struct rolling_tag_bytes *bytes = find_extra(extra, extra_nr, id);
+	git_odb_object *object = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int err;
+
+	if (bytes) {
+		*status = rolling_buffer_has_signature(bytes->data, bytes->size) ?
+			ROLLING_SIGNATURE_BAD : ROLLING_SIGNATURE_UNSIGNED;
+		return *status == ROLLING_SIGNATURE_BAD;
+	}
+	if ((err = git_odb_read(&object, odb, id)) < 0)
+		return rolling_git_error(err, "cannot read tag %s",
+					 git_oid_tostr(hex, sizeof(hex), id));
+	if (git_odb_object_type(object) != GIT_OBJECT_TAG)
+		*status = ROLLING_SIGNATURE_LIGHTWEIGHT;
+	else if (!rolling_buffer_has_signature(git_odb_object_data(object),
+					       git_odb_object_size(object)))
+		*status = ROLLING_SIGNATURE_UNSIGNED;
+	else
+		*status = ROLLING_SIGNATURE_BAD;
+	git_odb_object_free(object);
+	return *status == ROLLING_SIGNATURE_BAD;
+}
+
+/* A temporary object directory holding the embedded tags, for git to read. */
+struct side_objects {
+	char *dir;
+	const struct rolling_tag_bytes *extra;
+	size_t extra_nr;
+	char *saved_alternates;
+	int had_alternates;
+};
+
+static int write_side_objects(struct side_objects *side)
+{
+	const char *tmp = getenv("TMPDIR");
+	git_odb_backend *backend = NULL;
+	git_odb *odb = NULL;
+	size_t i;
+	int err;
+
+	if (asprintf(&side->dir, "%s/git-rolling-tags.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) {
+		side->dir = NULL;
+		return rolling_error("out of memory");
+	}
+	if (!mkdtemp(side->dir)) {
+		free(side->dir);
+		side->dir = NULL;
+		return rolling_error("cannot create a temporary directory in %s",
+				     tmp && *tmp ? tmp : "/tmp");
+	}
+	if ((err = git_odb_new(&odb)) < 0 ||
+	    (err = git_odb_backend_loose(&backend, side->dir, -1, 0, 0, 0)) < 0 ||
+	    (err = git_odb_add_backend(odb, backend, 1)) < 0) {
+		if (backend && !odb)
+			backend->free(backend);
+		git_odb_free(odb);
+		return rolling_git_error(err, "cannot write to %s", side->dir);
+	}
+	for (i = 0; i < side->extra_nr && !err; i++) {
+		git_oid written;
+
+		err = git_odb_write(&written, odb, side->extra[i].data, side->extra[i].size,
+				    GIT_OBJECT_TAG);
+	}
+	git_odb_free(odb);
+	return err < 0 ? rolling_git_error(err, "cannot write to %s", side->dir) : 0;
+}
+
+/* Point git at the side objects, in addition to any alternates already set. */
+static int use_side_objects(struct side_objects *side)
+{
+	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	char *value;
+	int err;
+
+	side->had_alternates = old != NULL;
+	if (old && !(side->saved_alternates = strdup(old)))
+		return rolling_error("out of memory");
+	if (asprintf(&value, "%s%s%s", side->dir, old && *old ? ":" : "", old ? old : "") < 0)
+		return rolling_error("out of memory");
+	err = setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", value, 1);
+	free(value);
+	return err ? rolling_error("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES") : 0;
+}
+
+static void remove_side_objects(struct side_objects *side)
+{
+	char hex[GIT_OID_HEXSZ + 1], *path;
+	size_t i;
+
+	if (side->had_alternates)
+		setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", side->saved_alternates, 1);
+	else
+		unsetenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	free(side->saved_alternates);
+	side->saved_alternates = NULL;
+	if (!side->dir)
+		return;
+	for (i = 0; i < side->extra_nr; i++) {
+		git_oid_tostr(hex, sizeof(hex), &side->extra[i].id);
+		if (asprintf(&path, "%s/%.2s/%s", side->dir, hex, hex + 2) >= 0) {
+			unlink(path);
+			path[strlen(side->dir) + 3] = '\0';
+			rmdir(path);
+			free(path);
+		}
+	}
+	rmdir(side->dir);
+	free(side->dir);
+	side->dir = NULL;
+}
+
+static int verify_ids(enum rolling_signature_status *status, git_repository *repo,
+		      const git_oid *ids, size_t nr, const struct rolling_tag_bytes *extra,
+		      size_t extra_nr, char (*hex)[GIT_OID_HEXSZ + 1], size_t *index)
+{
+	size_t i, batch = 0;
+	git_odb *odb = NULL;
+	int err;
+
+	if ((err = git_repository_odb(&odb, repo)) < 0)
+		return rolling_git_error(err, "cannot open the object database");
+	for (i = 0; i < nr; i++) {
+		if ((err = classify_id(&status[i], odb, &ids[i], extra, extra_nr)) < 0)
+			goto out;
+		if (!err)
+			continue;
+		git_oid_tostr(hex[batch], sizeof(hex[batch]), &ids[i]);
+		index[batch++] = i;
+		if (batch == BATCH) {
+			if ((err = verify_batch(status, repo, hex, index, batch)) < 0)
+				goto out;
+			batch = 0;
+		}
+	}
+	err = batch ? verify_batch(status, repo, hex, index, batch) : 0;
+out:
+	git_odb_free(odb);
+	return err < 0 ? err : 0;
+}
+
+int rolling_tag_object_signatures(enum rolling_signature_status *status, git_repository *repo,
+				  const git_oid *ids, size_t nr,
+				  const struct rolling_tag_bytes *extra, size_t extra_nr)
+{
+	char (*hex)[GIT_OID_HEXSZ + 1] = malloc(BATCH * sizeof(*hex));
+	size_t *index = malloc(BATCH * sizeof(*index));
+	struct side_objects side = { NULL, extra, extra_nr, NULL, 0 };
+	int err;
+
+	if (!hex || !index) {
+		err = rolling_error("out of memory");
+		goto out;
+	}
+	if (extra_nr && ((err = write_side_objects(&side)) < 0 ||
+			 (err = use_side_objects(&side)) < 0))
+		goto out;
+	err = verify_ids(status, repo, ids, nr, extra, extra_nr, hex, index);
+out:
+	if (extra_nr)
+		remove_side_objects(&side);
+	free(index);
+	free(hex);
+	return err;
+}
+
+/* --- commit signatures ------------------------------------------------------ */
+
+/*
+ * `git verify-commit <ids>`, without replace objects so that it checks
+ * the commits we read: 0 when git accepts every signature, 1 when not.
+ */
+static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr)
+{
+	const char *args[BATCH + 5] = { "--no-replace-objects", "--git-dir",
+					git_repository_path(repo), "verify-commit" };
+	char hex[BATCH][GIT_OID_HEXSZ + 1];
+	size_t fixed = 4, i;
+	int status;
+
+	for (i = 0; i < nr; i++)
+		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
+	args[fixed + nr] = NULL;
+	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	if (status < 0)
+		return status;
+	if (status > 1)
+		return rolling_error("git verify-commit failed (exit status %d)", status);
+	return status;
+}
+
+int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr)
+{
+	size_t start, i;
+	int err;
+
+	for (start = 0; start < nr; start += BATCH) {
+		size_t n = nr - start < BATCH ? nr - start : BATCH;
+
+		if ((err = run_verify_commit(repo, ids + start, n)) < 0)
+			return err;
+		for (i = start; i < start + n; i++)
+			good[i] = !err;
+		for (i = start; err && i < start + n; i++) {
+			int one = run_verify_commit(repo, &ids[i], 1);
+
+			if (one < 0)
+				return one;
+			good[i] = !one;
+		}
+	}
+	return 0;
 }

@@ -8,6 +8,7 @@ enum rolling_signature_status {
 	ROLLING_SIGNATURE_LIGHTWEIGHT,   /* the ref names the commit: no tag object */
 	ROLLING_SIGNATURE_UNSIGNED,      /* a tag object without a signature */
 	ROLLING_SIGNATURE_BAD,           /* git verify-tag rejects the signature */
+	ROLLING_SIGNATURE_NO_KEY,        /* git has no public key to check it with */
 };
 
 /*
@@ -15,13 +16,55 @@ enum rolling_signature_status {
  * Unsigned tags are recognised here; signed ones are handed to `git
  * verify-tag` (one process for many tags), so that gpg.program,
  * gpg.format, the SSH allowed-signers file and gpg.minTrustLevel count
- * exactly as they do for git.  Returns 0, or a negative error when a tag
- * cannot be read or git cannot be run.
+ * exactly as they do for git.  git runs without replace objects
+ * (--no-replace-objects), so it checks the very tag object read here.
+ * A signature git does not accept is looked at once more, alone, to tell
+ * a missing key (gpg's NO_PUBKEY, an SSH key in no allowed-signers
+ * entry, or no allowed-signers file) from a bad signature.  Several
+ * names may share one tag object.  Returns 0, or a negative error when
+ * a tag cannot be read or git cannot be run.
  */
 int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
 			   const char *const *names, size_t nr);
 
-/* "good", "lightweight tag", "unsigned tag", "bad signature". */
+/*
+ * Whether a tag object's bytes carry a signature: a line that starts
+ * with one of the armours git recognises (gpg-interface.c; PGP, X.509
+ * or SSH).  This is git's test for embedding a tag in a merge, too.
+ */
+int rolling_buffer_has_signature(const char *data, size_t size);
+
+/* A tag object that need not be in the repository: one embedded in a merge. */
+struct rolling_tag_bytes {
+	git_oid id;
+	const char *data;
+	size_t size;
+};
+
+/*
+ * Check the signatures of the tag objects ids[i] into status[i], as
+ * rolling_tag_signatures() does for refs: an object that is not a tag
+ * is ROLLING_SIGNATURE_LIGHTWEIGHT.  An id that the repository does not
+ * hold is taken from `extra`; those objects are written to a temporary
+ * object directory that git reads as an alternate
+ * (GIT_ALTERNATE_OBJECT_DIRECTORIES), so that `git verify-tag` checks
+ * them with the repository's configuration while the repository itself
+ * is never written to.  Returns 0, or a negative error when an object
+ * is missing or git cannot be run.
+ */
+int rolling_tag_object_signatures(enum rolling_signature_status *status, git_repository *repo,
+				  const git_oid *ids, size_t nr,
+				  const struct rolling_tag_bytes *extra, size_t extra_nr);
+
+/*
+ * Check the signatures that the commits ids[i] carry in their gpgsig
+ * headers with `git verify-commit`, into good[i] (1 or 0).  All are
+ * handed to one git process; only when it rejects one is each asked
+ * about alone.  Returns 0, or a negative error when git cannot be run.
+ */
+int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr);
+
+/* "good", "lightweight tag", "unsigned tag", "bad signature", "no public key". */
 const char *rolling_signature_status_name(enum rolling_signature_status status);
 
 #endif

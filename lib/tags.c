@@ -1,3 +1,5 @@
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tags.h"
@@ -36,12 +38,13 @@ static void warn_not_commit(const char *name, git_object_t type)
 
 /*
  * Follow a tag ref to the commit it names.  Returns 0 with *commit set
- * and *is_commit 1 (checked) or 0 (a packed ref's peeled value, taken on
- * trust until used), 1 when the tag leads to something other than a
- * commit (the caller skips it), or a negative error.
+ * (a packed ref's peeled value is taken on trust: rolling_release_check()
+ * looks at the objects of the releases a command uses), 1 when the tag
+ * leads to something other than a commit or to a missing object (the
+ * caller skips it, as git's for-each-ref does), or a negative error.
  */
-static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
-			  git_reference *ref, const char *name)
+static int peel_to_commit(git_oid *commit, struct loader *l, git_reference *ref,
+			  const char *name)
 {
 	const git_oid *peeled = git_reference_target_peel(ref);
 	git_oid id;
@@ -49,7 +52,6 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 
 	if (peeled) {
 		git_oid_cpy(commit, peeled);
-		*is_commit = 0;
 		return 0;
 	}
 	git_oid_cpy(&id, git_reference_target(ref));
@@ -58,11 +60,17 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 		size_t size;
 		git_tag *tag;
 
-		if ((err = git_odb_read_header(&size, &type, l->odb, &id)) < 0)
+		if ((err = git_odb_read_header(&size, &type, l->odb, &id)) == GIT_ENOTFOUND) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			rolling_warning("ignoring release tag '%s': object %s is missing", name,
+					git_oid_tostr(hex, sizeof(hex), &id));
+			return 1;
+		}
+		if (err < 0)
 			return rolling_git_error(err, "tag '%s'", name);
 		if (type == GIT_OBJECT_COMMIT) {
 			git_oid_cpy(commit, &id);
-			*is_commit = 1;
 			return 0;
 		}
 		if (type != GIT_OBJECT_TAG) {
@@ -79,7 +87,7 @@ static int peel_to_commit(git_oid *commit, int *is_commit, struct loader *l,
 }
 
 static int add_release(struct loader *l, const char *name, const struct rolling_version *v,
-		       const git_oid *commit, int is_commit)
+		       const git_oid *tag, const git_oid *commit)
 {
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
@@ -98,7 +106,9 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 		return rolling_error("out of memory");
 	release->version = *v;
 	git_oid_cpy(&release->commit, commit);
-	release->is_commit = is_commit;
+	git_oid_cpy(&release->tag, tag);
+	release->is_commit = 0;
+	release->problem = NULL;
 	tags->releases_nr++;
 	return 0;
 }
@@ -109,12 +119,23 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
-	if (v->rc)
+	if (v->prerelease)
 		return;
 	if (!tags->has_mainline_final ||
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
 		tags->newest_mainline_final = v->series;
 	tags->has_mainline_final = 1;
+}
+
+static int note_both(struct rolling_tags *tags, const char *name)
+{
+	tags->both_nr++;
+	if (tags->both_example && strcmp(tags->both_example, name) < 0)
+		return 0;
+	free(tags->both_example);
+	if (!(tags->both_example = strdup(name)))
+		return rolling_error("out of memory");
+	return 0;
 }
 
 static int load_ref(struct loader *l, git_reference *ref)
@@ -123,29 +144,38 @@ static int load_ref(struct loader *l, git_reference *ref)
 	git_reference *resolved = NULL;
 	struct rolling_version version;
 	enum rolling_tag_kind kind;
-	git_oid commit;
-	int is_commit, err;
+	git_oid tag, commit;
+	int err;
 
 	if (rolling_patterns_classify(l->patterns, name, &kind, &version) < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
+	if (kind == ROLLING_TAG_OTHER)
+		return 0;
+	l->tags->forms |= ROLLING_SERIES_FORM(version.series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
 		note_mainline(l->tags, &version);
 		return 0;
 	}
-	if (kind != ROLLING_TAG_RELEASE)
-		return 0;
+	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+		return ROLLING_ERROR;
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-		if ((err = git_reference_resolve(&resolved, ref)) < 0)
+		if ((err = git_reference_resolve(&resolved, ref)) == GIT_ENOTFOUND) {
+			rolling_warning("ignoring release tag '%s': it is a symbolic ref to %s,"
+					" which does not exist", name,
+					git_reference_symbolic_target(ref));
+			return 0;
+		}
+		if (err < 0)
 			return rolling_git_error(err, "tag '%s'", name);
 		ref = resolved;
 	}
-	err = peel_to_commit(&commit, &is_commit, l, ref, name);
+	git_oid_cpy(&tag, git_reference_target(ref));
+	if (!(err = peel_to_commit(&commit, l, ref, name)))
+		err = add_release(l, name, &version, &tag, &commit);
 	git_reference_free(resolved);
-	if (err)
-		return err < 0 ? err : 0;
-	return add_release(l, name, &version, &commit, is_commit);
+	return err < 0 ? err : 0;
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -170,6 +200,7 @@ static void drop_duplicates(struct rolling_tags *tags)
 			rolling_warning("ignoring release tag '%s': '%s' names the same version",
 					tags->releases[i].name, tags->releases[kept - 1].name);
 			free(tags->releases[i].name);
+			free(tags->releases[i].problem);
 			continue;
 		}
 		tags->releases[kept++] = tags->releases[i];
@@ -211,7 +242,7 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 	int err;
 
 	memset(tags, 0, sizeof(*tags));
-	tags->has_minor = patterns->has_minor;
+	tags->forms = patterns->forms;
 	tags->repo = repo;
 	if ((err = git_repository_odb(&l.odb, repo)) < 0 ||
 	    (err = git_reference_iterator_glob_new(&iter, repo, TAG_PREFIX "*")) < 0) {
@@ -295,28 +326,127 @@ const struct rolling_series_info *rolling_tags_find_series(const struct rolling_
 		       cmp_series_key);
 }
 
+static int unsound(struct rolling_release *r, const char *fmt, ...) ROLLING_PRINTF(2, 3);
+
+/* Record why the release cannot be used; returns 0 (the check ran). */
+static int unsound(struct rolling_release *r, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&r->problem, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		r->problem = NULL;
+		return rolling_error("out of memory");
+	}
+	r->is_commit = -1;
+	return 0;
+}
+
+/*
+ * One tag object on the way from the ref to the commit: its headers must
+ * tell the truth.  Sets *next to the object it names and *actual to its
+ * type; returns 1 when it is sound, 0 after unsound(), or a negative error.
+ */
+static int check_tag_object(git_oid *next, git_object_t *actual, struct rolling_release *r,
+			    git_repository *repo, git_odb *odb, const git_oid *id, int outermost)
+{
+	char h[GIT_OID_HEXSZ + 1], t[GIT_OID_HEXSZ + 1];
+	git_object_t said;
+	git_tag *tag;
+	size_t size;
+	int err;
+
+	if ((err = git_tag_lookup(&tag, repo, id)) < 0)
+		return unsound(r, "tag object %s cannot be read: %s",
+			       git_oid_tostr(h, sizeof(h), id), last_git_error());
+	git_oid_cpy(next, git_tag_target_id(tag));
+	said = git_tag_target_type(tag);
+	if (outermost && strcmp(git_tag_name(tag), r->name)) {
+		err = unsound(r, "its tag object %s is the tag '%s', published under another name",
+			      git_oid_tostr(h, sizeof(h), id), git_tag_name(tag));
+		git_tag_free(tag);
+		return err;
+	}
+	git_tag_free(tag);
+	if ((err = git_odb_read_header(&size, actual, odb, next)) == GIT_ENOTFOUND)
+		return unsound(r, "object %s is missing", git_oid_tostr(t, sizeof(t), next));
+	if (err < 0)
+		return rolling_git_error(err, "tag '%s'", r->name);
+	if (said != *actual)
+		return unsound(r, "tag object %s says %s is a %s, but it is a %s (git treats the"
+			       " tag as broken)", git_oid_tostr(h, sizeof(h), id),
+			       git_oid_tostr(t, sizeof(t), next), type_name(said),
+			       type_name(*actual));
+	return 1;
+}
+
+/* Walk the tag objects from the ref to a commit; see rolling_release_check(). */
+static int check_from_objects(struct rolling_release *r, git_repository *repo, git_odb *odb)
+{
+	char h[GIT_OID_HEXSZ + 1], c[GIT_OID_HEXSZ + 1];
+	git_object_t type;
+	git_oid id, next;
+	size_t size;
+	int depth, err;
+
+	git_oid_cpy(&id, &r->tag);
+	if ((err = git_odb_read_header(&size, &type, odb, &id)) == GIT_ENOTFOUND)
+		return unsound(r, "object %s is missing", git_oid_tostr(h, sizeof(h), &id));
+	if (err < 0)
+		return rolling_git_error(err, "tag '%s'", r->name);
+	for (depth = 0; depth < MAX_TAG_DEPTH && type != GIT_OBJECT_COMMIT; depth++) {
+		if (type != GIT_OBJECT_TAG)
+			return unsound(r, "it points to a %s, not a commit", type_name(type));
+		if ((err = check_tag_object(&next, &type, r, repo, odb, &id, !depth)) <= 0)
+			return err;
+		git_oid_cpy(&id, &next);
+	}
+	if (type != GIT_OBJECT_COMMIT)
+		return unsound(r, "tags nested too deeply");
+	if (!git_oid_equal(&id, &r->commit))
+		return unsound(r, "its objects lead to %s, but packed-refs says %s",
+			       git_oid_tostr(h, sizeof(h), &id), git_oid_tostr(c, sizeof(c), &r->commit));
+	r->is_commit = 1;
+	return 0;
+}
+
+int rolling_release_check(const char **problem, const struct rolling_tags *tags,
+			  const struct rolling_release *release)
+{
+	/* The releases array is the tags' own: the verdict is kept in it. */
+	struct rolling_release *r = &tags->releases[release - tags->releases];
+	git_odb *odb;
+	int err;
+
+	if (!r->is_commit) {
+		if ((err = git_repository_odb(&odb, tags->repo)) < 0)
+			return rolling_git_error(err, "cannot open the object database");
+		err = check_from_objects(r, tags->repo, odb);
+		git_odb_free(odb);
+		if (err < 0)
+			return err;
+	}
+	*problem = r->problem;
+	return r->is_commit > 0;
+}
+
 int rolling_release_is_commit(const struct rolling_tags *tags,
 			      const struct rolling_release *release)
 {
-	/* The releases array is the tags' own: the cache lives in it. */
-	struct rolling_release *r = &tags->releases[release - tags->releases];
-	git_object_t type = GIT_OBJECT_INVALID;
-	git_odb *odb;
-	size_t size;
+	int checked = release->is_commit;
+	const char *problem = NULL;
+	int sound = rolling_release_check(&problem, tags, release);
 
-	if (r->is_commit)
-		return r->is_commit > 0;
-	if (git_repository_odb(&odb, tags->repo) < 0) {
-		rolling_warning("ignoring release tag '%s': %s", r->name, last_git_error());
-	} else {
-		if (git_odb_read_header(&size, &type, odb, &r->commit) < 0)
-			rolling_warning("ignoring release tag '%s': %s", r->name, last_git_error());
-		else if (type != GIT_OBJECT_COMMIT)
-			warn_not_commit(r->name, type);
-		git_odb_free(odb);
-	}
-	r->is_commit = type == GIT_OBJECT_COMMIT ? 1 : -1;
-	return r->is_commit > 0;
+	if (sound < 0)
+		rolling_warning("ignoring release tag '%s': %s", release->name,
+				rolling_last_error());
+	else if (!sound && !checked)
+		rolling_warning("ignoring release tag '%s': %s", release->name,
+				problem ? problem : "it cannot be used");
+	return sound > 0;
 }
 
 const struct rolling_release *rolling_series_newest(const struct rolling_tags *tags,
@@ -334,10 +464,13 @@ void rolling_tags_free(struct rolling_tags *tags)
 {
 	size_t i;
 
-	for (i = 0; i < tags->releases_nr; i++)
+	for (i = 0; i < tags->releases_nr; i++) {
 		free(tags->releases[i].name);
+		free(tags->releases[i].problem);
+	}
 	free(tags->releases);
 	free(tags->series);
+	free(tags->both_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }

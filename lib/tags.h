@@ -12,11 +12,19 @@ struct rolling_release {
 	struct rolling_version version;
 	git_oid commit;
 	/*
-	 * Whether `commit` is known to be a commit (1), known not to be (-1),
-	 * or not looked at yet (0): the peeled values of packed refs are
-	 * taken on trust and checked only for the releases a command uses.
+	 * What the ref names: the tag object (the outer one, for a tag of
+	 * a tag), or the commit itself for a lightweight tag.  This is the
+	 * object `git merge <name>` records, and embeds when it is signed.
+	 */
+	git_oid tag;
+	/*
+	 * Whether the tag was checked from its objects and is sound (1),
+	 * found unusable (-1, `problem` says why), or not looked at yet (0):
+	 * the peeled values of packed refs are taken on trust when the tags
+	 * are loaded, and every release a command uses is checked first.
 	 */
 	int is_commit;
+	char *problem;
 };
 
 /* The releases of one series: releases[first .. first + count). */
@@ -42,7 +50,9 @@ struct rolling_tags {
 	int has_mainline, has_mainline_final;
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
-	int has_minor;
+	unsigned forms;                   /* series sizes: the patterns' and the tags' */
+	size_t both_nr;                   /* tags that match both patterns */
+	char *both_example;               /* the first of them by name, or NULL */
 	git_repository *repo;             /* borrowed, for the checks above */
 };
 
@@ -52,7 +62,8 @@ struct rolling_tags {
  * warning, and so are those that do not lead to a commit, either here or,
  * for packed refs, when a command first uses them.  Reading the tags of
  * a kernel clone so reads no object at all: its refs are packed with
- * their peeled values.
+ * their peeled values.  Tags that match both patterns are read as
+ * releases and counted in both_nr.
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
@@ -75,8 +86,22 @@ const struct rolling_series_info *rolling_tags_find_series(const struct rolling_
 							  const struct rolling_series *s);
 
 /*
- * Whether the release's tag leads to a commit; looks once, and warns
- * when it does not.
+ * Check a release tag from the objects themselves, once, whatever
+ * packed-refs says: the ref leads through tag objects to `commit`; the
+ * outermost tag object names this release in its `tag` header (a
+ * genuine tag of another release published under this name would roll
+ * a branch back); each tag object's `type` header is the type of the
+ * object it names (git treats a tag that lies about it as broken); and
+ * no object on the way is missing.  Returns 1 when it is sound, 0 when
+ * not, with *problem (owned by the tags, may be NULL) saying why, or a
+ * negative error when the repository cannot be read.
+ */
+int rolling_release_check(const char **problem, const struct rolling_tags *tags,
+			  const struct rolling_release *release);
+
+/*
+ * rolling_release_check() for commands that skip what they cannot use:
+ * 1 when the release is sound, else 0 after a warning (once).
  */
 int rolling_release_is_commit(const struct rolling_tags *tags,
 			      const struct rolling_release *release);

@@ -9,13 +9,13 @@
 #include "rebuild.h"
 #include "repo.h"
 #include "signature.h"
+#include "utf8.h"
 #include "error.h"
 
-#define SUBJECT_PREFIX "Merge "
 #define TEXT_MAX 512
-#define DESCRIBED_MAX 256     /* an id and a tag name, to go inside a TEXT_MAX text */
 #define QUOTE_MAX 100
-#define LISTED_PARENTS_MAX 4
+/* "%.*s" arguments quoting at most QUOTE_MAX bytes of s, never half a character. */
+#define QUOTE(s) (int)rolling_utf8_cut((s), strlen(s), QUOTE_MAX), (s)
 
 static const char *const check_names[] = {
 	[ROLLING_CHECK_PARENTS] = "parents",
@@ -32,6 +32,8 @@ static const char *const check_names[] = {
 	[ROLLING_CHECK_GRAFT] = "graft",
 	[ROLLING_CHECK_SHALLOW] = "shallow",
 	[ROLLING_CHECK_MISSING] = "missing",
+	[ROLLING_CHECK_MERGETAG] = "mergetag",
+	[ROLLING_CHECK_HEADER] = "header",
 };
 
 const char *rolling_verify_check_name(enum rolling_verify_check check)
@@ -49,18 +51,12 @@ struct walk {
 	const struct rolling_verify_options *options;
 	struct rolling_oidmap shallow;   /* boundary commits of a shallow clone */
 	size_t steps_alloc, switches_alloc, failures_alloc;
-};
-
-/* A failure found while looking at one commit, recorded only if it counts. */
-struct finding {
-	enum rolling_verify_check check;
-	char expected[TEXT_MAX];
-	char found[TEXT_MAX];
-};
-
-struct findings {
-	struct finding list[4];
-	size_t nr;
+	/* The tags of the steps vouched for by their embedded tag alone. */
+	struct rolling_tag_bytes *embedded;
+	size_t embedded_nr, embedded_alloc, releases_alloc;
+	/* The accepted merges that carry a commit signature. */
+	git_oid *signed_merges;
+	size_t signed_merges_nr, signed_merges_alloc;
 };
 
 static const char *hex(char buf[GIT_OID_HEXSZ + 1], const git_oid *oid)
@@ -68,23 +64,26 @@ static const char *hex(char buf[GIT_OID_HEXSZ + 1], const git_oid *oid)
 	return git_oid_tostr(buf, GIT_OID_HEXSZ + 1, oid);
 }
 
-static void note(struct findings *f, enum rolling_verify_check check, const char *expected,
-		 const char *found_fmt, ...) ROLLING_PRINTF(4, 5);
-
-static void note(struct findings *f, enum rolling_verify_check check, const char *expected,
-		 const char *found_fmt, ...)
+/*
+ * A commit's subject as git log shows it: converted to UTF-8 when an
+ * "encoding" header names another encoding, cut to QUOTE_MAX bytes
+ * between characters.
+ */
+static const char *quote_subject(char *buf, size_t size, git_commit *commit)
 {
-	struct finding *finding;
-	va_list ap;
+	const char *summary = git_commit_summary(commit), *encoding;
+	char *converted = NULL;
 
-	if (f->nr == sizeof(f->list) / sizeof(f->list[0]))
-		return;
-	finding = &f->list[f->nr++];
-	finding->check = check;
-	snprintf(finding->expected, sizeof(finding->expected), "%s", expected);
-	va_start(ap, found_fmt);
-	vsnprintf(finding->found, sizeof(finding->found), found_fmt, ap);
-	va_end(ap);
+	if (!summary)
+		summary = "";
+	encoding = git_commit_message_encoding(commit);
+	if (encoding && strcasecmp(encoding, "UTF-8") && strcasecmp(encoding, "UTF8"))
+		converted = rolling_utf8_reencode(summary, encoding);
+	if (converted)
+		summary = converted;
+	snprintf(buf, size, "%.*s", QUOTE(summary));
+	free(converted);
+	return buf;
 }
 
 static int grow(void **array, size_t *alloc, size_t nr, size_t size)
@@ -129,30 +128,6 @@ static int fail(struct walk *w, enum rolling_verify_check check, const git_oid *
 	}
 	r->failures_nr++;
 	return 0;
-}
-
-static int record_findings(struct walk *w, const git_oid *commit, const struct findings *f)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < f->nr; i++)
-		if ((err = fail(w, f->list[i].check, commit, f->list[i].expected,
-				f->list[i].found)) < 0)
-			return err;
-	return 0;
-}
-
-/* "1234...abcd (v6.6.4)" or "1234...abcd (not a release commit)". */
-static const char *describe_commit(char *buf, size_t size, const struct rolling_tags *tags,
-				   const git_oid *commit)
-{
-	const struct rolling_release *release = rolling_tags_find_commit(tags, commit);
-	char h[GIT_OID_HEXSZ + 1];
-
-	snprintf(buf, size, "%s (%s)", hex(h, commit),
-		 release ? release->name : "not a release commit");
-	return buf;
 }
 
 static int object_exists(git_repository *repo, const git_oid *id)
@@ -210,155 +185,194 @@ static int lookup(git_commit **commit, git_repository *repo, const git_oid *id)
 	return err < 0 ? rolling_git_error(err, "cannot read commit %s", hex(h, id)) : 0;
 }
 
-static void check_parents(struct findings *f, git_commit *commit)
-{
-	unsigned n = git_commit_parentcount(commit), i;
-	char list[TEXT_MAX] = "", h[GIT_OID_HEXSZ + 1];
-	size_t len = 0;
-
-	if (n == 2)
-		return;
-	for (i = 0; i < n && i < LISTED_PARENTS_MAX && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : ": ",
-					hex(h, git_commit_parent_id(commit, i)));
-	note(f, ROLLING_CHECK_PARENTS, "2 parents: the previous tip and a release commit",
-	     "%u parent%s%s%s", n, n == 1 ? "" : "s", list, n > LISTED_PARENTS_MAX ? ", ..." : "");
-}
-
-/*
- * The release named by the subject "Merge <tag>", checked against the
- * second parent.  Returns it when the subject and the tag are right.
- */
-static const struct rolling_release *check_subject(struct findings *f, struct walk *w,
-						   git_commit *commit)
-{
-	const char *summary = git_commit_summary(commit);
-	const struct rolling_release *release;
-	struct rolling_version version;
-	enum rolling_tag_kind kind;
-	char expected[TEXT_MAX], described[DESCRIBED_MAX];
-	const char *name;
-
-	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
-	    !summary[strlen(SUBJECT_PREFIX)]) {
-		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"", QUOTE_MAX,
-		     summary ? summary : "");
-		return NULL;
-	}
-	name = summary + strlen(SUBJECT_PREFIX);
-	if (rolling_patterns_classify(w->patterns, name, &kind, &version) < 0 ||
-	    kind != ROLLING_TAG_RELEASE) {
-		note(f, ROLLING_CHECK_SUBJECT, "\"Merge <release tag>\"",
-		     "\"%.*s\": not a release tag name", QUOTE_MAX, summary);
-		return NULL;
-	}
-	if (!(release = rolling_tags_find_name(w->tags, w->patterns, name))) {
-		snprintf(expected, sizeof(expected), "release tag %.*s", QUOTE_MAX, name);
-		note(f, ROLLING_CHECK_TAG, expected, "no such tag leading to a commit");
-		return NULL;
-	}
-	if (git_commit_parentcount(commit) < 2)
-		return release;
-	if (!git_oid_equal(&release->commit, git_commit_parent_id(commit, 1))) {
-		snprintf(expected, sizeof(expected), "second parent %s",
-			 describe_commit(described, sizeof(described), w->tags, &release->commit));
-		note(f, ROLLING_CHECK_TAG, expected, "second parent %s",
-		     describe_commit(described, sizeof(described), w->tags,
-				     git_commit_parent_id(commit, 1)));
-		return NULL;
-	}
-	return release;
-}
-
-/* A rolling merge adds no content: its tree is its second parent's. */
-static int check_tree(struct findings *f, struct walk *w, git_commit *commit)
-{
-	const git_oid *merged_id = git_commit_parent_id(commit, 1);
-	char expected[TEXT_MAX], described[DESCRIBED_MAX], h[GIT_OID_HEXSZ + 1];
-	git_commit *merged;
-	int err;
-
-	if ((err = lookup(&merged, w->repo, merged_id)) < 0)
-		return err;
-	if (!merged) {
-		char found[TEXT_MAX];
-		enum rolling_verify_check check = why_missing(found, sizeof(found), w, merged_id);
-
-		snprintf(expected, sizeof(expected), "second parent %s", hex(h, merged_id));
-		note(f, check, expected, "%s", found);
-		return 0;
-	}
-	if (!git_oid_equal(git_commit_tree_id(commit), git_commit_tree_id(merged))) {
-		snprintf(expected, sizeof(expected), "tree %s of %s",
-			 hex(h, git_commit_tree_id(merged)),
-			 describe_commit(described, sizeof(described), w->tags, merged_id));
-		note(f, ROLLING_CHECK_TREE, expected, "tree %s",
-		     hex(h, git_commit_tree_id(commit)));
-	}
-	git_commit_free(merged);
-	return 0;
-}
-
-/* A commit that presents itself as a merge gets the merge diagnostics. */
-static int looks_like_merge(git_commit *commit)
-{
-	const char *summary = git_commit_summary(commit);
-
-	return git_commit_parentcount(commit) >= 2 ||
-	       (summary && !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)));
-}
-
 enum step_kind {
 	STEP_MERGE,      /* a verified rolling merge */
 	STEP_BASE,       /* a release commit: the chain ends here */
 	STEP_FAILED,     /* neither; failures recorded */
 };
 
+/* The check a reason of rolling_merge_examine() fails. */
+static enum rolling_verify_check fault_check(enum rolling_merge_fault fault)
+{
+	switch (fault) {
+	case ROLLING_MERGE_PARENTS:
+		return ROLLING_CHECK_PARENTS;
+	case ROLLING_MERGE_SUBJECT:
+		return ROLLING_CHECK_SUBJECT;
+	case ROLLING_MERGE_TAG:
+		return ROLLING_CHECK_TAG;
+	case ROLLING_MERGE_TREE:
+		return ROLLING_CHECK_TREE;
+	case ROLLING_MERGE_MERGETAG:
+		return ROLLING_CHECK_MERGETAG;
+	case ROLLING_MERGE_HEADER:
+		return ROLLING_CHECK_HEADER;
+	case ROLLING_MERGE_UNREADABLE:
+		break;
+	}
+	return ROLLING_CHECK_MISSING;
+}
+
+/* Each reason the commit is not a rolling merge is a failure of its own. */
+static int record_findings(struct walk *w, const git_oid *commit,
+			   const struct rolling_merge_exam *exam)
+{
+	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < exam->findings_nr && !err; i++) {
+		const struct rolling_merge_finding *f = &exam->findings[i];
+
+		if (f->fault == ROLLING_MERGE_UNREADABLE) {
+			enum rolling_verify_check check = why_missing(found, sizeof(found), w,
+								      &exam->unreadable);
+
+			snprintf(expected, sizeof(expected), "second parent %s",
+				 hex(h, &exam->unreadable));
+			err = fail(w, check, commit, expected, found);
+			continue;
+		}
+		if (!f->expected || !f->found)
+			return rolling_error("out of memory");
+		if (f->fault == ROLLING_MERGE_TAG && exam->embedded_release) {
+			/* Say how the merge could still be proven without the tag ref. */
+			snprintf(found, sizeof(found), "%s (the merge embeds a tag of it:"
+				 " --signatures can check that one)", f->found);
+			err = fail(w, ROLLING_CHECK_TAG, commit, f->expected, found);
+			continue;
+		}
+		err = fail(w, fault_check(f->fault), commit, f->expected, f->found);
+	}
+	return err;
+}
+
+/*
+ * A merge that names a release this repository has no tag for, and
+ * embeds a well-formed tag of that release on its second parent: with
+ * --signatures, the embedded tag vouches for the release (its signature
+ * is checked with the others, and fails the step unless git finds it
+ * good).  That is how a branch fetched without its tags is proven.
+ */
+static int vouched_by_embedded_tag(const struct rolling_merge_exam *exam)
+{
+	size_t i;
+
+	if (!exam->embedded_release)
+		return 0;
+	for (i = 0; i < exam->findings_nr; i++)
+		if (exam->findings[i].fault != ROLLING_MERGE_TAG)
+			return 0;
+	return 1;
+}
+
+/* Keep the embedded release (the steps point to it) and its tag's bytes. */
+static int adopt_embedded(const struct rolling_release **release, struct walk *w,
+			  struct rolling_merge_exam *exam)
+{
+	struct rolling_verify_result *r = w->result;
+	struct rolling_tag_bytes *bytes;
+
+	if (grow((void **)&r->embedded_releases, &w->releases_alloc, r->embedded_releases_nr,
+		 sizeof(*r->embedded_releases)) < 0 ||
+	    grow((void **)&w->embedded, &w->embedded_alloc, w->embedded_nr,
+		 sizeof(*w->embedded)) < 0)
+		return ROLLING_ERROR;
+	*release = r->embedded_releases[r->embedded_releases_nr++] = exam->embedded_release;
+	exam->embedded_release = NULL;
+	bytes = &w->embedded[w->embedded_nr++];
+	git_oid_cpy(&bytes->id, &exam->mergetag_id);
+	bytes->data = exam->mergetag;
+	bytes->size = exam->mergetag_len;
+	exam->mergetag = NULL;
+	return 0;
+}
+
+/* A merge signed with `git commit -S`: --signatures checks its signature too. */
+static int note_signed_merge(struct walk *w, const git_oid *merge)
+{
+	if (grow((void **)&w->signed_merges, &w->signed_merges_alloc, w->signed_merges_nr,
+		 sizeof(*w->signed_merges)) < 0)
+		return ROLLING_ERROR;
+	git_oid_cpy(&w->signed_merges[w->signed_merges_nr++], merge);
+	return 0;
+}
+
+/*
+ * Is the commit a rolling merge (rolling_merge_examine() decides), the
+ * base, or neither?  Sets *release, and *tag to the tag object that
+ * vouches for the step: the embedded one, else the one the ref names.
+ */
 static int check_step(enum step_kind *kind, const struct rolling_release **release,
-		      struct walk *w, git_commit *commit)
+		      git_oid *tag, struct walk *w, git_commit *commit)
 {
 	const git_oid *id = git_commit_id(commit);
-	struct findings f = { .nr = 0 };
-	char found[TEXT_MAX];
+	struct rolling_merge_exam exam;
+	char found[TEXT_MAX], quoted[QUOTE_MAX + 1];
 	int err;
 
-	check_parents(&f, commit);
-	*release = check_subject(&f, w, commit);
-	if (git_commit_parentcount(commit) >= 2 && (err = check_tree(&f, w, commit)) < 0)
-		return err;
-	if (!f.nr && *release) {
+	if ((err = rolling_merge_examine(&exam, commit, w->tags, w->patterns)) < 0)
+		goto out;
+	if ((!exam.findings_nr && (*release = exam.release)) ||
+	    (w->options->signatures && vouched_by_embedded_tag(&exam))) {
 		*kind = STEP_MERGE;
-		return 0;
+		git_oid_cpy(tag, exam.mergetag ? &exam.mergetag_id : &exam.release->tag);
+		if (exam.has_gpgsig && (err = note_signed_merge(w, id)) < 0)
+			goto out;
+		if (!exam.release)
+			err = adopt_embedded(release, w, &exam);
+		goto out;
 	}
 	/* Not a rolling merge: the base if a release tag points to it. */
 	if ((*release = rolling_tags_find_commit(w->tags, id))) {
 		*kind = STEP_BASE;
-		return 0;
+		git_oid_cpy(tag, &(*release)->tag);
+		goto out;
 	}
 	*kind = STEP_FAILED;
-	if (looks_like_merge(commit))
-		return record_findings(w, id, &f);
-	snprintf(found, sizeof(found), "plain commit \"%.*s\"", QUOTE_MAX,
-		 git_commit_summary(commit) ? git_commit_summary(commit) : "");
-	return fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
+	if (rolling_merge_claimed(commit)) {
+		err = record_findings(w, id, &exam);
+		goto out;
+	}
+	snprintf(found, sizeof(found), "plain commit \"%s\"",
+		 quote_subject(quoted, sizeof(quoted), commit));
+	err = fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
+out:
+	rolling_merge_exam_free(&exam);
+	return err;
 }
 
-static int add_step(struct walk *w, const git_oid *merge, const struct rolling_release *release)
+static int add_step(struct walk *w, const git_oid *merge, const struct rolling_release *release,
+		    const git_oid *tag)
 {
 	struct rolling_verify_result *r = w->result;
 
 	if (grow((void **)&r->steps, &w->steps_alloc, r->steps_nr, sizeof(*r->steps)) < 0)
 		return ROLLING_ERROR;
 	git_oid_cpy(&r->steps[r->steps_nr].merge, merge);
+	git_oid_cpy(&r->steps[r->steps_nr].tag, tag);
 	r->steps[r->steps_nr++].release = release;
 	return 0;
+}
+
+/* The embedded tag a step's release is known from, if it is known only so. */
+static const struct rolling_tag_bytes *embedded_tag(const struct walk *w,
+						    const struct rolling_release *release)
+{
+	size_t i;
+
+	for (i = w->embedded_nr; i-- > 0;)
+		if (git_oid_equal(&w->embedded[i].id, &release->tag))
+			return &w->embedded[i];
+	return NULL;
 }
 
 static int check_rebuild(struct walk *w, git_commit *commit, const struct rolling_release *release)
 {
 	char *difference = NULL, expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
 	git_oid rebuilt;
-	int err = rolling_merge_rebuild(&rebuilt, &difference, w->repo, commit, release);
+	int err = rolling_merge_rebuild(&rebuilt, &difference, w->repo, commit, release,
+					embedded_tag(w, release));
 
 	if (err <= 0)
 		return err;
@@ -366,6 +380,36 @@ static int check_rebuild(struct walk *w, git_commit *commit, const struct rollin
 	snprintf(found, sizeof(found), "%s (%s)", hex(h, git_commit_id(commit)), difference);
 	free(difference);
 	return fail(w, ROLLING_CHECK_REBUILD, git_commit_id(commit), expected, found);
+}
+
+/*
+ * The release a --since merge stands at.  It was verified before, so a
+ * tag it embeds names its release even where no tag ref does (a branch
+ * fetched without tags).  Returns 1 when it is a rolling merge.
+ */
+static int since_release(struct walk *w, git_commit *commit)
+{
+	struct rolling_verify_result *r = w->result;
+	struct rolling_merge_exam exam;
+	int err = rolling_merge_examine(&exam, commit, w->tags, w->patterns);
+
+	if (err < 0)
+		goto out;
+	if (!exam.findings_nr && exam.release) {
+		r->since_release = exam.release;
+		err = 1;
+	} else if (vouched_by_embedded_tag(&exam)) {
+		if ((err = grow((void **)&r->embedded_releases, &w->releases_alloc,
+				r->embedded_releases_nr, sizeof(*r->embedded_releases))) < 0)
+			goto out;
+		r->since_release = r->embedded_releases[r->embedded_releases_nr++] =
+			exam.embedded_release;
+		exam.embedded_release = NULL;
+		err = 1;
+	}
+out:
+	rolling_merge_exam_free(&exam);
+	return err;
 }
 
 /*
@@ -386,7 +430,7 @@ static int reach_since(struct walk *w, const git_oid *since)
 		return err;
 	if (!commit)
 		return fail_missing(w, since, since, "commit");
-	err = rolling_merge_identify(&r->since_release, commit, w->tags, w->patterns);
+	err = since_release(w, commit);
 	git_commit_free(commit);
 	if (err)
 		return err < 0 ? err : 0;
@@ -457,13 +501,14 @@ static int visit(struct walk *w, git_commit *commit, int is_tip, git_oid *next)
 	struct rolling_verify_result *r = w->result;
 	const struct rolling_release *release;
 	enum step_kind kind;
+	git_oid tag;
 	int err;
 
 	/* A release commit is a base even at a shallow boundary: nothing below it counts. */
 	if (!rolling_tags_find_commit(w->tags, git_commit_id(commit)) &&
 	    (err = check_cut(w, commit)) != 0)
 		return err;
-	if ((err = check_step(&kind, &release, w, commit)) < 0)
+	if ((err = check_step(&kind, &release, &tag, w, commit)) < 0)
 		return err;
 	if (is_tip && kind != STEP_FAILED)
 		r->tip_release = release;
@@ -471,10 +516,11 @@ static int visit(struct walk *w, git_commit *commit, int is_tip, git_oid *next)
 		r->has_base = 1;
 		git_oid_cpy(&r->base, git_commit_id(commit));
 		r->base_release = release;
+		git_oid_cpy(&r->base_tag, &tag);
 		return 1;
 	}
 	if (kind == STEP_MERGE &&
-	    ((err = add_step(w, git_commit_id(commit), release)) < 0 ||
+	    ((err = add_step(w, git_commit_id(commit), release, &tag)) < 0 ||
 	     (w->options->rebuild && (err = check_rebuild(w, commit, release)) < 0)))
 		return err;
 	return step_down(w, commit, next);
@@ -498,6 +544,13 @@ static int visit(struct walk *w, git_commit *commit, int is_tip, git_oid *next)
  * neither a rolling merge nor a release commit, is a failure, so no
  * other commit can hide in a verified branch.  (With --since, what is
  * reachable from <since> was proven by the run that verified it.)
+ *
+ * "A peeled release commit" means: a release tag of this repository
+ * leads to it, or, with --signatures only, the merge embeds a tag of
+ * the release its subject names whose `object` is the second parent,
+ * and git finds that tag's signature good.  A signed tag names its
+ * commit by id, so the second case proves the same as the first to
+ * whoever trusts the signer, without any tag ref.
  */
 static int walk_chain(struct walk *w)
 {
@@ -597,70 +650,192 @@ static int check_order(struct walk *w)
 	return 0;
 }
 
-/* The signatures of the base's and every step's release tag, each tag once. */
+/* Is it one of the repository's release tags (not one embedded in a merge)? */
+static int is_tag_release(const struct rolling_tags *tags, const struct rolling_release *release)
+{
+	return release >= tags->releases && release < tags->releases + tags->releases_nr;
+}
+
+/*
+ * The release tags the proof stands on, read from their objects: the
+ * peeled values in packed-refs that the tags were loaded with are a
+ * cache a hostile repository can lie in, and a tag object may name
+ * another release than the ref it is published as, or lie about the
+ * type of what it tags.  Each tag is checked once, at the first commit
+ * that relies on it.  (A release known only from a tag embedded in a
+ * merge was read from that tag's bytes: --signatures vouches for it.)
+ */
+static int check_releases(struct walk *w)
+{
+	struct rolling_verify_result *r = w->result;
+	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
+	char expected[TEXT_MAX], found[TEXT_MAX];
+	size_t i;
+	int err = 0;
+
+	if (!seen)
+		return rolling_error("out of memory");
+	for (i = 0; i <= r->steps_nr && !err; i++) {
+		const struct rolling_release *release = i ? r->steps[i - 1].release :
+			r->has_base ? r->base_release : NULL;
+		const char *problem;
+		size_t index;
+		int sound;
+
+		if (!release || !is_tag_release(w->tags, release) ||
+		    seen[index = (size_t)(release - w->tags->releases)])
+			continue;
+		seen[index] = 1;
+		if ((sound = rolling_release_check(&problem, w->tags, release)) < 0) {
+			err = sound;
+			break;
+		}
+		if (sound)
+			continue;
+		snprintf(expected, sizeof(expected), "release tag %.*s, as its objects say",
+			 QUOTE(release->name));
+		snprintf(found, sizeof(found), "%.*s: %s", QUOTE(release->name),
+			 problem ? problem : "unusable");
+		err = fail(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
+			   expected, found);
+	}
+	free(seen);
+	return err;
+}
+
+/* The tags to check: the base's and every step's, each once. */
+struct signed_tags {
+	git_oid *ids;
+	const char **names;
+	const git_oid **commits;     /* the first step (or the base) vouched for */
+	enum rolling_signature_status *status;
+	size_t nr;
+	struct rolling_oidmap seen;
+};
+
+static int collect_tags(struct signed_tags *t, const struct rolling_verify_result *r)
+{
+	size_t max = r->steps_nr + 1, i, unused;
+
+	t->ids = calloc(max, sizeof(*t->ids));
+	t->names = calloc(max, sizeof(*t->names));
+	t->commits = calloc(max, sizeof(*t->commits));
+	t->status = calloc(max, sizeof(*t->status));
+	if (!t->ids || !t->names || !t->commits || !t->status)
+		return rolling_error("out of memory");
+	for (i = 0; i <= r->steps_nr; i++) {
+		const struct rolling_verify_step *step = i ? &r->steps[i - 1] : NULL;
+		const git_oid *tag = step ? &step->tag : &r->base_tag;
+
+		if ((!step && !r->has_base) || rolling_oidmap_get(&t->seen, tag, &unused))
+			continue;
+		if (rolling_oidmap_put(&t->seen, tag, t->nr) < 0)
+			return ROLLING_ERROR;
+		git_oid_cpy(&t->ids[t->nr], tag);
+		t->names[t->nr] = step ? step->release->name : r->base_release->name;
+		t->commits[t->nr++] = step ? &step->merge : &r->base;
+	}
+	return 0;
+}
+
+static void free_tags(struct signed_tags *t)
+{
+	free(t->ids);
+	free(t->names);
+	free(t->commits);
+	free(t->status);
+	rolling_oidmap_free(&t->seen);
+}
+
+/*
+ * The signatures of the tags vouching for the base and every step, each
+ * tag once, checked by git (rolling_tag_object_signatures()).
+ */
 static int check_signatures(struct walk *w)
 {
 	struct rolling_verify_result *r = w->result;
-	size_t max = r->steps_nr + 1, nr = 0, i;
-	const char **names = calloc(max, sizeof(*names));
-	const git_oid **commits = calloc(max, sizeof(*commits));
-	enum rolling_signature_status *status = calloc(max, sizeof(*status));
-	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
-	char expected[TEXT_MAX], found[TEXT_MAX];
-	int err = 0;
+	struct signed_tags t = { NULL, NULL, NULL, NULL, 0, { NULL, 0, 0 } };
+	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int err;
 
-	if (!names || !commits || !status || !seen) {
-		err = rolling_error("out of memory");
+	if ((err = collect_tags(&t, r)) < 0 ||
+	    (err = rolling_tag_object_signatures(t.status, w->repo, t.ids, t.nr, w->embedded,
+						 w->embedded_nr)) < 0)
 		goto out;
-	}
-	for (i = 0; i <= r->steps_nr; i++) {
-		const struct rolling_release *release = i ? r->steps[i - 1].release :
-			r->has_base ? r->base_release : NULL;
-		size_t index;
-
-		if (!release || seen[index = (size_t)(release - w->tags->releases)])
-			continue;
-		seen[index] = 1;
-		names[nr] = release->name;
-		commits[nr++] = i ? &r->steps[i - 1].merge : &r->base;
-	}
-	if ((err = rolling_tag_signatures(status, w->repo, names, nr)) < 0)
-		goto out;
-	for (i = 0; i < nr && !err; i++) {
-		if (status[i] == ROLLING_SIGNATURE_GOOD) {
+	for (i = 0; i < t.nr && !err; i++) {
+		if (t.status[i] == ROLLING_SIGNATURE_GOOD) {
 			r->signatures_good++;
 			continue;
 		}
-		snprintf(expected, sizeof(expected), "a good signature on tag %s"
-			 " (see git verify-tag %s)", names[i], names[i]);
-		snprintf(found, sizeof(found), "%s: %s", names[i],
-			 rolling_signature_status_name(status[i]));
-		err = fail(w, ROLLING_CHECK_SIGNATURE, commits[i], expected, found);
+		if (rolling_tags_find_name(w->tags, w->patterns, t.names[i]))
+			snprintf(expected, sizeof(expected), "a good signature on tag %s"
+				 " (see git verify-tag %s)", t.names[i], t.names[i]);
+		else
+			snprintf(expected, sizeof(expected), "a good signature on tag %s %s,"
+				 " embedded in the merge", t.names[i], hex(h, &t.ids[i]));
+		snprintf(found, sizeof(found), "%s: %s", t.names[i],
+			 rolling_signature_status_name(t.status[i]));
+		err = fail(w, ROLLING_CHECK_SIGNATURE, t.commits[i], expected, found);
 	}
 out:
-	free(seen);
-	free(status);
-	free(commits);
-	free(names);
+	free_tags(&t);
 	return err;
+}
+
+/*
+ * A rolling merge need not be signed, but a signature it carries must be
+ * good: a bad one is a forgery of whoever it names.
+ */
+static int check_merge_signatures(struct walk *w)
+{
+	char expected[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	int *good;
+	size_t i;
+	int err;
+
+	if (!w->signed_merges_nr)
+		return 0;
+	if (!(good = calloc(w->signed_merges_nr, sizeof(*good))))
+		return rolling_error("out of memory");
+	err = rolling_commit_signatures(good, w->repo, w->signed_merges, w->signed_merges_nr);
+	for (i = 0; i < w->signed_merges_nr && !err; i++) {
+		if (good[i])
+			continue;
+		snprintf(expected, sizeof(expected), "a good signature on the merge, or none"
+			 " (see git verify-commit %s)", hex(h, &w->signed_merges[i]));
+		err = fail(w, ROLLING_CHECK_SIGNATURE, &w->signed_merges[i], expected,
+			   "a commit signature git does not accept");
+	}
+	free(good);
+	return err;
+}
+
+static int report_replacement(struct walk *w, const struct rolling_hazard *h)
+{
+	char found[TEXT_MAX], by[GIT_OID_HEXSZ + 1];
+
+	if (h->honoured)
+		snprintf(found, sizeof(found), "%.*s makes git read %s instead",
+			 QUOTE(h->refname), hex(by, &h->replacement));
+	else
+		snprintf(found, sizeof(found), "%.*s, which git skips today as a bad replace"
+			 " ref name", QUOTE(h->refname));
+	return fail(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
+		    "no replacement: git and git rolling must see the same objects", found);
 }
 
 static int report_replacements(struct walk *w)
 {
-	char found[TEXT_MAX], h[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
 	struct rolling_hazard *list;
 	size_t nr, i;
 	int err;
 
 	if ((err = rolling_hazard_replacements(&list, &nr, w->repo)) < 0)
 		return err;
-	for (i = 0; i < nr && !err; i++) {
-		snprintf(found, sizeof(found), "refs/replace/%s makes git read %s instead",
-			 hex(h, &list[i].oid), hex(by, &list[i].replacement));
-		err = fail(w, ROLLING_CHECK_REPLACE, &list[i].oid,
-			   "no replacement: git and git rolling must see the same objects", found);
-	}
-	free(list);
+	for (i = 0; i < nr && !err; i++)
+		err = report_replacement(w, &list[i]);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
@@ -676,7 +851,7 @@ static int report_grafts(struct walk *w)
 		err = fail(w, ROLLING_CHECK_GRAFT, &list[i].oid,
 			   "no graft: git and git rolling must see the same parents",
 			   "info/grafts gives git other parents for it");
-	free(list);
+	rolling_hazard_free(list, nr);
 	return err;
 }
 
@@ -708,7 +883,8 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 {
 	static const struct rolling_verify_options defaults = { NULL, 0, 0 };
 	struct walk w = { result, repo, tags, patterns, options ? options : &defaults,
-			  { NULL, 0, 0 }, 0, 0, 0 };
+			  { NULL, 0, 0 }, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0 };
+	size_t i;
 	int err;
 
 	memset(result, 0, sizeof(*result));
@@ -716,12 +892,17 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	if ((err = check_hazards(&w)) < 0 || (err = walk_chain(&w)) < 0)
 		goto out;
 	reverse_steps(result);
-	if ((err = check_order(&w)) < 0)
+	if ((err = check_order(&w)) < 0 || (err = check_releases(&w)) < 0)
 		goto out;
-	if (w.options->signatures)
-		err = check_signatures(&w);
+	if (w.options->signatures &&
+	    ((err = check_signatures(&w)) < 0 || (err = check_merge_signatures(&w)) < 0))
+		goto out;
 out:
 	rolling_oidmap_free(&w.shallow);
+	for (i = 0; i < w.embedded_nr; i++)
+		free((char *)w.embedded[i].data);
+	free(w.embedded);
+	free(w.signed_merges);
 	return err;
 }
 
@@ -733,6 +914,11 @@ void rolling_verify_free(struct rolling_verify_result *result)
 		free(result->failures[i].expected);
 		free(result->failures[i].found);
 	}
+	for (i = 0; i < result->embedded_releases_nr; i++) {
+		free(result->embedded_releases[i]->name);
+		free(result->embedded_releases[i]);
+	}
+	free(result->embedded_releases);
 	free(result->failures);
 	free(result->steps);
 	free(result->switches);

@@ -31,6 +31,8 @@ enum rolling_verify_check {
 	ROLLING_CHECK_GRAFT,      /* "graft": info/grafts changes what git sees */
 	ROLLING_CHECK_SHALLOW,    /* "shallow": a shallow clone cuts the chain */
 	ROLLING_CHECK_MISSING,    /* "missing": an object the proof needs is not there */
+	ROLLING_CHECK_MERGETAG,   /* "mergetag": at most one, and the release's own tag */
+	ROLLING_CHECK_HEADER,     /* "header": no header the recipe does not write */
 };
 
 const char *rolling_verify_check_name(enum rolling_verify_check check);
@@ -46,6 +48,12 @@ struct rolling_verify_failure {
 struct rolling_verify_step {
 	git_oid merge;
 	const struct rolling_release *release;
+	/*
+	 * The tag object that vouches for the release: the one embedded in
+	 * the merge's mergetag header, else the one the release's ref names
+	 * (the commit itself for a lightweight tag).
+	 */
+	git_oid tag;
 };
 
 /* Where the chain moves on to a later series. */
@@ -57,7 +65,13 @@ struct rolling_verify_switch {
 struct rolling_verify_options {
 	const git_oid *since;   /* check only the steps after this commit; NULL: all */
 	int rebuild;            /* recompute every merge and compare the ids */
-	int signatures;         /* verify the release tags' signatures */
+	/*
+	 * Verify the signatures of the tags that vouch for the releases,
+	 * and accept as a release a merge's second parent that no tag ref
+	 * names when the tag embedded in the merge is a tag of that release
+	 * and its signature is good.
+	 */
+	int signatures;
 };
 
 struct rolling_verify_result {
@@ -68,6 +82,7 @@ struct rolling_verify_result {
 	int has_base;
 	git_oid base;
 	const struct rolling_release *base_release;
+	git_oid base_tag;       /* what the base release's ref names */
 	/* With options.since: whether it was found on the chain, and what it is. */
 	int since_found;
 	const struct rolling_release *since_release;
@@ -82,6 +97,13 @@ struct rolling_verify_result {
 	int truncated;
 	unsigned hazards;       /* enum rolling_repo_hazard bits */
 	size_t signatures_good;
+	/*
+	 * With options.signatures, the releases known only from the tags
+	 * embedded in their merges (no tag ref names them); steps and
+	 * since_release may point to them.
+	 */
+	struct rolling_release **embedded_releases;
+	size_t embedded_releases_nr;
 };
 
 /* A branch that is not a rolling branch at all fails at every commit: stop early. */

@@ -12,7 +12,11 @@ int rolling_series_cmp(const struct rolling_series *a, const struct rolling_seri
 {
 	int c = cmp_u32(a->major, b->major);
 
-	return c ? c : cmp_u32(a->minor, b->minor);
+	if (!c)
+		c = cmp_u32(a->minor, b->minor);
+	if (!c)
+		c = cmp_u32(a->sub, b->sub);
+	return c ? c : cmp_u32(a->parts, b->parts);
 }
 
 int rolling_version_cmp(const struct rolling_version *a, const struct rolling_version *b)
@@ -40,29 +44,62 @@ int rolling_parse_u32(uint32_t *out, const char *s, size_t len)
 	return 0;
 }
 
-int rolling_series_parse(struct rolling_series *out, const char *s, int has_minor,
+/* "<major>.<minor> or <major>.<minor>.<sub>", for messages. */
+static const char *describe_forms(char *buf, size_t size, unsigned forms)
+{
+	static const char *const names[] = {
+		NULL, "<major>", "<major>.<minor>", "<major>.<minor>.<sub>",
+	};
+	size_t len = 0;
+	unsigned parts;
+
+	buf[0] = '\0';
+	for (parts = 1; parts <= 3; parts++)
+		if (forms & ROLLING_SERIES_FORM(parts))
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+						len ? " or " : "", names[parts]);
+	return buf;
+}
+
+static int form_error(const char *what, const char *s, unsigned forms)
+{
+	char expected[64];
+
+	return rolling_error("%s: '%s' is not a series of the form %s", what, s,
+			     describe_forms(expected, sizeof(expected), forms));
+}
+
+int rolling_series_parse(struct rolling_series *out, const char *s, unsigned forms,
 			 const char *what)
 {
-	const char *dot = strchr(s, '.');
-	size_t major_len = dot ? (size_t)(dot - s) : strlen(s);
+	uint32_t *numbers[] = { &out->major, &out->minor, &out->sub };
+	unsigned parts = 1, i;
+	const char *p;
 
 	memset(out, 0, sizeof(*out));
-	if (has_minor && !dot)
-		return rolling_error("%s: '%s' is not a series of the form <major>.<minor>",
-				     what, s);
-	if (!has_minor && dot)
-		return rolling_error("%s: '%s' is not a series of the form <major>", what, s);
-	if (rolling_parse_u32(&out->major, s, major_len) < 0 ||
-	    (dot && rolling_parse_u32(&out->minor, dot + 1, strlen(dot + 1)) < 0))
-		return rolling_error("%s: '%s' is not a valid series "
-				     "(decimal numbers of at most 32 bits)", what, s);
+	for (p = s; (p = strchr(p, '.')); p++)
+		parts++;
+	/* The shape first, so "six" is told what a series looks like. */
+	if (parts > 3 || !*s || !(forms & ROLLING_SERIES_FORM(parts)))
+		return form_error(what, s, forms);
+	for (i = 0, p = s; i < parts; i++) {
+		size_t len = strcspn(p, ".");
+
+		if (rolling_parse_u32(numbers[i], p, len) < 0)
+			return rolling_error("%s: '%s' is not a valid series "
+					     "(decimal numbers of at most 32 bits)", what, s);
+		p += len + 1;
+	}
+	out->parts = parts;
 	return 0;
 }
 
-const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s,
-				  int has_minor)
+const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s)
 {
-	if (has_minor)
+	if (s->parts >= 3)
+		snprintf(buf, size, "%u.%u.%u", (unsigned)s->major, (unsigned)s->minor,
+			 (unsigned)s->sub);
+	else if (s->parts == 2)
 		snprintf(buf, size, "%u.%u", (unsigned)s->major, (unsigned)s->minor);
 	else
 		snprintf(buf, size, "%u", (unsigned)s->major);

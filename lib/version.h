@@ -5,23 +5,36 @@
 #include <stddef.h>
 
 /*
- * A release series: "6.6" for Linux, "255" for systemd (minor unused).
- * Whether a scheme has a minor number is decided by its patterns.
+ * A release series of one to three numbers: "255" for systemd, "6.6"
+ * for Linux, "2.6.32" for Linux before 3.0.  `parts` says how many of
+ * major, minor and sub it has (the others are 0): a scheme's patterns
+ * decide, tag by tag, so one scheme may have series of two sizes
+ * (PostgreSQL's "9.6" and "16").
  */
 struct rolling_series {
 	uint32_t major;
 	uint32_t minor;
+	uint32_t sub;
+	unsigned parts;
 };
 
 /*
+ * The sizes of series a scheme has, as a bit mask: bit n set when its
+ * series may have n numbers.
+ */
+#define ROLLING_SERIES_FORM(parts) (1u << (parts))
+
+/*
  * A version read from a tag name.  Release tags fill `patch` (>= 1);
- * mainline tags leave it 0 and set `rc` for release candidates
- * (rc == 0 means the final mainline release).
+ * mainline tags leave it 0 and set `prerelease` for release candidates
+ * and other pre-releases (betas, alphas), whose number is `rc`; git
+ * counts from rc0, so only `prerelease` tells a candidate from a final.
  */
 struct rolling_version {
 	struct rolling_series series;
 	uint32_t patch;
 	uint32_t rc;
+	int prerelease;
 };
 
 int rolling_series_cmp(const struct rolling_series *a, const struct rolling_series *b);
@@ -37,16 +50,16 @@ int rolling_version_cmp(const struct rolling_version *a, const struct rolling_ve
 int rolling_parse_u32(uint32_t *out, const char *s, size_t len);
 
 /*
- * Parse a series given by the user or the configuration ("6.6" when
- * has_minor, else "255").  `what` names the source for the message.
+ * Parse a series given by the user or the configuration ("6.6", "255")
+ * of one of the sizes in `forms` (ROLLING_SERIES_FORM bits).  `what`
+ * names the source for the message.
  */
-int rolling_series_parse(struct rolling_series *out, const char *s, int has_minor,
+int rolling_series_parse(struct rolling_series *out, const char *s, unsigned forms,
 			 const char *what);
 
-/* Format a series into buf ("6.6" or "255"). */
-const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s,
-				  int has_minor);
+/* Format a series into buf ("6.6", "255" or "2.6.32"). */
+const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s);
 
-#define ROLLING_SERIES_BUFSZ 24
+#define ROLLING_SERIES_BUFSZ 36
 
 #endif

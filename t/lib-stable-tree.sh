@@ -7,9 +7,18 @@
 # the same object ids.
 #
 #   stable_tree_linux DIR      mainline "master", branches linux-X.Y.y,
-#                              tags vX.Y-rcN, vX.Y, vX.Y.N
+#                              tags vX.Y-rcN, vX.Y, vX.Y.N (and, for a
+#                              version 2.6.X, v2.6.X-rcN, v2.6.X, v2.6.X.N)
 #   stable_tree_systemd DIR    mainline "master", branches vN-stable,
 #                              tags vN-rcN, vN, vN.M
+#   stable_tree_git DIR        branches maint-X.Y, tags vX.Y.0-rc0..rc2,
+#                              vX.Y.0, vX.Y.N (1.8.5: v1.8.5-rc0, v1.8.5.N)
+#   stable_tree_qemu DIR       branches stable-X.Y, tags vX.Y.0-rc0..rc3,
+#                              vX.Y.0, vX.Y.N
+#   stable_tree_python DIR     branches X.Y, tags vX.Y.0a1, a2, b1, b2, rc1,
+#                              vX.Y.0, vX.Y.N (2.x: v2.7a1 ..., v2.7)
+#   stable_tree_postgresql DIR branches REL_N_STABLE, tags REL_N_BETA1..3,
+#                              REL_N_RC1, REL_N_0, REL_N_M (9.6: REL9_6_*)
 #   stable_tree_replay DIR WEEK   leave only the tags of weeks <= WEEK
 #                                 (and the look-alike tags)
 #   stable_tree_weeks DIR      print the last week of the time line
@@ -22,8 +31,17 @@
 #                          line (default "5.19 6.1 6.6"; empty: none)
 #   SYSTEMD_MAINLINE       systemd versions (default "253 254 255 256 257")
 #   SYSTEMD_LTS            systemd long-lived series (default: none)
+#   GIT_MAINLINE, QEMU_MAINLINE, PYTHON_MAINLINE, POSTGRESQL_MAINLINE
+#                          the versions of those schemes (defaults below)
 #   STABLE_COMMITS_PER_WEEK  mainline commits per week (default 3)
 #   STABLE_LIGHTWEIGHT_TAGS  1: lightweight release tags (default annotated)
+#   STABLE_SIGNED_TAGS     1: sign every release and mainline tag with a
+#                          throwaway SSH key (made with ssh-keygen on first
+#                          use, $STABLE_SIGNING_KEY, by default in the trash
+#                          directory) and set up the tree so that `git
+#                          verify-tag` accepts them (gpg.format=ssh,
+#                          user.signingKey, gpg.ssh.allowedSignersFile);
+#                          overrides STABLE_LIGHTWEIGHT_TAGS
 #   STABLE_TAIL_WEEKS      weeks after the last mainline release (default 4)
 #
 # Each week of the time line gets, in this order: the mainline commits,
@@ -38,6 +56,8 @@
 #   <week> <tag> <tag-object-id, or commit id if lightweight> <commit-id>
 # DIR/.git/stable-lookalikes has the same format, week 0, for the tags
 # that look like releases but are not.
+
+. "${TEST_DIRECTORY:-$(dirname "$0")}"/lib-sign-tags.sh
 
 STABLE_EPOCH_=1640995200	# 2022-01-01 00:00:00 UTC, start of week 1
 STABLE_WEEK_=604800
@@ -70,6 +90,13 @@ st_linux_version_file_ () {
 	init) st_v=0.0 ;;
 	rc) st_extra=" -rc$3" ;;
 	stable) st_sub=$3 ;;
+	esac
+	# 2.6.X: SUBLEVEL is X, and a stable release is EXTRAVERSION .N
+	case $st_v in
+	*.*.*)
+		st_extra=${st_extra:-${st_sub#0}}
+		test "$st_sub" = 0 || st_extra=.$st_sub
+		st_sub=${st_v##*.} st_v=${st_v%.*} ;;
 	esac
 	printf 'M 100644 inline Makefile\ndata <<EOT\n# SPDX-License-Identifier: GPL-2.0\nVERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION =%s\nNAME = Fixture Sloth\nEOT\n' \
 		"${st_v%%.*}" "${st_v#*.}" "$st_sub" "$st_extra"
@@ -118,6 +145,152 @@ st_systemd_lookalikes_ () {
 	echo "annotated systemd-255.3 v255.3"
 }
 
+# --- the git scheme ------------------------------------------------------
+
+st_git_setup_ () {
+	st_rcs=3
+	st_dir=builtin
+	st_boss='Junio C Hamano <gitster@example.org> -0800'
+	st_maint='Junio C Hamano <gitster@example.org> -0700'
+}
+
+# Feature releases are vX.Y.0 with candidates from rc0; before 1.9 a
+# feature release had three numbers and its maintenance releases four.
+st_git_name_ () {
+	case $2 in
+	1.[0-8].*) st_base=v$2 ;;
+	*) st_base=v$2.0 ;;
+	esac
+	case $1 in
+	rc) st_tag=$st_base-rc$(($3 - 1)) ;;
+	final) st_tag=$st_base ;;
+	stable) st_tag=v$2.$3 ;;
+	branch) st_tag=maint-$2 ;;
+	esac
+	st_title="Git ${st_tag#v}"
+}
+
+st_git_version_file_ () {
+	st_v=${st_tag:-v0.0.0}
+	test "$1" = init && st_v=v0.0.0
+	printf 'M 100644 inline GIT-VERSION-GEN\ndata <<EOT\nDEF_VER=%s\nEOT\n' "$st_v"
+}
+
+st_git_lookalikes_ () {
+	echo "light gitgui-0.19.0 master"
+	echo "annotated v2.1.1-rc0 v2.1.1^"
+	echo "annotated v2.1.0.1 v2.1.1"
+}
+
+# --- the qemu scheme -----------------------------------------------------
+
+st_qemu_setup_ () {
+	st_rcs=4
+	st_dir=hw
+	st_boss='Peter M <pm@example.org> +0000'
+	st_maint='Michael T <mjt@example.org> +0300'
+}
+
+st_qemu_name_ () {
+	case $1 in
+	rc) st_tag=v$2.0-rc$(($3 - 1)) ;;
+	final) st_tag=v$2.0 ;;
+	stable) st_tag=v$2.$3 ;;
+	branch) st_tag=stable-$2 ;;
+	esac
+	st_title="Update version for ${st_tag#v} release"
+}
+
+st_qemu_version_file_ () {
+	st_v=${st_tag#v}
+	test "$1" = init && st_v=0.0.0
+	printf 'M 100644 inline VERSION\ndata <<EOT\n%s\nEOT\n' "$st_v"
+}
+
+# QEMU's occasional four-number release is not read by the preset.
+st_qemu_lookalikes_ () {
+	echo "annotated v8.1.2.1 v8.1.2"
+	echo "light v8.2 master"
+}
+
+# --- the CPython scheme --------------------------------------------------
+
+st_python_setup_ () {
+	st_rcs=5
+	st_dir=Objects
+	st_boss='Thomas W <thomas@example.org> +0100'
+	st_maint='Pablo G <pablogsal@example.org> +0000'
+}
+
+# Pre-releases a1 a2 b1 b2 rc1; finals of 2.x had no ".0".
+st_python_name_ () {
+	case $2 in
+	2.*) st_base=v$2 ;;
+	*) st_base=v$2.0 ;;
+	esac
+	case $1 in
+	rc)
+		if test $3 -le 2; then st_tag=${st_base}a$3
+		elif test $3 -le 4; then st_tag=${st_base}b$(($3 - 2))
+		else st_tag=${st_base}rc$(($3 - 4))
+		fi ;;
+	final) st_tag=$st_base ;;
+	stable) st_tag=v$2.$3 ;;
+	branch) st_tag=$2 ;;
+	esac
+	st_title="Python ${st_tag#v}"
+}
+
+st_python_version_file_ () {
+	st_v=${st_tag#v}
+	test "$1" = init && st_v=0.0
+	printf 'M 100644 inline Include/patchlevel.h\ndata <<EOT\n#define PY_VERSION "%s"\nEOT\n' "$st_v"
+}
+
+# Release candidates of maintenance releases are not read.
+st_python_lookalikes_ () {
+	echo "annotated v3.12.1rc1 v3.12.1^"
+	echo "light legacy-trunk master"
+}
+
+# --- the PostgreSQL scheme -----------------------------------------------
+
+st_postgresql_setup_ () {
+	st_rcs=4
+	st_dir=src/backend
+	st_boss='Tom L <tgl@example.org> -0500'
+	st_maint='Tom L <tgl@example.org> -0400'
+}
+
+# REL_16_BETA1..3, REL_16_RC1, REL_16_0, REL_16_1; before 10 REL9_6_*.
+st_postgresql_name_ () {
+	case $2 in
+	*.*) st_base=REL${2%%.*}_${2#*.} ;;
+	*) st_base=REL_$2 ;;
+	esac
+	case $1 in
+	rc)
+		if test $3 -le 3; then st_tag=${st_base}_BETA$3
+		else st_tag=${st_base}_RC$(($3 - 3))
+		fi ;;
+	final) st_tag=${st_base}_0 ;;
+	stable) st_tag=${st_base}_$3 ;;
+	branch) st_tag=${st_base}_STABLE ;;
+	esac
+	st_title="Stamp $st_tag."
+}
+
+st_postgresql_version_file_ () {
+	st_v=$st_tag
+	test "$1" = init && st_v=none
+	printf 'M 100644 inline configure.ac\ndata <<EOT\nAC_INIT([PostgreSQL], [%s])\nEOT\n' "$st_v"
+}
+
+st_postgresql_lookalikes_ () {
+	echo "annotated REL_11_1_TEST REL_11_1"
+	echo "light PG95-1_01 master"
+}
+
 # --- public entry points -------------------------------------------------
 
 stable_tree_linux () {
@@ -129,6 +302,22 @@ stable_tree_linux () {
 stable_tree_systemd () {
 	stable_tree_generate_ "$1" st_systemd_ \
 		"${SYSTEMD_MAINLINE:-253 254 255 256 257}" "${SYSTEMD_LTS-}"
+}
+
+stable_tree_git () {
+	stable_tree_generate_ "$1" st_git_ "${GIT_MAINLINE:-1.8.5 1.9 2.0 2.1 2.2}" ""
+}
+
+stable_tree_qemu () {
+	stable_tree_generate_ "$1" st_qemu_ "${QEMU_MAINLINE:-0.15 1.7 8.0 8.1 8.2}" ""
+}
+
+stable_tree_python () {
+	stable_tree_generate_ "$1" st_python_ "${PYTHON_MAINLINE:-2.7 3.11 3.12 3.13}" ""
+}
+
+stable_tree_postgresql () {
+	stable_tree_generate_ "$1" st_postgresql_ "${POSTGRESQL_MAINLINE:-9.5 9.6 10 11 12}" ""
 }
 
 # stable_tree_replay DIR WEEK: one ref transaction that deletes every tag
@@ -160,6 +349,8 @@ stable_tree_generate_ () {
 	st_repo=$1 st_p=$2 st_lts=" $4 "
 	st_per_week=${STABLE_COMMITS_PER_WEEK:-3}
 	st_light=${STABLE_LIGHTWEIGHT_TAGS:-0}
+	st_signed=${STABLE_SIGNED_TAGS:-0}
+	test "$st_signed" != 1 || st_light=0
 	"${st_p}setup_"
 	set -- $3
 	st_n=$# st_first=$1
@@ -174,6 +365,7 @@ stable_tree_generate_ () {
 		stable_stream_ "$@" 3>"$st_repo/.git/stable-events" &&
 		echo done
 	} | git -C "$st_repo" fast-import --quiet --done --active-branches=64 &&
+	stable_sign_tags_ &&
 	stable_lookalikes_ &&
 	stable_write_timeline_ &&
 	git -C "$st_repo" reset -q --hard
@@ -336,6 +528,14 @@ stable_lookalikes_ () {
 		done
 		echo done
 	} | git -C "$st_repo" fast-import --quiet --done
+}
+
+# Sign every tag fast-import wrote (releases and mainline; the
+# look-alikes come later) with a throwaway key made on first use.
+stable_sign_tags_ () {
+	test "$st_signed" = 1 || return 0
+	sign_all_tags "$st_repo" \
+		"${STABLE_SIGNING_KEY:-${TRASH_DIRECTORY:-$st_repo/.git}/stable-signing.key}"
 }
 
 # Join the release events with the final tag objects: the time line gets

@@ -11,7 +11,9 @@
 #   recipe_merge PARENT TAG      print the id of a merge of TAG on top of
 #                                PARENT with the recipe's bytes, made with
 #                                git commit-tree (git merge would refuse
-#                                a release that is already merged)
+#                                a release that is already merged); for an
+#                                unsigned TAG only, as commit-tree writes
+#                                no mergetag header
 #   restack ONTO FROM TIP        print the id of FROM..TIP's first-parent
 #                                merges remade with git commit-tree on top
 #                                of ONTO, parents, trees and messages kept

@@ -33,8 +33,8 @@ test_expect_success 'init --stable creates the branch at the newest release of 6
 test_expect_success 'the configuration is plain git config' '
 	cat >expect <<-\EOF &&
 	rolling.linux-rolling-stable.policy stable
-	rolling.linux-rolling-stable.releasepattern v(?<major>(?:0|[1-9][0-9]*))\.(?<minor>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*)
-	rolling.linux-rolling-stable.mainlinepattern v(?<major>(?:0|[1-9][0-9]*))\.(?<minor>(?:0|[1-9][0-9]*))(?:-rc(?<rc>[1-9][0-9]*))?
+	rolling.linux-rolling-stable.releasepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*)|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*))
+	rolling.linux-rolling-stable.mainlinepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*)))(?:-rc(?<rc>[1-9][0-9]*))?
 	rolling.linux-rolling-stable.signoff true
 	EOF
 	git -C tree config --get-regexp "^rolling\." >actual &&
@@ -143,10 +143,11 @@ test_expect_success 'refusals: bad values change nothing' '
 
 test_expect_success 'invalid patterns are fatal, with PCRE2 message and offset' '
 	(cd tree && snapshot ../before) &&
-	test_expect_code 128 git -C tree rolling init --release-pattern "v(?<major>\d+" new 2>err &&
+	test_expect_code 128 git -C tree rolling init --preset linux \
+		--release-pattern "v(?<major>\d+" new 2>err &&
 	echo "fatal: rolling.new.releasePattern: missing closing parenthesis at offset 13" >expect &&
 	test_cmp expect err &&
-	test_expect_code 128 git -C tree rolling init --mainline-pattern "v[" new 2>err &&
+	test_expect_code 128 git -C tree rolling init --preset linux --mainline-pattern "v[" new 2>err &&
 	grep "^fatal: rolling.new.mainlinePattern: missing terminating \] for character class at offset 2$" err &&
 	(cd tree && snapshot ../after) &&
 	test_cmp before after
@@ -187,8 +188,12 @@ test_expect_success 'advance skips a newest release that is no commit' '
 test_expect_success 'no release tags, or no qualifying series: nothing is created' '
 	git init -q empty &&
 	test_commit -C empty first &&
-	test_expect_code 128 git -C empty rolling init rs 2>err &&
+	test_expect_code 128 git -C empty rolling init --preset linux rs 2>err &&
 	grep "^fatal: no release tags match the release pattern; nothing created" err &&
+	test_expect_code 128 git -C empty rolling init rs 2>err &&
+	grep "^error: no preset fits the tags; the presets read the tags so:$" err &&
+	grep "^  linux  *0 releases in 0 series, 0 mainline tags: does not fit (no release tags)$" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
 	test_must_fail git -C empty rev-parse --verify -q rs &&
 	test -z "$(git -C empty config --get-regexp "^rolling\.")"
 '

@@ -102,12 +102,14 @@ test_expect_success 'a sign-off by someone else' '
 	rebuild_fails other-signoff $merge "message "
 '
 
-test_expect_success 'an encoding header' '
+test_expect_success 'an encoding header: not a rolling merge at all' '
 	cd tree &&
 	merge=$(GIT_OPTS="-c i18n.commitEncoding=ISO-8859-1" tip_variant) &&
 	git cat-file commit $merge | grep "^encoding ISO-8859-1$" &&
 	git branch encoded $merge &&
-	rebuild_fails encoded $merge "extra header .encoding.)"
+	verify_fails encoded $merge header &&
+	grep "found extra header .encoding.$" err &&
+	verify_fails encoded $merge header --rebuild
 '
 
 test_expect_success 'setup an SSH signing key' '

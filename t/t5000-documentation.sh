@@ -109,6 +109,24 @@ test_expect_success 'every configuration key that init writes is documented' '
 	done <keys
 '
 
+# The presets are named in the binary only; the manual must describe
+# exactly those (PRESETS in gitrolling(7), and --preset of init).
+test_expect_success 'the manual documents the presets the binary has' '
+	git rolling init --list-presets | sed "s/ .*//" | sort >expect &&
+	test_line_count -ge 6 expect &&
+	sed -n "/^PRESETS\$/,/^[A-Z][A-Z ]*\$/p" "$DOC/gitrolling.txt" |
+		sed -n "s/^\([a-z][a-z0-9]*\)::\$/\1/p" | sort >documented &&
+	test_cmp expect documented &&
+	sed -n "/^--preset <name>::\$/,/^\$/p" "$DOC/git-rolling-init.txt" |
+		grep -o "\`[a-z0-9]*\`" | tr -d "\`" | sort >init-lists &&
+	test_cmp expect init-lists &&
+	for preset in $(cat expect)
+	do
+		grep -q "^| \`$preset\` " "$GIT_ROLLING_BUILD_DIR/README.md" ||
+		{ echo "README does not list $preset"; return 1; }
+	done
+'
+
 test_expect_success ASCIIDOCTOR 'every page builds without warnings' '
 	mkdir built &&
 	for page in "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt

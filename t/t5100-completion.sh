@@ -76,7 +76,12 @@ test_expect_success 'options after --' '
 	echo "--preset=" >expect &&
 	test_cmp expect actual &&
 	complete git rolling init --preset= >actual &&
-	printf "%s\n" "linux " "systemd " >expect &&
+	git rolling init --list-presets | sed "s/ .*/ /" | sort >expect &&
+	test_line_count -ge 6 expect &&
+	grep -x "postgresql " expect &&
+	test_cmp expect actual &&
+	complete git rolling verify --preset=p >actual &&
+	printf "%s\n" "postgresql " "python " >expect &&
 	test_cmp expect actual
 '
 

@@ -5,8 +5,9 @@
 # file on demand when it is installed as
 # $prefix/share/bash-completion/completions/git-rolling.
 #
-# Commands and options are asked from git-rolling itself (--list-cmds,
-# --git-completion-helper), so the completion never lags behind the code.
+# Commands, options and presets are asked from git-rolling itself
+# (--list-cmds, --git-completion-helper, init --list-presets), so the
+# completion never lags behind the code.
 
 __git_rolling_branches ()
 {
@@ -30,7 +31,8 @@ _git_rolling ()
 
 	case "$cur" in
 	--preset=*)
-		__gitcomp "linux systemd" "" "${cur##--preset=}"
+		__gitcomp "$(git rolling init --list-presets 2>/dev/null | sed -e 's/ .*//')" \
+			"" "${cur##--preset=}"
 		return
 		;;
 	--*=*)

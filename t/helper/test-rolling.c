@@ -5,7 +5,7 @@
  *
  *   test-rolling classify <preset> <tag>...
  *   test-rolling classify-re <release-re> <mainline-re> <tag>...
- *   test-rolling series <has-minor> <text>...
+ *   test-rolling series <forms> <text>...   (forms: "12" for 1 or 2 numbers)
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,14 +14,14 @@
 #include "../../lib/preset.h"
 #include "../../lib/error.h"
 
-static void print_version(const char *kind, const struct rolling_version *v, int has_minor)
+static void print_version(const char *kind, const struct rolling_version *v)
 {
-	printf("%s %u", kind, (unsigned)v->series.major);
-	if (has_minor)
-		printf(".%u", (unsigned)v->series.minor);
+	char buf[ROLLING_SERIES_BUFSZ];
+
+	printf("%s %s", kind, rolling_series_format(buf, sizeof(buf), &v->series));
 	if (v->patch)
 		printf(" patch %u", (unsigned)v->patch);
-	if (v->rc)
+	if (v->prerelease)
 		printf(" rc %u", (unsigned)v->rc);
 	putchar('\n');
 }
@@ -43,9 +43,9 @@ static int classify(const char *release_re, const char *mainline_re, int n, char
 		if (rolling_patterns_classify(&p, names[i], &kind, &v) < 0)
 			printf("error: %s\n", rolling_last_error());
 		else if (kind == ROLLING_TAG_RELEASE)
-			print_version("release", &v, p.has_minor);
+			print_version("release", &v);
 		else if (kind == ROLLING_TAG_MAINLINE)
-			print_version("mainline", &v, p.has_minor);
+			print_version("mainline", &v);
 		else
 			printf("other\n");
 	}
@@ -53,18 +53,22 @@ static int classify(const char *release_re, const char *mainline_re, int n, char
 	return 0;
 }
 
-static int series(int has_minor, int n, char **texts)
+static int series(const char *sizes, int n, char **texts)
 {
 	char buf[ROLLING_SERIES_BUFSZ];
+	unsigned forms = 0;
 	int i;
+
+	for (; *sizes; sizes++)
+		forms |= ROLLING_SERIES_FORM((unsigned)(*sizes - '0'));
 
 	for (i = 0; i < n; i++) {
 		struct rolling_series s;
 
-		if (rolling_series_parse(&s, texts[i], has_minor, "series") < 0)
+		if (rolling_series_parse(&s, texts[i], forms, "series") < 0)
 			printf("error: %s\n", rolling_last_error());
 		else
-			printf("%s\n", rolling_series_format(buf, sizeof(buf), &s, has_minor));
+			printf("%s\n", rolling_series_format(buf, sizeof(buf), &s));
 	}
 	return 0;
 }
@@ -84,8 +88,8 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "classify-re"))
 		return classify(argv[2], argv[3], argc - 4, argv + 4);
 	if (argc >= 3 && !strcmp(argv[1], "series"))
-		return series(atoi(argv[2]), argc - 3, argv + 3);
+		return series(argv[2], argc - 3, argv + 3);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
-		" series <has-minor>) <arg>...\n");
+		" series <forms>) <arg>...\n");
 	return 129;
 }

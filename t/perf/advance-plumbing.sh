@@ -8,7 +8,7 @@
 # Reads the tags with for-each-ref and orders them with sort -V, finds
 # the release at the tip, the series the stable policy follows and the
 # steps to take, and computes each merge's id with hash-object without
-# writing it.  Prints "<from> -> <to> (<id>)" per step.
+# writing it (with the mergetag header git writes for a signed tag).  Prints "<from> -> <to> (<id>)" per step.
 
 branch=${1:?usage: advance-plumbing.sh <branch>}
 release_re='^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.[1-9][0-9]*$'
@@ -45,10 +45,21 @@ from=$current
 for release in $steps
 do
 	dates=$(git log -1 --format='%ad|%cd' --date=raw "$release^{commit}")
-	id=$(printf 'tree %s\nparent %s\nparent %s\nauthor %s <%s> %s\ncommitter %s <%s> %s\n\nMerge %s\n\nSigned-off-by: %s <%s>\n' \
-		"$(git rev-parse "$release^{tree}")" "$tip" "$(git rev-parse "$release^{commit}")" \
-		"$name" "$email" "${dates%|*}" "$name" "$email" "${dates#*|}" \
-		"$release" "$name" "$email" | git hash-object -t commit --stdin)
+	{
+		printf 'tree %s\nparent %s\nparent %s\nauthor %s <%s> %s\ncommitter %s <%s> %s\n' \
+			"$(git rev-parse "$release^{tree}")" "$tip" "$(git rev-parse "$release^{commit}")" \
+			"$name" "$email" "${dates%|*}" "$name" "$email" "${dates#*|}"
+		# git merge <tag> embeds a signed tag (gpg-interface.c's armours).
+		if test "$(git cat-file -t "$release")" = tag &&
+		   git cat-file tag "$release" | grep -q -e '^-----BEGIN PGP SIGNATURE-----' \
+			-e '^-----BEGIN PGP MESSAGE-----' -e '^-----BEGIN SIGNED MESSAGE-----' \
+			-e '^-----BEGIN SSH SIGNATURE-----'
+		then
+			git cat-file tag "$release" | sed -e '1s/^/mergetag /' -e '2,$s/^/ /'
+		fi
+		printf '\nMerge %s\n\nSigned-off-by: %s <%s>\n' "$release" "$name" "$email"
+	} >"$tmp/merge"
+	id=$(git hash-object -t commit "$tmp/merge")
 	echo "$from -> $release ($id)"
 	tip=$id
 	from=$release

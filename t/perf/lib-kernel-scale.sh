@@ -22,6 +22,13 @@
 #     committer "Rolling Bench <bench@example.org>" with the release
 #     commit's dates, message "Merge vX.Y.Z" and a Signed-off-by.
 #
+# With PERF_SIGNED_TAGS=1 (the default), every tag is then signed with a
+# throwaway SSH key kept beside the repository (as real release tags
+# are signed), and the rolling branch is remade with each merge
+# embedding its release's signed tag in a mergetag header, as git commit
+# does after git merge <tag>: one hash-object per merge, since each id
+# depends on the one before.
+#
 # The defaults give about 1,000,000 commits and 5,000 release tags, and
 # 3 objects per mainline commit (commit, tree, blob): a pack index of
 # about 85 MB.  PERF_TREE_EVERY=N changes the tree of only every Nth
@@ -29,11 +36,14 @@
 # same graph.  The cache directory's name holds the parameters, so
 # changing one makes a new repository.
 
+. "$(cd "$(dirname "$0")" && pwd -P)/../lib-sign-tags.sh"
+
 PERF_COMMITS=${PERF_COMMITS:-1000000}
 PERF_SERIES=${PERF_SERIES:-50}
 PERF_RELEASES_PER_SERIES=${PERF_RELEASES_PER_SERIES:-100}
 PERF_ROLLING_SERIES=${PERF_ROLLING_SERIES:-24}
 PERF_TREE_EVERY=${PERF_TREE_EVERY:-1}
+PERF_SIGNED_TAGS=${PERF_SIGNED_TAGS:-1}
 PERF_REPOS=${PERF_REPOS:-$(cd "$(dirname "$0")" && pwd -P)/repos}
 
 kernel_scale_stream_ () {
@@ -169,13 +179,65 @@ kernel_scale_stream_ () {
 	}'
 }
 
-# kernel_scale_generate_ DIR: make the repository (about a minute).
+# kernel_scale_remerge_ DIR: remake the rolling branch of DIR with a
+# mergetag in every merge whose release tag is signed.
+kernel_scale_remerge_ () {
+	ksm_tmp=$1/.git/remerge &&
+	rm -rf "$ksm_tmp" && mkdir "$ksm_tmp" &&
+	git -C "$1" rev-list --reverse --first-parent --merges linux-rolling-stable \
+		>"$ksm_tmp/merges" &&
+	ksm_tip=$(git -C "$1" rev-parse "$(head -n 1 "$ksm_tmp/merges")^1") &&
+	# Every merge and its release tag, in one cat-file each.
+	git -C "$1" cat-file --batch <"$ksm_tmp/merges" |
+	awk -v dir="$ksm_tmp" '
+		!left && !NF { next }
+		!left { file = dir "/m" ++n; left = $3; next }
+		{ print > file; left -= length($0) + 1; if (left <= 0) { left = 0; close(file) } }
+	' &&
+	git -C "$1" log --no-walk=unsorted --format=%s --stdin <"$ksm_tmp/merges" |
+	sed 's,^Merge ,refs/tags/,' |
+	git -C "$1" cat-file --batch |
+	awk -v dir="$ksm_tmp" '
+		!left && !NF { next }
+		!left { file = dir "/t" ++n; left = $3; next }
+		{ print > file; left -= length($0) + 1; if (left <= 0) { left = 0; close(file) } }
+	' &&
+	ksm_i=1 &&
+	while read ksm_merge
+	do
+		ksm_tip=$(awk -v tip="$ksm_tip" -v tag="$ksm_tmp/t$ksm_i" '
+			/^parent / && !seen++ { print "parent " tip; next }
+			/^$/ && !body++ {
+				signed = 0
+				while ((getline line < tag) > 0) {
+					lines[++n] = line
+					if (line ~ /^-----BEGIN (PGP|SSH) SIGNATURE-----$/) signed = 1
+				}
+				for (i = 1; signed && i <= n; i++)
+					print (i == 1 ? "mergetag " : " ") lines[i]
+			}
+			{ print }
+		' "$ksm_tmp/m$ksm_i" | git -C "$1" hash-object -t commit -w --stdin) || return 1
+		ksm_i=$((ksm_i + 1))
+	done <"$ksm_tmp/merges" &&
+	git -C "$1" update-ref refs/heads/linux-rolling-stable $ksm_tip &&
+	rm -rf "$ksm_tmp"
+}
+
+# kernel_scale_generate_ DIR: make the repository (about a minute, and
+# about as much again to sign and remerge).
 kernel_scale_generate_ () {
 	rm -rf "$1" &&
 	git init -q -b master "$1" &&
 	git -C "$1" config gc.auto 0 &&
 	kernel_scale_stream_ |
 	git -C "$1" fast-import --quiet --done --active-branches=16 &&
+	if test "$PERF_SIGNED_TAGS" = 1
+	then
+		sign_all_tags "$1" "$1/.git/perf-signing.key" &&
+		kernel_scale_remerge_ "$1" &&
+		git -C "$1" repack -q -d
+	fi &&
 	git -C "$1" pack-refs --all --prune &&
 	touch "$1/.git/perf-complete"
 }
@@ -183,6 +245,7 @@ kernel_scale_generate_ () {
 kernel_scale_repo () {
 	ksr_dir=$PERF_REPOS/kernel-scale-$PERF_COMMITS-$PERF_SERIES-$PERF_RELEASES_PER_SERIES-$PERF_ROLLING_SERIES
 	test "$PERF_TREE_EVERY" = 1 || ksr_dir=$ksr_dir-tree$PERF_TREE_EVERY
+	test "$PERF_SIGNED_TAGS" != 1 || ksr_dir=$ksr_dir-signed
 	if ! test -f "$ksr_dir/.git/perf-complete"
 	then
 		mkdir -p "$PERF_REPOS" &&

@@ -11,6 +11,11 @@
 #   verify at least 20 times faster than verify-plumbing.sh
 #   verify's peak RSS under 64 MiB
 #
+# and, without a target, `verify --signatures` over the last
+# PERF_SIGNATURE_STEPS steps (default 200) beside `git verify-tag` of the
+# same release tags in one process: signature checking is git's (and
+# ssh-keygen's or gpg's) work, which verify only hands over.
+#
 # Informational only: a MISS does not fail; only a broken setup does.
 # The repository is generated once and cached (see lib-kernel-scale.sh).
 
@@ -61,6 +66,20 @@ measure_all () {
 
 echo "measuring without a commit-graph ($RUNS runs each)" >&2
 measure_all none
+
+SIGNATURE_STEPS=${PERF_SIGNATURE_STEPS:-200}
+sig_since=$(git rev-parse $BRANCH~$SIGNATURE_STEPS) || die "fewer than $SIGNATURE_STEPS steps"
+git log --first-parent --format=%s $sig_since..$BRANCH | sed 's/^Merge //' >"$work/sig-tags"
+signed_tags=$(git for-each-ref --format='%(contents:signature)' $(sed 's,^,refs/tags/,' "$work/sig-tags") |
+	grep -c -e '^-----BEGIN SSH SIGNATURE-----' -e '^-----BEGIN PGP SIGNATURE-----')
+if test "$signed_tags" = "$SIGNATURE_STEPS"
+then
+	git rolling verify -q --signatures --since $sig_since $BRANCH ||
+		die "git rolling verify --signatures does not accept the branch"
+	echo "measuring --signatures over $SIGNATURE_STEPS steps ($RUNS runs each)" >&2
+	measure signatures git rolling verify -q --signatures --since $sig_since $BRANCH
+	measure verify_tag git verify-tag $(cat "$work/sig-tags")
+fi
 
 if ! test -f $saved_graph
 then
@@ -117,3 +136,16 @@ verdict "plumbing / verify" ">= $TARGET_SPEEDUP x" \
 verdict "verify peak RSS" "< $TARGET_PEAK_MIB MiB" \
 	"$(ratio "$verify_none_kib" 1024)" "$(ratio "$verify_graph_kib" 1024)" "<" \
 	$TARGET_PEAK_MIB MiB
+if test -n "${signatures_us-}"
+then
+	echo
+	echo "the signatures of the last $SIGNATURE_STEPS steps (no commit-graph; information):"
+	awk -v a="$signatures_us" -v b="$signatures_kib" -v c="$verify_tag_us" -v d="$verify_tag_kib" \
+	    -v n=$SIGNATURE_STEPS 'BEGIN {
+		printf "%-34s %9.3f s %8.1f MiB\n", "verify --signatures --since", a / 1e6, b / 1024
+		printf "%-34s %9.3f s %8.1f MiB\n", "git verify-tag <" n " tags>", c / 1e6, d / 1024
+		printf "%-34s %9.2f x\n", "verify --signatures / verify-tag", a / c }'
+else
+	echo
+	echo "the release tags are not signed: --signatures not measured (PERF_SIGNED_TAGS=1)"
+fi

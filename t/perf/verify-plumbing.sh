@@ -55,12 +55,13 @@ do
 	git cat-file commit "$commit" >"$tmp/commit" || exit 128
 	tree= parents= nparents=0 subject=
 	{
-		while read -r key value
+		# Multi-line headers (mergetag) continue on lines starting with a space.
+		while IFS= read -r line
 		do
-			case $key in
+			case $line in
 			'') break ;;
-			tree) tree=$value ;;
-			parent) parents="$parents $value" nparents=$((nparents + 1)) ;;
+			'tree '*) tree=${line#tree } ;;
+			'parent '*) parents="$parents ${line#parent }" nparents=$((nparents + 1)) ;;
 			esac
 		done
 		read -r subject

@@ -1,0 +1,186 @@
+#!/bin/sh
+
+test_description='init recognises the tag scheme, and refuses readings it cannot trust
+
+Without --preset or patterns init reads the tags with every preset and
+uses the one that fits; none or several fitting stop it with what each
+would do.  One pattern alone, and tags that match both patterns, are
+refused; every command warns about the latter.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+
+snapshot () {
+	{ git for-each-ref && git config --list --local; } >"$1"
+}
+
+test_expect_success 'setup: one tree per scheme' '
+	stable_tree_linux linux &&
+	stable_tree_systemd systemd &&
+	stable_tree_git git &&
+	stable_tree_qemu qemu &&
+	stable_tree_python python &&
+	stable_tree_postgresql postgresql
+'
+
+test_expect_success '--list-presets: one line a preset, with tags of its scheme, anywhere' '
+	git rolling init --list-presets >list &&
+	sed "s/ .*//" list >names &&
+	printf "%s\n" linux systemd git qemu python postgresql >expect &&
+	test_cmp expect names &&
+	grep "^git  *release v2\.43\.1  *mainline v2\.44\.0-rc0  *Git" list &&
+	grep "^postgresql  *release REL_16_1  *mainline REL_17_BETA1  *PostgreSQL" list &&
+	(cd / && GIT_CEILING_DIRECTORIES=/ git rolling init --list-presets) >list.outside &&
+	test_cmp list list.outside &&
+	test_expect_code 129 git rolling init --list-presets branch
+'
+
+test_expect_success 'each generated tree is read as its own preset' '
+	for scheme in linux systemd git qemu python postgresql
+	do
+		(
+			cd $scheme &&
+			git rolling init detected >../out 2>../err &&
+			test_must_be_empty ../err &&
+			grep "^tags read as preset $scheme (" ../out &&
+			git rolling init -q --preset $scheme explicit &&
+			test "$(git rev-parse detected)" = "$(git rev-parse explicit)" &&
+			test "$(git config rolling.detected.releasePattern)" = \
+				"$(git config rolling.explicit.releasePattern)"
+		) || { echo "$scheme:"; cat out err; return 1; }
+	done
+'
+
+test_expect_success 'git counts candidates from rc0: v2.2.0-rc0 is no final for --lts' '
+	git clone -q --no-local git git-rc0 &&
+	cd git-rc0 &&
+	cp ../git/.git/stable-timeline ../git/.git/stable-lookalikes .git/ &&
+	stable_tree_replay . $(stable_tree_week_of . v2.2.0-rc0) &&
+	git rolling init -q --preset git --lts --series "2.0 2.1" lts &&
+	newest=$(git tag -l "v2.0.*" | sort -V | tail -n 1) &&
+	test "$(git rev-parse lts)" = "$(git rev-parse "$newest^{commit}")" &&
+	git rolling init -q --preset git stable &&
+	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
+	test "$(git rev-parse stable)" = "$(git rev-parse "$newest^{commit}")"
+'
+
+test_expect_success 'lightweight and SSH-signed release tags are read alike' '
+	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_postgresql pg-light &&
+	test "$(git -C pg-light cat-file -t REL_11_1)" = commit &&
+	git -C pg-light rolling init rolling >out &&
+	grep "^tags read as preset postgresql (" out &&
+	test "$(git -C pg-light rev-parse rolling)" = "$(git -C postgresql rev-parse detected)" &&
+	git clone -q --no-local postgresql pg-signed &&
+	cd pg-signed &&
+	if ssh-keygen -q -t ed25519 -N "" -C release -f ../release.key >/dev/null 2>&1 &&
+	   echo data | ssh-keygen -Y sign -n git -f ../release.key >/dev/null 2>&1
+	then
+		git config gpg.format ssh &&
+		echo "release@example.org $(cat ../release.key.pub)" >../allowed &&
+		git config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/allowed" &&
+		for tag in $(git tag -l "REL_1[12]_*") $(git tag -l "REL9_6_*")
+		do
+			git -c user.signingkey="$TRASH_DIRECTORY/release.key" \
+				tag -f -s -m "$tag" "$tag" "$tag^{commit}" >/dev/null || return 1
+		done &&
+		git cat-file tag REL_12_2 | grep "^-----BEGIN SSH SIGNATURE-----$" &&
+		git rolling init rolling >out &&
+		grep "^tags read as preset postgresql (" out &&
+		test "$(git rev-parse rolling^{commit})" = "$(git -C ../postgresql rev-parse detected)" &&
+		git rolling init -q --force --at REL_11_1 rolling &&
+		git rolling advance rolling >out &&
+		grep "^rolling: REL_11_1 -> REL_11_[0-9]* .*" out &&
+		git rolling verify --signatures rolling >out &&
+		grep "^rolling: verified, [1-9][0-9]* release signatures good$" out
+	fi
+'
+
+test_expect_success 'the systemd preset reads series of one number; its lts needs --series' '
+	cd systemd &&
+	test_expect_code 128 git rolling init --lts lts 2>err &&
+	grep "rolling.lts.series is empty" err &&
+	git rolling init -q --lts --series "253 254" lts
+'
+
+test_expect_success 'several presets fitting equally: stop, and show what each would do' '
+	git clone -q --no-local git git2 &&
+	cd git2 &&
+	git tag -l "v1.*" | xargs git tag -d >/dev/null &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init maint 2>err &&
+	grep "^error: several presets fit the tags equally well; the presets read the tags so:$" err &&
+	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
+	grep "^  git  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
+	grep "^  qemu  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
+	grep "^  linux  *0 releases in 0 series, .*: does not fit (no release tags)$" err &&
+	grep "^hint: name the scheme with --preset <name>" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after &&
+	git rolling init -q --preset qemu maint
+'
+
+test_expect_success 'releases of a series mainline never tagged fit no preset' '
+	git init -q partial &&
+	cd partial &&
+	test_commit one && git tag v2.42.0 && git tag v2.42.1 &&
+	test_commit two && git tag v2.43.1 &&
+	test_expect_code 128 git rolling init maint 2>err &&
+	grep "^error: no preset fits the tags; the presets read the tags so:$" err &&
+	grep "^  git  *2 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
+	test_must_fail git rev-parse -q --verify maint
+'
+
+test_expect_success 'a release pattern alone is refused, not completed with Linux mainline' '
+	cd git &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init \
+		--release-pattern "v(?<major>\d+)\.(?<minor>\d+)\.(?<patch>[1-9]\d*)" maint 2>err &&
+	echo "fatal: --mainline-pattern is needed too (or --preset)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 git rolling init --mainline-pattern "v(?<major>\d+)" maint 2>err &&
+	echo "fatal: --release-pattern is needed too (or --preset)" >expect &&
+	test_cmp expect err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+# The first attempt on git.git in the issue: v2.44.0 read as a release.
+TRAP_RELEASE="v(?<major>\d+)\.(?<minor>\d+)\.(?<patch>\d+)"
+TRAP_MAINLINE="v(?<major>\d+)\.(?<minor>\d+)\.0(?:-rc(?<rc>\d+))?"
+
+test_expect_success 'init refuses patterns that read one tag as release and mainline' '
+	cd git &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init --release-pattern "$TRAP_RELEASE" \
+		--mainline-pattern "$TRAP_MAINLINE" maint 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both the release and the mainline pattern; read as releases$" err &&
+	grep "^hint: a release pattern must not match mainline tags" err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both the release and the mainline pattern; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+test_expect_success 'the other commands warn about such tags, every time' '
+	cd git &&
+	git rolling init -q --preset git maint &&
+	git config rolling.maint.releasePattern "$TRAP_RELEASE" &&
+	git config rolling.maint.mainlinePattern "$TRAP_MAINLINE" &&
+	git rolling advance --dry-run maint >out 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
+	git rolling verify --release-pattern "$TRAP_RELEASE" --mainline-pattern "$TRAP_MAINLINE" \
+		maint >out 2>err &&
+	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
+	git rolling describe maint~1 >out 2>err &&
+	grep "^warning: 4 tags" err
+'
+
+test_expect_success 'a single tag matching both is named' '
+	cd python &&
+	test_expect_code 128 git rolling init --preset python \
+		--release-pattern "v(?<major>2)\.(?<minor>7)(?:\.(?<patch>\d+))?" maint 2>err &&
+	grep "^warning: 1 tag (.v2.7.) matches both the release and the mainline pattern; read as release$" err &&
+	grep "^fatal: tag .v2.7. matches both the release and the mainline pattern; nothing created$" err
+'
+
+test_done

@@ -1,0 +1,131 @@
+#!/bin/sh
+
+test_description='verify --signatures proves new steps of a branch fetched without tags
+
+A rolling branch built from SSH-signed release tags embeds each tag in its
+merge.  A clone made with --no-tags --single-branch has no tag refs at
+all; verify --signatures --since <a tip verified earlier> then takes each
+step'"'"'s second parent as a release commit on the strength of the tag
+embedded in the merge, once git verify-tag finds its signature good, and
+proves every new step from the branch alone, writing nothing.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-mergetag.sh
+
+if ! ssh-keygen -q -t ed25519 -N "" -C mallory -f "$TRASH_DIRECTORY/mallory.key" >/dev/null 2>&1
+then
+	skip_all='ssh-keygen cannot make keys'
+	test_done
+fi
+
+# Everything verify could have written: objects, refs, config.
+snapshot () {
+	(cd "$1/.git" && find objects refs -type f | sort && cat config) >"$2"
+}
+
+test_expect_success 'setup: a signed branch, verified up to an older tip, cloned without tags' '
+	STABLE_SIGNED_TAGS=1 verify_fixture tree &&
+	old=$(git -C tree rev-parse linux-rolling-stable~6) &&
+	echo $old >old &&
+	git -C tree rolling verify --signatures $old &&
+	git clone -q --no-tags --single-branch -b linux-rolling-stable \
+		"file://$TRASH_DIRECTORY/tree" clone &&
+	test -z "$(git -C clone tag)" &&
+	git -C clone config gpg.format ssh &&
+	git -C clone config gpg.ssh.allowedSignersFile \
+		"$TRASH_DIRECTORY/stable-signing.key.allowed-signers"
+'
+
+test_expect_success 'without --signatures the clone proves nothing: no release tags' '
+	cd clone &&
+	test_expect_code 1 git rolling verify --since $(cat ../old) linux-rolling-stable >out 2>err &&
+	test $(grep -c ": tag: expected release tag v[0-9.]*, found no such tag leading to a commit (the merge embeds a tag of it: --signatures can check that one)$" err) = 6
+'
+
+test_expect_success 'with --signatures the embedded tags prove every new step' '
+	cd clone &&
+	snapshot . ../before &&
+	mkdir ../tmp &&
+	TMPDIR="$TRASH_DIRECTORY/tmp" git rolling verify --signatures --since $(cat ../old) \
+		linux-rolling-stable >out 2>err &&
+	test_must_be_empty err &&
+	grep "^linux-rolling-stable: 6 steps since v[0-9.]* ($(git rev-parse --short=12 $(cat ../old)))$" out &&
+	grep "^linux-rolling-stable: verified, 6 release signatures good$" out &&
+	snapshot . ../after &&
+	test_cmp ../before ../after &&
+	test -z "$(ls ../tmp)"
+'
+
+test_expect_success 'and --rebuild remakes the new merges from their embedded tags' '
+	cd clone &&
+	git rolling verify --signatures --rebuild --since $(cat ../old) linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified, merges rebuilt bit for bit, 6 release signatures good$" out
+'
+
+test_expect_success 'a key the allowed signers do not list proves nothing' '
+	cd clone &&
+	test_expect_code 1 git -c gpg.ssh.allowedSignersFile=/dev/null \
+		rolling verify --signatures --since $(cat ../old) linux-rolling-stable >out 2>err &&
+	test $(grep -c ": signature: expected a good signature on tag v[0-9.]* [0-9a-f]*, embedded in the merge, found v[0-9.]*: no public key$" err) = 6
+'
+
+# forge NAME MERGE-MAKER: in the full tree, remake the tip with a forged
+# mergetag, fetch it into the clone as branch NAME, and print its id.
+forge () {
+	(
+		cd tree &&
+		tip=$(git rev-parse linux-rolling-stable) &&
+		bad=$("$2" $tip) &&
+		git branch -f "$1" $bad &&
+		echo $bad
+	) &&
+	git -C clone fetch -q --no-tags ../tree "refs/heads/$1:refs/heads/$1"
+}
+
+broken_signature () {
+	with_mergetag $1 $(tag_with_broken_signature $(git log -1 --format=%s $1 | sed "s/^Merge //"))
+}
+
+untrusted_key () {
+	with_mergetag $1 $(signed_tag_object $(git log -1 --format=%s $1 | sed "s/^Merge //") $1^2 \
+		"$TRASH_DIRECTORY/mallory.key")
+}
+
+wrong_commit () {
+	with_mergetag $1 $(signed_tag_object $(git log -1 --format=%s $1 | sed "s/^Merge //") $1^2^)
+}
+
+no_mergetag () {
+	with_mergetag $1
+}
+
+test_expect_success 'a broken signature on the embedded tag fails, naming the merge' '
+	bad=$(forge broken broken_signature) &&
+	cd clone &&
+	verify_fails broken $bad signature --signatures --since $(cat ../old) &&
+	test $(grep -c "^error: " err) = 1 &&
+	grep "found v[0-9.]*: bad signature$" err
+'
+
+test_expect_success 'a tag signed with a key nobody trusts fails' '
+	bad=$(forge untrusted untrusted_key) &&
+	cd clone &&
+	verify_fails untrusted $bad signature --signatures --since $(cat ../old) &&
+	grep "found v[0-9.]*: no public key$" err
+'
+
+test_expect_success 'a well-signed tag of another commit fails the mergetag check' '
+	bad=$(forge wrong-commit wrong_commit) &&
+	cd clone &&
+	verify_fails wrong-commit $bad mergetag --signatures --since $(cat ../old)
+'
+
+test_expect_success 'a step without its tag cannot be proven from the branch' '
+	bad=$(forge bare no_mergetag) &&
+	cd clone &&
+	verify_fails bare $bad tag --signatures --since $(cat ../old)
+'
+
+test_done
