@@ -5,6 +5,8 @@
 
 static char last_error[1024] = "unknown error";
 
+static void record(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
+
 static void record(const char *fmt, va_list ap)
 {
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);

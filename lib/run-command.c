@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,8 @@ int rolling_run_git(const char *const *args, char **out, unsigned flags)
 	/* What we printed must come before what git prints. */
 	fflush(stdout);
 	fflush(stderr);
-	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv, environ);
+	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
+	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
 		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
