@@ -28,13 +28,19 @@ struct advance_options {
 	int color;
 };
 
-/* A branch to advance, with everything checked before any is moved. */
+/*
+ * A branch to advance.  Every branch is loaded and planned, its merges
+ * written, before any branch moves: a branch that cannot advance stops
+ * the command while the others are still where they were.
+ */
 struct pending {
 	struct rolling_branch b;
 	struct rolling_ident ident;
 	git_oid tip;
 	const struct rolling_release *current;
 	const struct rolling_series_info *target;
+	struct rolling_plan plan;
+	struct rolling_ref_move *moves;    /* one per step of the plan */
 };
 
 static const char *series_name(char *buf, const struct rolling_series *s)
@@ -42,47 +48,7 @@ static const char *series_name(char *buf, const struct rolling_series *s)
 	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s);
 }
 
-/*
- * Which series to head for: the one asked for on the command line, else
- * the policy's, but never one behind where the branch already is.
- */
-static const struct rolling_series_info *target_series(struct pending *p, const char *asked)
-{
-	const struct rolling_tags *tags = &p->b.tags;
-	const struct rolling_series_info *current =
-		rolling_tags_find_series(tags, &p->current->version.series);
-	const struct rolling_series_info *target;
-	char key[1024], a[ROLLING_SERIES_BUFSZ], c[ROLLING_SERIES_BUFSZ];
-	struct rolling_series s;
-
-	if (asked) {
-		if (rolling_series_parse(&s, asked, tags->forms, "--series") < 0)
-			die_last_error();
-		if (!(target = rolling_tags_find_series(tags, &s)))
-			die("series %s has no release tag", asked);
-		if (rolling_series_cmp(&s, &current->series) < 0)
-			die("%s: series %s is older than the current series %s:"
-			    " a rolling branch never goes back",
-			    p->b.config.branch, asked, series_name(c, &current->series));
-		return target;
-	}
-	if (rolling_policy_series(&target, &p->b.policy, tags) < 0)
-		return current;
-	if (rolling_series_cmp(&target->series, &current->series) < 0) {
-		if (p->b.policy.has_pin)
-			rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
-					p->b.config.branch,
-					rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
-					series_name(a, &target->series),
-					series_name(c, &current->series),
-					series_name(c, &current->series));
-		return current;
-	}
-	return target;
-}
-
-static void prepare(struct pending *p, git_repository *repo, const char *branch,
-		    const char *asked_series)
+static void load(struct pending *p, git_repository *repo, const char *branch)
 {
 	char key[1024];
 
@@ -93,7 +59,52 @@ static void prepare(struct pending *p, git_repository *repo, const char *branch,
 		die_last_error();
 	if (rolling_tip_release(&p->current, repo, &p->tip, &p->b.tags, &p->b.patterns) < 0)
 		die("%s: %s", branch, rolling_last_error());
-	p->target = target_series(p, asked_series);
+}
+
+/* The series to head for: the one asked for on the command line, else the policy's. */
+static void choose_target(struct pending *p, const char *asked)
+{
+	const struct rolling_tags *tags = &p->b.tags;
+	struct rolling_series series;
+	char key[1024], pin[ROLLING_SERIES_BUFSZ], here[ROLLING_SERIES_BUFSZ];
+	int pin_behind, err;
+
+	if (asked && rolling_series_parse(&series, asked, tags->forms, "--series") < 0)
+		die_last_error();
+	err = rolling_policy_target(&p->target, &pin_behind, &p->b.policy, tags, p->current,
+				    asked ? &series : NULL);
+	if (err == ROLLING_ENOTFOUND)
+		die_last_error();
+	if (err < 0)
+		die("%s: %s", p->b.config.branch, rolling_last_error());
+	if (pin_behind)
+		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
+				p->b.config.branch,
+				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
+				series_name(pin, &p->b.policy.pin),
+				series_name(here, &p->target->series),
+				series_name(here, &p->target->series));
+}
+
+/* The releases to merge, and the merges written (with --dry-run, only their ids). */
+static void plan(git_repository *repo, struct pending *p, const struct advance_options *o)
+{
+	git_oid tip = p->tip;
+	size_t i;
+
+	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
+			       p->b.policy.steps) < 0)
+		die("%s: %s", p->b.config.branch, rolling_last_error());
+	if (p->plan.nr && !(p->moves = calloc(p->plan.nr, sizeof(*p->moves))))
+		die("out of memory");
+	for (i = 0; i < p->plan.nr; i++) {
+		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
+					 p->b.config.signoff, o->dry_run) < 0)
+			die("%s: %s", p->b.config.branch, rolling_last_error());
+		snprintf(p->moves[i].message, sizeof(p->moves[i].message), "rolling: merge %s",
+			 p->plan.steps[i]->name);
+		tip = p->moves[i].to;
+	}
 }
 
 /*
@@ -151,44 +162,34 @@ static void run_test_seam(void)
 		die("GIT_ROLLING_TEST_BEFORE_UPDATE failed");
 }
 
-static void advance(git_repository *repo, struct pending *p, const struct advance_options *o)
+static void report(const struct pending *p, const struct advance_options *o)
 {
-	struct rolling_ref_move moves[2];
-	struct rolling_plan plan;
 	const struct rolling_release *from = p->current;
-	git_oid tip = p->tip;
 	size_t i;
 
-	if (rolling_plan_steps(&plan, &p->b.tags, p->current, p->target) < 0)
-		die("%s: %s", p->b.config.branch, rolling_last_error());
-	if (!plan.nr) {
-		if (!o->quiet)
-			report_current(p, o);
-		return;
-	}
-	for (i = 0; i < plan.nr; i++) {
-		if (rolling_merge_create(&moves[i].to, repo, &tip, plan.steps[i], &p->ident,
-					 p->b.config.signoff, o->dry_run) < 0)
-			die_last_error();
-		snprintf(moves[i].message, sizeof(moves[i].message), "rolling: merge %s",
-			 plan.steps[i]->name);
-		tip = moves[i].to;
-	}
-	if (!o->dry_run) {
-		run_test_seam();
-		if (rolling_branch_move(repo, p->b.config.branch, &p->tip, moves, plan.nr) < 0)
-			die("%s", rolling_last_error());
-	}
 	if (o->quiet)
 		return;
-	for (i = 0; i < plan.nr; i++) {
-		report_step(p, from, plan.steps[i], &moves[i].to, o);
-		from = plan.steps[i];
+	if (!p->plan.nr)
+		report_current(p, o);
+	for (i = 0; i < p->plan.nr; i++) {
+		report_step(p, from, p->plan.steps[i], &p->moves[i].to, o);
+		from = p->plan.steps[i];
 	}
+}
+
+static void move(git_repository *repo, const struct pending *p, const struct advance_options *o)
+{
+	if (o->dry_run || !p->plan.nr)
+		return;
+	run_test_seam();
+	if (rolling_branch_move(repo, p->b.config.branch, &p->tip, p->moves, p->plan.nr) < 0)
+		die("%s", rolling_last_error());
 }
 
 static void free_pending(struct pending *p)
 {
+	free(p->moves);
+	rolling_plan_free(&p->plan);
 	rolling_ident_free(&p->ident);
 	rolling_branch_free(&p->b);
 }
@@ -220,11 +221,17 @@ static int cmd_advance(int argc, const char **argv)
 		die("--series needs exactly one branch");
 	if (!(pending = calloc(nr, sizeof(*pending))))
 		die("out of memory");
-	/* Check every branch before moving any. */
+	/* Check every branch and write every merge before moving any. */
+	for (i = 0; i < nr; i++) {
+		load(&pending[i], repo, branches[i]);
+		choose_target(&pending[i], o.series);
+	}
 	for (i = 0; i < nr; i++)
-		prepare(&pending[i], repo, branches[i], o.series);
-	for (i = 0; i < nr; i++)
-		advance(repo, &pending[i], &o);
+		plan(repo, &pending[i], &o);
+	for (i = 0; i < nr; i++) {
+		move(repo, &pending[i], &o);
+		report(&pending[i], &o);
+	}
 	for (i = 0; i < nr; i++)
 		free_pending(&pending[i]);
 	free(pending);

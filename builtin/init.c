@@ -1,6 +1,7 @@
 /*
  * git rolling init: configure a rolling branch and create it at the
- * release its policy recommends.
+ * release its policy recommends, or (--adopt) configure a rolling
+ * branch that already exists, once it verifies, without moving it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,17 @@
 #include "../lib/ident.h"
 #include "../lib/repo.h"
 #include "../lib/update.h"
+#include "../lib/merge.h"
+#include "../lib/verify.h"
 
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
-	"                        [--ident <ident>] [--[no-]signoff] [--at <release>] [--force] [-q]\n"
+	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>] [--force] [-q]\n"
 	"                        <branch>",
+	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
+	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
 	"git rolling init --list-presets",
 	NULL,
 };
@@ -36,7 +42,9 @@ struct init_options {
 	const char *pin;
 	const char *ident;
 	int signoff;
+	int each;
 	const char *at;
+	int adopt;
 	int force;
 	int quiet;
 };
@@ -140,6 +148,8 @@ static void build_config(struct rolling_config *cfg, const struct init_options *
 	cfg->pin = xstrdup_or_null(o->pin);
 	cfg->ident = xstrdup_or_null(o->ident);
 	cfg->signoff = o->signoff;
+	if (o->each)
+		cfg->steps = xstrdup_or_null(rolling_steps_mode_name(ROLLING_STEPS_EACH));
 }
 
 /* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
@@ -153,7 +163,9 @@ static void check_unambiguous(const struct rolling_branch *b)
 	    b->tags.both_example, b->tags.both_nr > 1 ? " (and others)" : "");
 }
 
-static void check_not_configured(git_repository *repo, const char *branch, int force)
+/* A new branch must not exist yet; an adopted one is not configured yet. */
+static void check_not_configured(git_repository *repo, const char *branch, int force,
+				 int adopt)
 {
 	struct rolling_config existing;
 	git_oid tip;
@@ -161,7 +173,7 @@ static void check_not_configured(git_repository *repo, const char *branch, int f
 
 	if (force)
 		return;
-	err = rolling_branch_tip(&tip, repo, branch);
+	err = adopt ? ROLLING_ENOTFOUND : rolling_branch_tip(&tip, repo, branch);
 	if (!err)
 		die("a branch named '%s' already exists (use --force to replace it)", branch);
 	if (err != ROLLING_ENOTFOUND)
@@ -269,6 +281,96 @@ static void create_branch(git_repository *repo, struct rolling_branch *b,
 	}
 }
 
+/*
+ * --adopt: the branch was built elsewhere (by hand with the maintainers'
+ * recipe, say).  It must verify as `git rolling verify` proves a branch,
+ * or advancing it would build on what the proof rejects.
+ */
+static void verify_adopted(git_repository *repo, struct rolling_branch *b, const git_oid *tip)
+{
+	const struct rolling_verify_options options = { 0 };
+	const struct rolling_verify_failure *f;
+	struct rolling_verify_result result;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (rolling_verify(&result, repo, tip, &b->tags, &b->patterns, &options) < 0)
+		die_last_error();
+	if (!result.failures_nr) {
+		rolling_verify_free(&result);
+		return;
+	}
+	f = &result.failures[0];
+	error("%s: %s: %s: expected %s, found %s", b->config.branch,
+	      git_oid_tostr(hex, sizeof(hex), &f->commit), rolling_verify_check_name(f->check),
+	      f->expected, f->found);
+	hint("'git rolling verify' with the same tag patterns lists every failure");
+	die("'%s' does not verify as a rolling branch (%s%zu failure%s); nothing configured",
+	    b->config.branch, result.truncated ? "at least " : "", result.failures_nr,
+	    result.failures_nr == 1 ? "" : "s");
+}
+
+/*
+ * The merges after adoption are byte-identical to the branch's own only
+ * with the same identity and trailer: say so when the tip was made
+ * otherwise.
+ */
+static void hint_identity(git_repository *repo, const struct rolling_branch *b,
+			  const git_oid *tip)
+{
+	const git_signature *committer;
+	struct rolling_ident ident;
+	git_commit *commit;
+	char key[1024];
+	int signed_off;
+
+	if (git_commit_lookup(&commit, repo, tip) < 0)
+		return;
+	if (git_commit_parentcount(commit) == 2 &&
+	    !rolling_ident_for(&ident, repo, b->config.ident,
+			       rolling_config_key(key, sizeof(key), b->config.branch, "ident"))) {
+		committer = git_commit_committer(commit);
+		if (strcmp(committer->name, ident.name) || strcmp(committer->email, ident.email))
+			hint("the tip was committed by '%s <%s>'; use --ident to make the"
+			     " next merges with the same identity", committer->name,
+			     committer->email);
+		signed_off = strstr(git_commit_message(commit), "\nSigned-off-by: ") != NULL;
+		if (signed_off != b->config.signoff)
+			hint("the tip %s a Signed-off-by trailer; use --%ssignoff to match it",
+			     signed_off ? "has" : "has no", signed_off ? "" : "no-");
+		rolling_ident_free(&ident);
+	}
+	git_commit_free(commit);
+}
+
+static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
+{
+	const struct rolling_series_info *target;
+	const struct rolling_release *current;
+	struct rolling_config_tx tx;
+	char hex[GIT_OID_HEXSZ + 1], series[ROLLING_SERIES_BUFSZ];
+	git_oid tip;
+	int err;
+
+	if ((err = rolling_branch_tip(&tip, repo, b->config.branch)) == ROLLING_ENOTFOUND)
+		die("--adopt: there is no branch named '%s'", b->config.branch);
+	if (err < 0)
+		die_last_error();
+	verify_adopted(repo, b, &tip);
+	/* The same question advance asks: where the branch stands, and where it heads. */
+	if (rolling_tip_release(&current, repo, &tip, &b->tags, &b->patterns) < 0 ||
+	    rolling_policy_target(&target, NULL, &b->policy, &b->tags, current, NULL) < 0)
+		die("%s: %s", b->config.branch, rolling_last_error());
+	if (!quiet)
+		show_findings(b, target);
+	hint_identity(repo, b, &tip);
+	if (rolling_config_stage(&tx, repo, &b->config) < 0 || rolling_config_commit(&tx) < 0)
+		die_last_error();
+	if (!quiet)
+		printf("adopted '%s' at %s (%s), series %s\n", b->config.branch, current->name,
+		       git_oid_tostr(hex, 8, &tip),
+		       rolling_series_format(series, sizeof(series), &current->version.series));
+}
+
 static int cmd_init(int argc, const char **argv)
 {
 	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 };
@@ -286,7 +388,11 @@ static int cmd_init(int argc, const char **argv)
 		OPT_STRING(0, "ident", &o.ident, "ident",
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
+		OPT_SWITCH(0, "each", &o.each,
+			   "merge every release, one merge each (default: the newest only)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
+		OPT_SWITCH(0, "adopt", &o.adopt,
+			   "configure an existing rolling branch, once it verifies, without moving it"),
 		OPT__FORCE(&o.force, "replace an existing branch and configuration"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
@@ -313,16 +419,24 @@ static int cmd_init(int argc, const char **argv)
 		die_last_error();
 	if (o.ident)
 		rolling_ident_free(&ident);
+	if (o.adopt && o.at)
+		die("options '--adopt' and '--at' cannot be used together");
 
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0)
 		die_last_error();
-	check_not_configured(repo, argv[0], o.force);
+	check_not_configured(repo, argv[0], o.force, o.adopt);
 	build_config(&cfg, &o, argv[0], repo);
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
 	check_unambiguous(&b);
+	if (o.adopt) {
+		adopt(repo, &b, o.quiet);
+		rolling_branch_free(&b);
+		git_repository_free(repo);
+		return 0;
+	}
 	target = choose_target(&b, o.at, &followed);
 	if (!o.quiet)
 		show_findings(&b, followed);

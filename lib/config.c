@@ -77,6 +77,7 @@ int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const 
 	    (err = read_string(&cfg->series, config, branch, "series")) < 0 ||
 	    (err = read_string(&cfg->pin, config, branch, "pin")) < 0 ||
 	    (err = read_string(&cfg->ident, config, branch, "ident")) < 0 ||
+	    (err = read_string(&cfg->steps, config, branch, "steps")) < 0 ||
 	    (err = read_signoff(&cfg->signoff, config, branch)) < 0)
 		goto out;
 	if (!cfg->policy && !cfg->release_pattern && !cfg->mainline_pattern) {
@@ -148,12 +149,14 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 	if ((err = unset_if_absent(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
+	    (err = unset_if_absent(tx->local, cfg->branch, "steps", cfg->steps)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "policy", cfg->policy)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "releasePattern", cfg->release_pattern)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "mainlinePattern", cfg->mainline_pattern)) < 0 ||
-	    (err = set_string(tx->local, cfg->branch, "ident", cfg->ident)) < 0)
+	    (err = set_string(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "steps", cfg->steps)) < 0)
 		goto out;
 	if ((err = git_config_set_bool(tx->local, signoff_key, cfg->signoff)) < 0)
 		err = rolling_git_error(err, "cannot set %s", signoff_key);
@@ -290,6 +293,7 @@ void rolling_config_free(struct rolling_config *cfg)
 	free(cfg->release_pattern);
 	free(cfg->mainline_pattern);
 	free(cfg->ident);
+	free(cfg->steps);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -16,6 +16,7 @@ struct rolling_config {
 	char *release_pattern;
 	char *mainline_pattern;
 	char *ident;             /* "Name <email>", or NULL for user.name/user.email */
+	char *steps;             /* "newest" or "each", or NULL for the default */
 	int signoff;
 };
 

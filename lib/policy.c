@@ -62,6 +62,10 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 		err = parse_series_list(policy, cfg->series,
 					rolling_config_key(key, sizeof(key), cfg->branch, "series"),
 					forms);
+	if (!err)
+		err = rolling_steps_mode_parse(&policy->steps, cfg->steps,
+					       rolling_config_key(key, sizeof(key), cfg->branch,
+								  "steps"));
 	if (!err && cfg->pin) {
 		policy->has_pin = 1;
 		err = rolling_series_parse(&policy->pin, cfg->pin, forms,
@@ -127,36 +131,149 @@ int rolling_policy_series(const struct rolling_series_info **out,
 				  "and a later mainline final release");
 }
 
+int rolling_steps_mode_parse(enum rolling_steps_mode *mode, const char *value,
+			     const char *key)
+{
+	*mode = ROLLING_STEPS_NEWEST;
+	if (!value || !strcmp(value, "newest"))
+		return 0;
+	if (!strcmp(value, "each")) {
+		*mode = ROLLING_STEPS_EACH;
+		return 0;
+	}
+	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
+}
+
+const char *rolling_steps_mode_name(enum rolling_steps_mode mode)
+{
+	return mode == ROLLING_STEPS_EACH ? "each" : "newest";
+}
+
+static int asked_target(const struct rolling_series_info **target,
+			const struct rolling_tags *tags,
+			const struct rolling_series_info *current,
+			const struct rolling_series *asked)
+{
+	char a[ROLLING_SERIES_BUFSZ], c[ROLLING_SERIES_BUFSZ];
+
+	rolling_series_format(a, sizeof(a), asked);
+	if (!(*target = rolling_tags_find_series(tags, asked)))
+		return rolling_error_code(ROLLING_ENOTFOUND, "series %s has no release tag", a);
+	if (rolling_series_cmp(asked, &current->series) < 0)
+		return rolling_error("series %s is older than the current series %s:"
+				     " a rolling branch never goes back", a,
+				     rolling_series_format(c, sizeof(c), &current->series));
+	return 0;
+}
+
+int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
+			  const struct rolling_policy *policy,
+			  const struct rolling_tags *tags,
+			  const struct rolling_release *current,
+			  const struct rolling_series *asked)
+{
+	const struct rolling_series_info *here =
+		rolling_tags_find_series(tags, &current->version.series);
+	const struct rolling_series_info *wanted;
+
+	if (pin_behind)
+		*pin_behind = 0;
+	*target = here;
+	if (asked)
+		return asked_target(target, tags, here, asked);
+	if (rolling_policy_series(&wanted, policy, tags) < 0)
+		return 0;
+	if (rolling_series_cmp(&wanted->series, &here->series) < 0) {
+		if (pin_behind)
+			*pin_behind = policy->has_pin;
+		return 0;
+	}
+	*target = wanted;
+	return 0;
+}
+
+static int plan_add(struct rolling_plan *plan, const struct rolling_tags *tags,
+		    const struct rolling_release *release)
+{
+	if (!rolling_release_is_commit(tags, release))
+		return 0;
+	if (plan->nr == plan->alloc) {
+		size_t alloc = plan->alloc ? plan->alloc * 2 : 8;
+		void *grown = realloc(plan->steps, alloc * sizeof(*plan->steps));
+
+		if (!grown)
+			return rolling_error("out of memory");
+		plan->steps = grown;
+		plan->alloc = alloc;
+	}
+	plan->steps[plan->nr++] = release;
+	return 0;
+}
+
+/* Every release of the series after `current`, in version order. */
+static int plan_each(struct rolling_plan *plan, const struct rolling_tags *tags,
+		     const struct rolling_series_info *series,
+		     const struct rolling_release *current)
+{
+	size_t i;
+	int err;
+
+	for (i = series->first; i < series->first + series->count; i++) {
+		const struct rolling_release *r = &tags->releases[i];
+
+		if (rolling_version_cmp(&r->version, &current->version) > 0 &&
+		    (err = plan_add(plan, tags, r)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The newest release of the series, if it is after `current`. */
+static int plan_newest(struct rolling_plan *plan, const struct rolling_tags *tags,
+		       const struct rolling_series_info *series,
+		       const struct rolling_release *current)
+{
+	const struct rolling_release *newest = rolling_series_newest(tags, series);
+
+	if (!newest || rolling_version_cmp(&newest->version, &current->version) <= 0)
+		return 0;
+	return plan_add(plan, tags, newest);
+}
+
 int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tags,
 		       const struct rolling_release *current,
-		       const struct rolling_series_info *target)
+		       const struct rolling_series_info *target,
+		       enum rolling_steps_mode mode)
 {
 	const struct rolling_series_info *current_series =
 		rolling_tags_find_series(tags, &current->version.series);
-	const struct rolling_release *newest;
 	char from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
 	int cmp = rolling_series_cmp(&target->series, &current->version.series);
+	int err = 0;
 
-	plan->nr = 0;
-	if (!(newest = rolling_series_newest(tags, target)))
-		return rolling_error("series %s has no release tag that leads to a commit",
-				     rolling_series_format(to, sizeof(to), &target->series));
+	memset(plan, 0, sizeof(*plan));
+	rolling_series_format(to, sizeof(to), &target->series);
+	if (!rolling_series_newest(tags, target))
+		return rolling_error("series %s has no release tag that leads to a commit", to);
 	if (cmp < 0)
 		return rolling_error("series %s is older than the branch's current series %s:"
-				     " a rolling branch never goes back",
-				     rolling_series_format(to, sizeof(to), &target->series),
+				     " a rolling branch never goes back", to,
 				     rolling_series_format(from, sizeof(from),
 							   &current->version.series));
 	/* Catch up with the current series before leaving it. */
-	if (cmp > 0) {
-		const struct rolling_release *catch_up = rolling_series_newest(tags, current_series);
+	if (mode == ROLLING_STEPS_EACH)
+		err = plan_each(plan, tags, current_series, current);
+	else if (cmp > 0)
+		err = plan_newest(plan, tags, current_series, current);
+	if (!err && (cmp > 0 || mode == ROLLING_STEPS_NEWEST))
+		err = plan_newest(plan, tags, target, current);
+	return err;
+}
 
-		if (catch_up && rolling_version_cmp(&catch_up->version, &current->version) > 0)
-			plan->steps[plan->nr++] = catch_up;
-	}
-	if (rolling_version_cmp(&newest->version, &current->version) > 0)
-		plan->steps[plan->nr++] = newest;
-	return 0;
+void rolling_plan_free(struct rolling_plan *plan)
+{
+	free(plan->steps);
+	memset(plan, 0, sizeof(*plan));
 }
 
 void rolling_policy_free(struct rolling_policy *policy)

@@ -9,6 +9,15 @@ enum rolling_policy_kind {
 	ROLLING_POLICY_LTS,
 };
 
+/*
+ * How many merges a branch makes to catch up with its series:
+ * rolling.<branch>.steps.
+ */
+enum rolling_steps_mode {
+	ROLLING_STEPS_NEWEST,   /* "newest": the newest release only (the default) */
+	ROLLING_STEPS_EACH,     /* "each": every release, one merge each */
+};
+
 /* A branch's policy, parsed and checked from its configuration. */
 struct rolling_policy {
 	enum rolling_policy_kind kind;
@@ -16,6 +25,7 @@ struct rolling_policy {
 	size_t lts_nr;
 	int has_pin;
 	struct rolling_series pin;
+	enum rolling_steps_mode steps;
 };
 
 /* `forms`: the sizes of series the tags have (struct rolling_tags). */
@@ -31,20 +41,64 @@ int rolling_policy_series(const struct rolling_series_info **out,
 			  const struct rolling_tags *tags);
 
 /*
- * The steps that bring a branch at `current` to the newest release of
- * `target`: none when it is up to date; the newest release of the current
- * series first when the target is a later series that the branch has not
- * reached.  A target older than the current series is an error: a rolling
- * branch never goes back.
+ * Parse the value of rolling.<branch>.steps (NULL: the default), naming
+ * `key` in the error message.
+ */
+int rolling_steps_mode_parse(enum rolling_steps_mode *mode, const char *value,
+			     const char *key);
+
+/* "newest" or "each". */
+const char *rolling_steps_mode_name(enum rolling_steps_mode mode);
+
+/*
+ * The series a branch standing at `current` heads for, applying the
+ * rule that a rolling branch never goes back:
+ *
+ *  - with `asked` (a series named on the command line), that series; it
+ *    must have a release tag (ROLLING_ENOTFOUND otherwise) and must not
+ *    be older than the current series (ROLLING_ERROR);
+ *  - else the policy's series, unless it is older than the current one:
+ *    then the branch stays on its current series, and *pin_behind is set
+ *    when a pin put it there, so that the caller can warn;
+ *  - else, when no series qualifies yet, the current series.
+ *
+ * `pin_behind` may be NULL.
+ */
+int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
+			  const struct rolling_policy *policy,
+			  const struct rolling_tags *tags,
+			  const struct rolling_release *current,
+			  const struct rolling_series *asked);
+
+/*
+ * The releases that bring a branch at `current` to `target`, in the
+ * order they are to be merged, one merge each:
+ *
+ *  - newest: the newest release of `target`, preceded, when `target` is
+ *    a later series, by the newest release of the current series if the
+ *    branch has not reached it (a series is always left at its newest
+ *    release);
+ *  - each: every release of the current series after `current`, in
+ *    version order, then, when `target` is a later series, the newest
+ *    release of `target`.
+ *
+ * Releases whose tags do not lead to a commit are left out (with the
+ * warning of rolling_release_is_commit()).  No steps when the branch is
+ * up to date.  A target older than the current series is an error: a
+ * rolling branch never goes back.  The list points into `tags`; free it
+ * with rolling_plan_free(), also after an error.
  */
 struct rolling_plan {
-	const struct rolling_release *steps[2];
-	size_t nr;
+	const struct rolling_release **steps;
+	size_t nr, alloc;
 };
 
 int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tags,
 		       const struct rolling_release *current,
-		       const struct rolling_series_info *target);
+		       const struct rolling_series_info *target,
+		       enum rolling_steps_mode mode);
+
+void rolling_plan_free(struct rolling_plan *plan);
 
 void rolling_policy_free(struct rolling_policy *policy);
 

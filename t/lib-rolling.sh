@@ -95,3 +95,21 @@ recipe_reproduces () {
 	done <"$TRASH_DIRECTORY/recipe.merges" &&
 	git worktree remove --force "$recipe_wt"
 }
+
+# expected_each_steps <from-release> <to-release>: the release tags a
+# branch standing at <from-release> merges, in order and one merge each,
+# to reach <to-release> with rolling.<branch>.steps = each: every later
+# release tag of <from-release>'s series in version order (sort -V),
+# up to <to-release> when that is of the same series, else followed by
+# <to-release> itself.
+expected_each_steps () {
+	each_series=${1%.*} &&
+	git tag -l "$each_series.*" |
+		grep -E "^$(echo "$each_series" | sed -e 's/\./\\./g')\.[1-9][0-9]*\$" |
+		sort -V |
+		awk -v from="$1" -v to="$2" 'seen { print; if ($0 == to) exit } $0 == from { seen = 1 }' &&
+	if test "$each_series" != "${2%.*}"
+	then
+		echo "$2"
+	fi
+}

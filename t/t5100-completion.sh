@@ -14,7 +14,19 @@ if ! command -v bash >/dev/null 2>&1 || ! test -r "$GIT_COMPLETION" ||
    ! test -r "$BASH_COMPLETION"
 then
 	skip_all='bash, git-completion or bash-completion missing'
-	test_done
+	test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> none' '
+	git branch hand-made v1.0.1 &&
+	complete git rolling init --adopt han >actual &&
+	echo "hand-made " >expect &&
+	test_cmp expect actual &&
+	complete git rolling init --each han >actual &&
+	! grep . actual &&
+	complete git rolling init --ea >actual &&
+	echo "--each " >expect &&
+	test_cmp expect actual
+'
+
+test_done
 fi
 
 # complete <words...>: what bash offers for the command line "words ",
@@ -82,6 +94,18 @@ test_expect_success 'options after --' '
 	test_cmp expect actual &&
 	complete git rolling verify --preset=p >actual &&
 	printf "%s\n" "postgresql " "python " >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> none' '
+	git branch hand-made v1.0.1 &&
+	complete git rolling init --adopt han >actual &&
+	echo "hand-made " >expect &&
+	test_cmp expect actual &&
+	complete git rolling init --each han >actual &&
+	! grep . actual &&
+	complete git rolling init --ea >actual &&
+	echo "--each " >expect &&
 	test_cmp expect actual
 '
 

@@ -59,5 +59,11 @@ _git_rolling ()
 	describe)
 		__git_complete_refs
 		;;
+	init)
+		# --adopt names a branch that exists; a new one is the user's to name.
+		if [ -n "$(__git_find_on_cmdline "--adopt")" ]; then
+			__gitcomp_nl "$(__git_heads)"
+		fi
+		;;
 	esac
 }

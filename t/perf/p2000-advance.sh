@@ -16,6 +16,11 @@
 # The advance measured makes a series switch (two merges) with --dry-run,
 # which computes the same merges without writing them, so that every run
 # does the same work.  Informational only: a MISS does not fail.
+#
+# Beside it, for information: the same advance with steps = each (every
+# release of the series left, one merge each, then the switch), and
+# init --adopt of the generated linux-rolling-stable (one merge per
+# release), whose cost is the proof's: it is set against verify.
 
 PERF_DIR=$(cd "$(dirname "$0")" && pwd -P)
 BUILD_DIR=$(cd "$PERF_DIR/../.." && pwd -P)
@@ -58,10 +63,21 @@ measure detect git rolling init -q --force --at "$start" $BRANCH
 measure floor git for-each-ref --format='%(objectname) %(*objectname)' refs/tags
 measure plumbing sh "$PERF_DIR/advance-plumbing.sh" $BRANCH
 
+git config rolling.$BRANCH.steps each
+git rolling advance --dry-run --porcelain $BRANCH >"$work/each" || die "advance (each) failed"
+each_steps=$(grep -c '^step ' "$work/each")
+measure each git rolling advance --dry-run $BRANCH
+git config --unset rolling.$BRANCH.steps
+ADOPT_IDENT="Rolling Bench <bench@example.org>"
+git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT" linux-rolling-stable ||
+	die "init --adopt of linux-rolling-stable failed"
+measure adopt git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT" linux-rolling-stable
+measure verify git rolling verify -q linux-rolling-stable
+
 echo
 echo "p2000-advance: $tags tags; advance from $start: $(tr '\n' ';' <"$work/advance")"
 echo "medians of $RUNS runs, peak RSS the highest"
-for name in advance init detect floor plumbing
+for name in advance init detect floor plumbing each adopt verify
 do
 	eval "us=\$${name}_us kib=\$${name}_kib"
 	awk -v n="$name" -v us="$us" -v kib="$kib" \
@@ -74,5 +90,9 @@ awk -v r="$(ratio "$plumbing_us" "$advance_us")" \
 	'BEGIN { printf "plumbing / advance  %6.2f x  (information)\n", r }'
 awk -v r="$(ratio "$detect_us" "$init_us")" \
 	'BEGIN { printf "detect / init       %6.2f x  (information: init reading the tags with every preset)\n", r }'
+awk -v r="$(ratio "$each_us" "$floor_us")" -v n="$each_steps" \
+	'BEGIN { printf "each / floor        %6.2f x  (information: %d merges)\n", r, n }'
+awk -v r="$(ratio "$adopt_us" "$verify_us")" \
+	'BEGIN { printf "adopt / verify      %6.2f x  (information)\n", r }'
 awk -v r="$(ratio "$advance_kib" 1024)" -v t=$TARGET_PEAK_MIB \
 	'BEGIN { printf "advance peak RSS    %6.1f MiB %s (target < %s MiB)\n", r, (r < t ? "PASS" : "MISS"), t }'
