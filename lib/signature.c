@@ -93,6 +93,7 @@ static int classify(enum rolling_signature_status *status, git_oid *tag_object,
  * Run `git verify-tag --format=%(objectname) <ids>` and collect what it
  * prints: it prints the format only for tags whose signature is good.
  * Its stderr (gpg's chatter) is dropped; the report says what failed.
+ * Returns 0, 1 when git failed on the batch, or a negative error.
  */
 static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
 			  size_t nr)
@@ -109,11 +110,16 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	status = rolling_run_git(args, output, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
 	if (status < 0)
 		return status;
-	/* 1 means "some signature is bad"; anything else means git itself failed. */
+	/*
+	 * 1 means "some signature is bad".  Anything else means git itself
+	 * failed or died: git 2.39 dies of SIGPIPE when ssh-keygen rejects a
+	 * malformed signature before reading the payload.  Then nothing it
+	 * printed counts, and each tag is asked about alone (why_not_good()).
+	 */
 	if (status > 1) {
 		free(*output);
 		*output = NULL;
-		return rolling_error("git verify-tag failed (exit status %d)", status);
+		return 1;
 	}
 	return 0;
 }
@@ -154,7 +160,9 @@ static int why_not_good(enum rolling_signature_status *status, git_repository *r
 
 	if (err < 0)
 		return err;
-	*status = err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+	/* Good alone: the batch it was in failed as a whole (run_verify_tag()). */
+	*status = !err ? ROLLING_SIGNATURE_GOOD :
+		  err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
 		  ROLLING_SIGNATURE_BAD;
 	free(output);
 	return 0;
@@ -188,6 +196,8 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 
 	if (!(err = run_verify_tag(&output, repo, hex, nr)))
 		err = read_good(&good, output);
+	else if (err > 0)
+		err = 0;    /* none is known good: each is asked about alone */
 	for (i = 0; i < nr && !err; i++) {
 		git_oid id;
 
@@ -430,7 +440,8 @@ out:
 
 /*
  * `git verify-commit <ids>`, without replace objects so that it checks
- * the commits we read: 0 when git accepts every signature, 1 when not.
+ * the commits we read: 0 when git accepts every signature, 1 when not
+ * (or when git fails), negative when it cannot run.
  */
 static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr)
 {
@@ -444,11 +455,8 @@ static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr
 		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
 	args[fixed + nr] = NULL;
 	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
-	if (status < 0)
-		return status;
-	if (status > 1)
-		return rolling_error("git verify-commit failed (exit status %d)", status);
-	return status;
+	/* git failing or dying (SIGPIPE, as for tags) has accepted nothing either. */
+	return status < 0 ? status : status != 0;
 }
 
 int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr)

@@ -109,6 +109,44 @@ test_expect_success 'a broken signature on the embedded tag fails, naming the me
 	grep "found v[0-9.]*: bad signature$" err
 '
 
+# git 2.39 can die of SIGPIPE when ssh-keygen rejects a malformed
+# signature before reading the payload; this ssh-keygen makes it happen
+# every time, for the broken signature only.
+write_script () {
+	printf '#!/bin/sh\n' >"$1" &&
+	cat >>"$1" &&
+	chmod +x "$1"
+}
+
+test_expect_success 'git dying on one tag of a batch makes only that tag bad' '
+	write_script sigpipe-ssh-keygen <<-\EOF &&
+	sig=
+	prev=
+	for arg
+	do
+		test "$prev" = -s && sig=$arg
+		prev=$arg
+	done
+	if test -n "$sig" && grep -q "^A1NI" "$sig"
+	then
+		kill -PIPE $PPID
+		exit 1
+	fi
+	exec ssh-keygen "$@"
+	EOF
+	broken_tag=$(cd tree && tag_with_broken_signature \
+		$(git log -1 --format=%s broken | sed "s/^Merge //")) &&
+	test_expect_code 141 git -C tree -c gpg.ssh.program="$TRASH_DIRECTORY/sigpipe-ssh-keygen" \
+		verify-tag $broken_tag 2>/dev/null &&
+	bad=$(git -C clone rev-parse broken) &&
+	cd clone &&
+	test_when_finished "git config --unset gpg.ssh.program" &&
+	git config gpg.ssh.program "$TRASH_DIRECTORY/sigpipe-ssh-keygen" &&
+	verify_fails broken $bad signature --signatures --since $(cat ../old) &&
+	test $(grep -c "^error: " err) = 1 &&
+	grep "found v[0-9.]*: bad signature$" err
+'
+
 test_expect_success 'a tag signed with a key nobody trusts fails' '
 	bad=$(forge untrusted untrusted_key) &&
 	cd clone &&
