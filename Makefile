@@ -1,6 +1,16 @@
 # git-rolling: rolling branches for projects with stable release series.
+#
+#   make                 build (needs a C compiler, pkg-config, libgit2,
+#                        libpcre2 and json-c with their headers)
+#   make test            run the test suite
+#   make install         the executables and the bash completion
+#   make install-doc     the manual pages (built with asciidoctor from a
+#                        checkout; a release tarball carries them built)
+#   make dist            git-rolling-<version>.tar.gz, reproducibly
+#   make deb             a Debian package, with dpkg-buildpackage
+#   make DEVELOPER=1     stricter warnings, as errors
 
-VERSION = 0.1.0
+.DEFAULT_GOAL := all
 
 prefix ?= /usr/local
 bindir = $(prefix)/bin
@@ -11,10 +21,44 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 WARNINGS = -Wall -Wextra -Werror=implicit-function-declaration
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DROLLING_VERSION='"$(VERSION)"' $(WARNINGS) $(CFLAGS) \
-	$(shell $(PKG_CONFIG) --cflags libgit2 libpcre2-8)
+ifdef DEVELOPER
+WARNINGS += -Werror -Wformat=2 -Wshadow -Wcast-qual -Wstrict-prototypes -Wvla
+endif
+
+# --- the version: VERSION-GEN writes it into VERSION-FILE ----------------
+# Only what embeds the version depends on VERSION-FILE, which changes with
+# every commit in a checkout; everything else ignores it.
+VERSION-FILE: FORCE
+	@$(SHELL) ./VERSION-GEN
+-include VERSION-FILE
+VERSION = $(ROLLING_VERSION)
+
+# --- libraries, found through pkg-config --------------------------------
+# Evaluated once; a missing one stops the build (not `make clean`) with a
+# message that names it and the Debian package that provides it.
+PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev
+PKG_MISSING := $(strip $(foreach d,$(PKG_DEPS),\
+	$(if $(shell $(PKG_CONFIG) --exists $(word 1,$(subst :, ,$(d))) 2>/dev/null && echo ok),,$(d))))
+GIT2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libgit2 libpcre2-8 2>/dev/null)
+GIT2_LIBS := $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8 2>/dev/null)
+JSON_C_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSON_C_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8)
+LIBS = $(GIT2_LIBS)
+
+# --- BUILD-FLAGS: a change of compiler or flags rebuilds everything -----
+TRACK_FLAGS = $(CC) : $(ALL_CFLAGS) : $(ALL_LDFLAGS) : $(JSON_C_CFLAGS) $(JSON_C_LIBS)
+
+BUILD-FLAGS: FORCE
+	$(if $(PKG_MISSING),$(error pkg-config cannot find \
+		$(foreach d,$(PKG_MISSING),$(word 1,$(subst :, ,$(d))) (Debian package $(word 2,$(subst :, ,$(d))))): \
+		install the development files, or point PKG_CONFIG_PATH at their .pc files))
+	@flags='$(subst ','\'',$(TRACK_FLAGS))'; \
+	if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then \
+		echo "$$flags" >$@; \
+	fi
 
 # Every builtin/<cmd>.c is one git-rolling-<cmd> executable.
 COMMANDS = $(sort $(basename $(notdir $(wildcard builtin/*.c))))
@@ -26,46 +70,49 @@ TEST_HELPER = t/helper/test-rolling
 # Preloaded by the tests that play a concurrent writer; never installed.
 TEST_SEAM = t/helper/seam.so
 
-ASCIIDOCTOR ?= asciidoctor
-MAN1 = $(patsubst %.txt,%.1,$(wildcard Documentation/git-rolling*.txt))
-MAN7 = Documentation/gitrolling.7
-
 PROVE ?= prove
 PROVE_OPTS ?=
 
 all: $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM)
 
-git-rolling: git-rolling.o
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+git-rolling: git-rolling.o lib/about.o BUILD-FLAGS
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^)
 
-git-rolling-%: builtin/%.o $(LIB)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+git-rolling-%: builtin/%.o $(LIB) BUILD-FLAGS
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
-$(TEST_HELPER): t/helper/test-rolling.o $(LIB)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(TEST_HELPER): t/helper/test-rolling.o $(LIB) BUILD-FLAGS
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 # Built without the sanitizers: it is preloaded ahead of their runtime.
 $(TEST_SEAM): t/helper/seam.c
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -O2 -g -fPIC -shared -o $@ $< -ldl
 
 $(LIB): $(LIB_OBJS)
+	$(RM) $@
 	$(AR) rcs $@ $^
 
-%.o: %.c
+%.o: %.c BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# The one place the version enters the code.
+lib/about.o: ALL_CFLAGS += -DROLLING_VERSION='"$(VERSION)"'
+lib/about.o: VERSION-FILE
+
 -include $(wildcard *.d lib/*.d builtin/*.d t/helper/*.d)
+
+# git-rolling-verify and git-rolling-log: their --json output is written with json-c.
+builtin/verify.o builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
+git-rolling-verify git-rolling-log: LIBS += $(JSON_C_LIBS)
 
 test: all
 	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
-# AddressSanitizer and UndefinedBehaviorSanitizer build and test run.
-# The objects do not record their flags, so clean before and after.
+# AddressSanitizer and UndefinedBehaviorSanitizer build and test run;
+# BUILD-FLAGS makes the next plain `make` rebuild without them.
 sanitize:
-	$(MAKE) clean
 	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" test
-	$(MAKE) clean
 
 demo: all
 	contrib/demo.sh
@@ -73,26 +120,40 @@ demo: all
 bench: all
 	t/perf/run
 
-# Manual pages; a warning from asciidoctor fails the build.
+# --- manual pages ---------------------------------------------------------
+# A warning from asciidoctor fails the build.  In a checkout the pages
+# follow the version; a release tarball carries them built for its own,
+# so that installing it needs no asciidoctor.  SOURCE_DATE_EPOCH, when
+# set, dates them (make dist sets it).
+ASCIIDOCTOR ?= asciidoctor
+MAN1 = $(patsubst %.txt,%.1,$(wildcard Documentation/git-rolling*.txt))
+MAN7 = Documentation/gitrolling.7
+ifneq ($(wildcard .git),)
+MAN_VERSION_DEP = VERSION-FILE
+endif
+ASCIIDOCTOR_MAN = $(if $(SOURCE_DATE_EPOCH),SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH)) \
+	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
+	-a mansource="git-rolling $(VERSION)" -a manversion=$(VERSION) \
+	-a manmanual="Git Rolling Manual"
+
 doc: $(MAN1) $(MAN7)
 
-Documentation/%.1: Documentation/%.txt Documentation/config.txt
-	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
-		-a mansource=git-rolling -a manversion=$(VERSION) \
-		-a manmanual="Git Rolling Manual" -o $@ $<
+Documentation/%.1: Documentation/%.txt Documentation/config.txt $(MAN_VERSION_DEP)
+	$(ASCIIDOCTOR_MAN) -o $@ $<
 
-Documentation/%.7: Documentation/%.txt Documentation/config.txt
-	$(ASCIIDOCTOR) -b manpage -d manpage --failure-level WARN \
-		-a mansource=git-rolling -a manversion=$(VERSION) \
-		-a manmanual="Git Rolling Manual" -o $@ $<
+Documentation/%.7: Documentation/%.txt Documentation/config.txt $(MAN_VERSION_DEP)
+	$(ASCIIDOCTOR_MAN) -o $@ $<
 
-install: $(PROGRAMS) doc
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
-		'$(DESTDIR)$(completiondir)'
+# --- installation ---------------------------------------------------------
+install: $(PROGRAMS)
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(completiondir)'
 	install -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)'
+	install -m 644 contrib/completion/git-rolling.bash '$(DESTDIR)$(completiondir)/git-rolling'
+
+install-doc: doc
+	install -d '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
 	install -m 644 $(MAN1) '$(DESTDIR)$(mandir)/man1'
 	install -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7'
-	install -m 644 contrib/completion/git-rolling.bash '$(DESTDIR)$(completiondir)/git-rolling'
 
 # The server side: the updater the systemd units run, and the units.
 libexecdir = $(prefix)/lib/git-rolling
@@ -106,24 +167,62 @@ install-contrib:
 			>'$(DESTDIR)$(systemdunitdir)'/$$unit || exit; \
 	done
 
+# --- release tarball ------------------------------------------------------
+# git-rolling-<version>.tar.gz from the committed HEAD (a tree with
+# uncommitted changes is refused: the tarball would not hold them), with
+# VERSION holding the exact version and the manual pages built from HEAD's
+# sources, dated with HEAD's commit time.  git archive fixes the order,
+# the owner, the modes and the dates (HEAD's commit time) of every entry;
+# gzip -n leaves out the name and time, so one commit gives the same
+# bytes.  debian/ and .ci/ are not shipped.
+DIST_NAME = git-rolling-$(VERSION)
+DIST_TARBALL = $(DIST_NAME).tar.gz
+DIST_TMP = .dist-tmp
+DIST_SRC = $(DIST_TMP)/$(DIST_NAME)
+DIST_PAGES = $(patsubst Documentation/%,$(DIST_SRC)/Documentation/%,$(MAN1) $(MAN7))
+
+dist: VERSION-FILE
+	@git update-index -q --refresh && git diff-index --quiet HEAD -- || { \
+		echo >&2 'fatal: make dist: commit your changes first; the tarball is made from HEAD'; \
+		exit 128; }
+	$(RM) -r $(DIST_TMP) && mkdir $(DIST_TMP)
+	git archive --format=tar --prefix=$(DIST_NAME)/ HEAD | tar -xf - -C $(DIST_TMP)
+	echo '$(VERSION)' >$(DIST_SRC)/VERSION
+	$(MAKE) -C $(DIST_SRC) doc SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct HEAD)
+	git -c tar.umask=022 archive --format=tar \
+		--prefix=$(DIST_NAME)/Documentation/ $(addprefix --add-file=,$(DIST_PAGES)) \
+		--prefix=$(DIST_NAME)/ --add-file=$(DIST_SRC)/VERSION \
+		HEAD -- . ':!VERSION' ':!debian' ':!.ci' | gzip -n -9 >$(DIST_TMP)/$(DIST_TARBALL)
+	mv $(DIST_TMP)/$(DIST_TARBALL) $(DIST_TARBALL)
+	$(RM) -r $(DIST_TMP)
+	@echo $(DIST_TARBALL)
+
+# --- Debian package ---------------------------------------------------------
+# Built the Debian way, from the release tarball with debian/ (HEAD's)
+# added, in $(DEB_DIR); lintian must find no error.  DEB_BUILD_OPTIONS
+# passes through (nocheck skips the test suite in the build).
+DEB_DIR = build-deb
+LINTIAN ?= lintian
+
+deb: dist
+	$(RM) -r $(DEB_DIR) && mkdir $(DEB_DIR)
+	tar -xzf $(DIST_TARBALL) -C $(DEB_DIR)
+	git archive HEAD debian | tar -xf - -C $(DEB_DIR)/$(DIST_NAME)
+	cd $(DEB_DIR)/$(DIST_NAME) && dpkg-buildpackage -us -uc -b
+	$(LINTIAN) --fail-on error $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
+ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
-	$(RM) -r t/trash\ directory.*
+endif
+	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
+	$(RM) -r t/trash\ directory.* $(DIST_TMP) $(DEB_DIR)
 
-.PHONY: all test sanitize demo bench doc install install-contrib clean
+.PHONY: all test sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
-
-# --- git-rolling-verify: its --json output is written with json-c -------
-JSON_C_CFLAGS = $(shell $(PKG_CONFIG) --cflags json-c)
-JSON_C_LIBS = $(shell $(PKG_CONFIG) --libs json-c)
-builtin/verify.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
-git-rolling-verify: LIBS += $(JSON_C_LIBS)
-
-# --- git-rolling-log: --json, with json-c as verify ----------------------
-builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
-git-rolling-log: LIBS += $(JSON_C_LIBS)
 
 # --- memcheck and stress runs (not part of make test) -------------------
 # The suite with every git rolling command under valgrind's memcheck

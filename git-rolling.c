@@ -9,10 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#ifndef ROLLING_VERSION
-#define ROLLING_VERSION "unknown"
-#endif
+#include "lib/about.h"
 
 static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },
@@ -107,7 +104,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("git-rolling version %s\n", ROLLING_VERSION);
+		printf("git-rolling version %s\n", rolling_version);
 		return 0;
 	}
 	if (argv[1][0] == '-') {

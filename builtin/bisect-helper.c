@@ -26,7 +26,10 @@ static const char *const bisect_helper_usage[] = {
 	"git rolling bisect-helper start [<branch-options>] <bad> <good>",
 	"git rolling bisect-helper next",
 	"git rolling bisect-helper run <cmd> [<args>...]",
-	"git rolling bisect-helper reset",
+	"git rolling bisect-helper reset\n"
+	"\n"
+	"where <branch-options> are [-b | --branch <branch>] [--preset <name>]\n"
+	"                           [--release-pattern <regex>] [--mainline-pattern <regex>]",
 	NULL,
 };
 
@@ -182,6 +185,18 @@ static void announce(struct helper *h, size_t g, size_t b)
 			" or git bisect bad\n", step_name(name, h, at), at - g, b - g);
 }
 
+/* A copy the state owns (it frees its strings), NULL for NULL. */
+static char *state_string(const char *s)
+{
+	char *copy;
+
+	if (!s)
+		return NULL;
+	if (!(copy = strdup(s)))
+		die("out of memory");
+	return copy;
+}
+
 static void save_state(struct helper *h, const struct rolling_bisect_state *s)
 {
 	if (rolling_bisect_state_write(s, h->bs.state_path) < 0)
@@ -208,9 +223,9 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 		die_last_error();
 
 	s.stage = 1;
-	s.branch = (char *)(o->branch ? o->branch : branch_name(h));
-	s.release_pattern = (char *)h->bs.release_re;
-	s.mainline_pattern = (char *)h->bs.mainline_re;
+	s.branch = state_string(o->branch ? o->branch : branch_name(h));
+	s.release_pattern = state_string(h->bs.release_re);
+	s.mainline_pattern = state_string(h->bs.mainline_re);
 	git_oid_cpy(&s.good, &h->bs.steps.v[g].commit);
 	git_oid_cpy(&s.bad, &h->bs.steps.v[b].commit);
 	save_state(h, &s);
@@ -219,6 +234,7 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 		b - g, branch_name(h), step_name(good_name, h, g), step_name(bad_name, h, b));
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &s.bad);
 	git_oid_tostr(good_hex, sizeof(good_hex), &s.good);
+	rolling_bisect_state_free(&s);
 	if (git(h, 0, args))
 		abandon(h, "git bisect start failed; no bisection is left behind");
 	announce(h, g, b);

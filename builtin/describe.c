@@ -2,6 +2,7 @@
  * git rolling describe: which step of a rolling branch first brought a
  * commit in, or why none did.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,13 +70,20 @@ static void free_branch(struct described_branch *d)
 }
 
 static void say(const struct describe_options *o, const struct subject *s, int many,
-		const char *fmt, const char *branch, const char *rest)
+		const char *fmt, ...) ROLLING_PRINTF(4, 5);
+
+static void say(const struct describe_options *o, const struct subject *s, int many,
+		const char *fmt, ...)
 {
+	va_list ap;
+
 	if (o->quiet)
 		return;
 	if (many)
 		printf("%s: ", s->arg);
-	printf(fmt, branch, rest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 	putchar('\n');
 }
 
@@ -172,7 +180,7 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 	if (!o->backports || o->quiet ||
 	    (!describe_backport(d, repo, o, s, many) &&
 	     !describe_left_backport(d, repo, o, s, many)))
-		say(o, s, many, "not in %s yet", d->b.config.branch, "");
+		say(o, s, many, "not in %s yet", d->b.config.branch);
 	return 0;
 }
 

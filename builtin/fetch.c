@@ -572,12 +572,12 @@ static void add_update(struct rolling_ref_update *u, size_t *nr, const char *ref
 	if (had_old && git_oid_equal(new_oid, old_oid))
 		return;
 	update = &u[(*nr)++];
-	update->refname = (char *)refname;
+	update->refname = refname;
 	git_oid_cpy(&update->new_oid, new_oid);
 	update->had_old = had_old;
 	if (had_old)
 		git_oid_cpy(&update->old_oid, old_oid);
-	update->message = (char *)message;
+	update->message = message;
 }
 
 static const char *tip_name(const struct followed *f)

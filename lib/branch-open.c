@@ -6,13 +6,15 @@
 #include "preset.h"
 
 /* How git expands a short ref name, in its order (refs.c, ref_rev_parse_rules). */
-static const char *const rev_parse_rules[] = {
-	"%.*s",
-	"refs/%.*s",
-	"refs/tags/%.*s",
-	"refs/heads/%.*s",
-	"refs/remotes/%.*s",
-	"refs/remotes/%.*s/HEAD",
+static const struct {
+	const char *prefix, *suffix;
+} rev_parse_rules[] = {
+	{ "", "" },
+	{ "refs/", "" },
+	{ "refs/tags/", "" },
+	{ "refs/heads/", "" },
+	{ "refs/remotes/", "" },
+	{ "refs/remotes/", "/HEAD" },
 };
 
 /* The ref name part of a revision: what comes before "~", "^", ":" or "@{". */
@@ -55,7 +57,8 @@ static int check_ambiguous(git_repository *repo, const char *rev)
 	if (!len || len > 900)
 		return 0;
 	for (i = 0; i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
-		snprintf(refname, sizeof(refname), rev_parse_rules[i], (int)len, rev);
+		snprintf(refname, sizeof(refname), "%s%.*s%s", rev_parse_rules[i].prefix, (int)len,
+			 rev, rev_parse_rules[i].suffix);
 		if (!ref_resolves(repo, refname))
 			continue;
 		found++;

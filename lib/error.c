@@ -17,6 +17,8 @@ static void set_message(char *message)
 	last_error = message;
 }
 
+static void record(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
+
 static void record(const char *fmt, va_list ap)
 {
 	char *message;

@@ -49,7 +49,7 @@ int rolling_error_restore(int code, char *message);
  * two streams stay in order on a terminal.  The one writer of every
  * "warning:", "error:", "hint:" and "fatal:" line.
  */
-void rolling_vreport(const char *prefix, const char *fmt, va_list ap);
+void rolling_vreport(const char *prefix, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
 
 /* Warnings go to stderr at once: they do not stop the operation. */
 void rolling_warning(const char *fmt, ...) ROLLING_PRINTF(1, 2);

@@ -5,11 +5,11 @@
 
 /* One ref to set, if it still holds what the caller last saw. */
 struct rolling_ref_update {
-	char *refname;
+	const char *refname;
 	git_oid new_oid;
 	int had_old;          /* 0: the ref must not exist */
 	git_oid old_oid;
-	char *message;        /* for the reflog */
+	const char *message;  /* for the reflog */
 };
 
 /*

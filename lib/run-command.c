@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,8 +103,9 @@ static char **child_environ(const char *const *env)
 		if (k == extra)
 			out[j++] = environ[i];
 	}
+	/* environ is char **, but posix_spawnp() writes to none of its strings. */
 	for (i = 0; i < extra; i++)
-		out[j++] = (char *)env[i];
+		out[j++] = (char *)(uintptr_t)env[i];
 	return out;
 }
 
@@ -175,7 +177,8 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	/* What we printed must come before what git prints. */
 	fflush(stdout);
 	fflush(stderr);
-	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)argv,
+	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
+	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv,
 			   envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
@@ -224,7 +227,7 @@ int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_pa
 	if (!err) {
 		fflush(stdout);
 		fflush(stderr);
-		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)argv, environ);
+		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv, environ);
 	}
 	posix_spawn_file_actions_destroy(&actions);
 	free(argv);

@@ -1,4 +1,5 @@
 #include <iconv.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "utf8.h"
@@ -87,7 +88,8 @@ char *rolling_utf8_sanitize(const char *s)
 char *rolling_utf8_reencode(const char *s, const char *encoding)
 {
 	size_t in_left = strlen(s), out_left = in_left * 4 + 1;
-	char *out = malloc(out_left), *in = (char *)s, *at = out;
+	/* iconv() takes char ** for the input it only reads. */
+	char *out = malloc(out_left), *in = (char *)(uintptr_t)s, *at = out;
 	iconv_t cd = iconv_open("UTF-8", encoding);
 
 	if (cd == (iconv_t)-1 || !out ||

@@ -1,4 +1,5 @@
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -904,8 +905,9 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 		goto out;
 out:
 	rolling_oidmap_free(&w.shallow);
+	/* The walk owns these bytes (adopt_embedded()); readers see them const. */
 	for (i = 0; i < w.embedded_nr; i++)
-		free((char *)w.embedded[i].data);
+		free((void *)(uintptr_t)w.embedded[i].data);
 	free(w.embedded);
 	free(w.signed_merges);
 	return err;

@@ -55,19 +55,44 @@ test_expect_success 'every option a command accepts is documented' '
 	done <cmds
 '
 
+# usage_words <help>: the words of the usage lines of a command's -h
+# output (what precedes the options table), one per line, "--[no-]x" as
+# "--x".
+usage_words () {
+	sed -n "/^    -/q;p" "$1" |
+	sed -e "s/--\[no-\]/--/g" |
+	tr " \t[]()|=" "\n\n\n\n\n\n\n" |
+	sed -e "/^\$/d"
+}
+
 test_expect_success 'every option is in the usage string too' '
 	while read cmd
 	do
 		git rolling $cmd --git-completion-helper >opts &&
-		test_expect_code 129 git rolling $cmd -h >usage &&
+		test_expect_code 129 git rolling $cmd -h >help &&
+		usage_words help >words &&
+		grep -q "^git$" words &&
 		for opt in $(cat opts)
 		do
 			case "$opt" in --no-*) continue ;; esac &&
 			opt=${opt%=} &&
-			{ grep -q -e "$opt" usage || grep -q -e "--\[no-\]${opt#--}" usage; } ||
-			{ echo "git rolling $cmd -h: $opt missing"; return 1; }
+			short=$(sed -n "s/^    \(-[a-zA-Z0-9]\), $opt\( .*\)\{0,1\}\$/\1/p" help) &&
+			{
+				grep -qx -e "$opt" words ||
+				{ test -n "$short" && grep -qx -e "$short" words; }
+			} ||
+			{ echo "git rolling $cmd -h: $opt missing from the usage lines"; return 1; }
 		done
 	done <cmds
+'
+
+test_expect_success 'the usage lines are what precedes the options table' '
+	test_expect_code 129 git rolling advance -h >help &&
+	usage_words help >words &&
+	grep -x -- --porcelain words &&
+	grep -x -- -q words &&
+	! grep -x -- --quiet words &&
+	! grep -x "errors" words
 '
 
 test_expect_success 'every configuration key that init writes is documented' '
@@ -115,7 +140,7 @@ test_expect_success ASCIIDOCTOR 'every page builds without warnings' '
 '
 
 test_expect_success ASCIIDOCTOR,MAN 'git help opens the installed pages' '
-	make -C "$GIT_ROLLING_BUILD_DIR" -s install prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
+	make -C "$GIT_ROLLING_BUILD_DIR" -s install install-doc prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
 	MANPATH=$TRASH_DIRECTORY/inst/share/man &&
 	export MANPATH &&
 	PATH=$TRASH_DIRECTORY/inst/bin:$PATH &&

@@ -65,6 +65,15 @@ test_expect_success 'a prefix narrows the commands' '
 	test_cmp expect actual
 '
 
+test_expect_success 'git rolling bisect-helper <TAB> offers every subcommand its usage lists' '
+	complete git rolling bisect-helper "" >actual &&
+	test_expect_code 129 git rolling bisect-helper -h >usage &&
+	sed -n -e "s/^\(usage\|   or\): git rolling bisect-helper \([a-z]*\).*/\2 /p" usage |
+		sort >expect &&
+	test_line_count = 5 expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'git rolling advance <TAB> offers the configured rolling branches' '
 	complete git rolling advance "" >actual &&
 	printf "%s\n" "rolling-one " "rolling.two " >expect &&

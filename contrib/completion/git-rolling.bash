@@ -66,7 +66,7 @@ _git_rolling ()
 		__gitcomp_nl "$(__git_rolling_branches)"
 		;;
 	bisect-helper)
-		local actions="steps start next run"
+		local actions="steps start next run reset"
 		if [ -z "$(__git_find_on_cmdline "$actions")" ]; then
 			__gitcomp "$actions"
 		else
