@@ -84,16 +84,38 @@ struct search {
 };
 
 /*
+ * Read the commit at *id on a first-parent walk: *hit when it is a
+ * backport of the upstream commit, and *id moved to its parent; returns
+ * 1 while the walk goes on (the commit is not older than the search and
+ * has a parent), 0 at its end, or a negative error.
+ */
+static int walk_one(struct search *s, git_oid *id, int *hit)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	int err, recent, more;
+
+	s->read++;
+	if ((err = git_commit_lookup(&commit, s->repo, id)) < 0)
+		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
+	recent = git_commit_time(commit) >= s->oldest;
+	more = recent && git_commit_parentcount(commit);
+	*hit = recent && rolling_backport_names(git_commit_message(commit), s->upstream);
+	if (more)
+		git_oid_cpy(id, git_commit_parent_id(commit, 0));
+	git_commit_free(commit);
+	return more;
+}
+
+/*
  * Walk one released series' first-parent chain down from `start`.
  * Returns 1 with *found set to the oldest backport on it, else 0.
  */
 static int search_chain(struct search *s, const git_oid *start, git_oid *found)
 {
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *commit;
-	git_oid id;
+	git_oid id, here;
 	size_t dummy;
-	int err, hits = 0, more;
+	int err, hit, hits = 0;
 
 	git_oid_cpy(&id, start);
 	for (;;) {
@@ -102,20 +124,14 @@ static int search_chain(struct search *s, const git_oid *start, git_oid *found)
 			break;
 		if ((err = rolling_oidmap_put(&s->seen, &id, 0)) < 0)
 			return err;
-		s->read++;
-		if ((err = git_commit_lookup(&commit, s->repo, &id)) < 0)
-			return rolling_git_error(err, "cannot read %s",
-						 git_oid_tostr(hex, sizeof(hex), &id));
-		more = git_commit_time(commit) >= s->oldest && git_commit_parentcount(commit);
-		if (git_commit_time(commit) >= s->oldest &&
-		    rolling_backport_names(git_commit_message(commit), s->upstream)) {
-			git_oid_cpy(found, &id);
+		git_oid_cpy(&here, &id);
+		if ((err = walk_one(s, &id, &hit)) < 0)
+			return err;
+		if (hit) {
+			git_oid_cpy(found, &here);
 			hits++;
 		}
-		if (more)
-			git_oid_cpy(&id, git_commit_parent_id(commit, 0));
-		git_commit_free(commit);
-		if (!more)
+		if (!err)
 			break;
 	}
 	return hits > 0;
@@ -170,10 +186,8 @@ static int search_left_chain(struct search *s, const struct rolling_tags *tags,
 			     const struct rolling_release **release)
 {
 	const struct rolling_release *holder = newest;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *commit;
-	git_oid id;
-	int err, hits = 0, more;
+	git_oid id, here;
+	int err, hit, hits = 0;
 
 	git_oid_cpy(&id, &newest->commit);
 	while (!git_oid_equal(&id, &merged->commit) && !rolling_mainline_find(s->mainline, &id) &&
@@ -183,21 +197,15 @@ static int search_left_chain(struct search *s, const struct rolling_tags *tags,
 		if (tagged && !rolling_series_cmp(&tagged->version.series,
 						  &newest->version.series))
 			holder = tagged;
-		s->read++;
-		if ((err = git_commit_lookup(&commit, s->repo, &id)) < 0)
-			return rolling_git_error(err, "cannot read %s",
-						 git_oid_tostr(hex, sizeof(hex), &id));
-		more = git_commit_time(commit) >= s->oldest && git_commit_parentcount(commit);
-		if (git_commit_time(commit) >= s->oldest &&
-		    rolling_backport_names(git_commit_message(commit), s->upstream)) {
-			git_oid_cpy(found, &id);
+		git_oid_cpy(&here, &id);
+		if ((err = walk_one(s, &id, &hit)) < 0)
+			return err;
+		if (hit) {
+			git_oid_cpy(found, &here);
 			*release = holder;
 			hits++;
 		}
-		if (more)
-			git_oid_cpy(&id, git_commit_parent_id(commit, 0));
-		git_commit_free(commit);
-		if (!more)
+		if (!err)
 			break;
 	}
 	return hits > 0;
