@@ -64,32 +64,6 @@ int rolling_buffer_has_signature(const char *data, size_t size)
 }
 
 /*
- * Classify one tag without running anything.  Sets *tag_object and
- * returns 1 when it carries a signature that git must check.
- */
-static int classify(enum rolling_signature_status *status, git_oid *tag_object,
-		    git_repository *repo, git_odb *odb, const char *name)
-{
-	char refname[1024];
-	git_odb_object *object = NULL;
-	int err;
-
-	snprintf(refname, sizeof(refname), "refs/tags/%s", name);
-	if ((err = git_reference_name_to_id(tag_object, repo, refname)) < 0 ||
-	    (err = git_odb_read(&object, odb, tag_object)) < 0)
-		return rolling_git_error(err, "cannot read tag '%s'", name);
-	if (git_odb_object_type(object) != GIT_OBJECT_TAG)
-		*status = ROLLING_SIGNATURE_LIGHTWEIGHT;
-	else if (!rolling_buffer_has_signature(git_odb_object_data(object),
-					       git_odb_object_size(object)))
-		*status = ROLLING_SIGNATURE_UNSIGNED;
-	else
-		*status = ROLLING_SIGNATURE_BAD;    /* until git verify-tag vouches for it */
-	git_odb_object_free(object);
-	return *status == ROLLING_SIGNATURE_BAD;
-}
-
-/*
  * Run `git verify-tag --format=%(objectname) <ids>` and collect what it
  * prints: it prints the format only for tags whose signature is good.
  * Its stderr (gpg's chatter) is dropped; the report says what failed.
@@ -212,46 +186,6 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 	return err;
 }
 
-int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr)
-{
-	char (*hex)[GIT_OID_HEXSZ + 1] = malloc(BATCH * sizeof(*hex));
-	size_t *index = malloc(BATCH * sizeof(*index));
-	size_t i, batch = 0;
-	git_odb *odb = NULL;
-	int err = 0;
-
-	if (!hex || !index) {
-		err = rolling_error("out of memory");
-		goto out;
-	}
-	if ((err = git_repository_odb(&odb, repo)) < 0) {
-		err = rolling_git_error(err, "cannot open the object database");
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		git_oid tag_object;
-
-		if ((err = classify(&status[i], &tag_object, repo, odb, names[i])) < 0)
-			goto out;
-		if (!err)
-			continue;
-		git_oid_tostr(hex[batch], sizeof(hex[batch]), &tag_object);
-		index[batch++] = i;
-		if (batch == BATCH) {
-			if ((err = verify_batch(status, repo, hex, index, batch)) < 0)
-				goto out;
-			batch = 0;
-		}
-	}
-	err = batch ? verify_batch(status, repo, hex, index, batch) : 0;
-out:
-	git_odb_free(odb);
-	free(index);
-	free(hex);
-	return err < 0 ? err : 0;
-}
-
 /* --- tag objects by id, some of them embedded in merges -------------------- */
 
 static const struct rolling_tag_bytes *find_extra(const struct rolling_tag_bytes *extra,
@@ -265,7 +199,10 @@ static const struct rolling_tag_bytes *find_extra(const struct rolling_tag_bytes
 	return NULL;
 }
 
-/* Like classify(), for a tag object given by id.  Returns 1 when git must check it. */
+/*
+ * Classify one tag object without running anything.  Returns 1 when it
+ * carries a signature that git must check.
+ */
 static int classify_id(enum rolling_signature_status *status, git_odb *odb, const git_oid *id,
 		       const struct rolling_tag_bytes *extra, size_t extra_nr)
 {

@@ -13,22 +13,6 @@ enum rolling_signature_status {
 };
 
 /*
- * Check the signatures of the tags refs/tags/<names[i]> into status[i].
- * Unsigned tags are recognised here; signed ones are handed to `git
- * verify-tag` (one process for many tags), so that gpg.program,
- * gpg.format, the SSH allowed-signers file and gpg.minTrustLevel count
- * exactly as they do for git.  git runs without replace objects
- * (--no-replace-objects), so it checks the very tag object read here.
- * A signature git does not accept is looked at once more, alone, to tell
- * a missing key (gpg's NO_PUBKEY, an SSH key in no allowed-signers
- * entry, or no allowed-signers file) from a bad signature.  Several
- * names may share one tag object.  Returns 0, or a negative error when
- * a tag cannot be read or git cannot be run.
- */
-int rolling_tag_signatures(enum rolling_signature_status *status, git_repository *repo,
-			   const char *const *names, size_t nr);
-
-/*
  * Whether a tag object's bytes carry a signature: a line that starts
  * with one of the armours git recognises (gpg-interface.c; PGP, X.509
  * or SSH).  This is git's test for embedding a tag in a merge, too.
@@ -43,9 +27,16 @@ struct rolling_tag_bytes {
 };
 
 /*
- * Check the signatures of the tag objects ids[i] into status[i], as
- * rolling_tag_signatures() does for refs: an object that is not a tag
- * is ROLLING_SIGNATURE_LIGHTWEIGHT.  An id that the repository does not
+ * Check the signatures of the tag objects ids[i] into status[i].
+ * Unsigned tags are recognised here (an object that is not a tag is
+ * ROLLING_SIGNATURE_LIGHTWEIGHT); signed ones are handed to `git
+ * verify-tag` (one process for many tags), so that gpg.program,
+ * gpg.format, the SSH allowed-signers file and gpg.minTrustLevel count
+ * exactly as they do for git.  git runs without replace objects
+ * (--no-replace-objects), so it checks the very tag object read here.
+ * A signature git does not accept is looked at once more, alone, to tell
+ * a missing key (gpg's NO_PUBKEY, an SSH key in no allowed-signers
+ * entry, or no allowed-signers file) from a bad signature.  An id that the repository does not
  * hold is taken from `extra`; those objects are written to a temporary
  * object directory that git reads as an alternate
  * (GIT_ALTERNATE_OBJECT_DIRECTORIES), so that `git verify-tag` checks
