@@ -64,8 +64,13 @@ BUILD-FLAGS: FORCE
 COMMANDS = $(sort $(basename $(notdir $(wildcard builtin/*.c))))
 PROGRAMS = git-rolling $(addprefix git-rolling-,$(COMMANDS))
 
+# lib/: the domain, which returns errors and never exits or writes to the
+# terminal.  cli/: what only the commands need (option parsing, usage,
+# die(), colour, progress meters, report formats).
 LIB_OBJS = $(patsubst %.c,%.o,$(wildcard lib/*.c))
 LIB = lib/librolling.a
+CLI_OBJS = $(patsubst %.c,%.o,$(wildcard cli/*.c))
+CLI = cli/librolling-cli.a
 TEST_HELPER = t/helper/test-rolling
 # Preloaded by the tests that play a concurrent writer; never installed.
 TEST_SEAM = t/helper/seam.so
@@ -75,10 +80,10 @@ PROVE_OPTS ?=
 
 all: $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM)
 
-git-rolling: git-rolling.o lib/about.o BUILD-FLAGS
+git-rolling: git-rolling.o cli/about.o BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^)
 
-git-rolling-%: builtin/%.o $(LIB) BUILD-FLAGS
+git-rolling-%: builtin/%.o $(CLI) $(LIB) BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 $(TEST_HELPER): t/helper/test-rolling.o $(LIB) BUILD-FLAGS
@@ -92,14 +97,18 @@ $(LIB): $(LIB_OBJS)
 	$(RM) $@
 	$(AR) rcs $@ $^
 
+$(CLI): $(CLI_OBJS)
+	$(RM) $@
+	$(AR) rcs $@ $^
+
 %.o: %.c BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The one place the version enters the code.
-lib/about.o: ALL_CFLAGS += -DROLLING_VERSION='"$(VERSION)"'
-lib/about.o: VERSION-FILE
+cli/about.o: ALL_CFLAGS += -DROLLING_VERSION='"$(VERSION)"'
+cli/about.o: VERSION-FILE
 
--include $(wildcard *.d lib/*.d builtin/*.d t/helper/*.d)
+-include $(wildcard *.d lib/*.d cli/*.d builtin/*.d t/helper/*.d)
 
 # git-rolling-verify and git-rolling-log: their --json output is written with json-c.
 builtin/verify.o builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
@@ -213,7 +222,7 @@ deb: dist
 	@ls $(DEB_DIR)/*.deb
 
 clean:
-	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) *.o *.d lib/*.o lib/*.d builtin/*.o builtin/*.d \
+	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) $(CLI) *.o *.d lib/*.o lib/*.d cli/*.o cli/*.d builtin/*.o builtin/*.d \
 		t/helper/*.o t/helper/*.d
 ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7

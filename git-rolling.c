@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/about.h"
+#include "cli/about.h"
 
 static const char *const commands[][2] = {
 	{ "init", "configure a rolling branch and create it" },

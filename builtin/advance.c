@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/branch.h"
-#include "../lib/color.h"
+#include "../cli/color.h"
 #include "../lib/ident.h"
 #include "../lib/merge.h"
 #include "../lib/repo.h"
-#include "../lib/update.h"
+#include "../lib/branch-move.h"
 #include "../lib/worktree.h"
 
 static const char *const advance_usage[] = {
@@ -51,15 +51,16 @@ static const char *series_name(char *buf, const struct rolling_series *s)
 
 static void load(struct pending *p, git_repository *repo, const char *branch)
 {
-	char key[1024];
+	struct strbuf key = STRBUF_INIT;
 
 	if (rolling_branch_load(&p->b, repo, branch) < 0 ||
 	    rolling_ident_for(&p->ident, repo, p->b.config.ident,
-			      rolling_config_key(key, sizeof(key), branch, "ident")) < 0 ||
+			      rolling_config_key(&key, branch, "ident")) < 0 ||
 	    rolling_branch_tip(&p->tip, repo, branch) < 0)
 		die_last_error();
 	if (rolling_tip_release(&p->current, repo, &p->tip, &p->b.tags, &p->b.patterns) < 0)
 		die("%s: %s", branch, rolling_last_error());
+	strbuf_release(&key);
 }
 
 /* The series to head for: the one asked for on the command line, else the policy's. */
@@ -67,7 +68,8 @@ static void choose_target(struct pending *p, const char *asked)
 {
 	const struct rolling_tags *tags = &p->b.tags;
 	struct rolling_series series;
-	char key[1024], pin[ROLLING_SERIES_BUFSZ], here[ROLLING_SERIES_BUFSZ];
+	struct strbuf key = STRBUF_INIT;
+	char pin[ROLLING_SERIES_BUFSZ], here[ROLLING_SERIES_BUFSZ];
 	int pin_behind, err;
 
 	if (asked && rolling_series_parse(&series, asked, tags->forms, "--series") < 0)
@@ -81,16 +83,17 @@ static void choose_target(struct pending *p, const char *asked)
 	if (pin_behind == ROLLING_PIN_UNRELEASED)
 		rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
 				p->b.config.branch,
-				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
+				rolling_config_key(&key, p->b.config.branch, "pin"),
 				series_name(pin, &p->b.policy.pin),
 				series_name(here, &p->target->series));
 	else if (pin_behind)
 		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
 				p->b.config.branch,
-				rolling_config_key(key, sizeof(key), p->b.config.branch, "pin"),
+				rolling_config_key(&key, p->b.config.branch, "pin"),
 				series_name(pin, &p->b.policy.pin),
 				series_name(here, &p->target->series),
 				series_name(here, &p->target->series));
+	strbuf_release(&key);
 }
 
 /* The releases to merge, and the merges written (with --dry-run, only their ids). */

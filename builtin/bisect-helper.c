@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/bisect.h"
-#include "../lib/branch-open.h"
+#include "../lib/branch.h"
 #include "../lib/contains.h"
-#include "../lib/progress.h"
+#include "../cli/progress.h"
 #include "../lib/mainline.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
-#include "../lib/step-format.h"
+#include "../cli/step-format.h"
 #include "../lib/steps.h"
 
 static const char *const bisect_helper_usage[] = {

@@ -7,16 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/backport.h"
-#include "../lib/branch-open.h"
+#include "../lib/branch.h"
 #include "../lib/contains.h"
 #include "../lib/mainline.h"
-#include "../lib/progress.h"
+#include "../cli/progress.h"
 #include "../lib/repo.h"
-#include "../lib/step-format.h"
+#include "../cli/step-format.h"
 #include "../lib/steps.h"
+#include "../lib/revision.h"
 
 static const char *const describe_usage[] = {
 	"git rolling describe [-b | --branch <branch>] [--[no-]backports] [--[no-]progress] [-q]\n"

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
-#include "../lib/branch-open.h"
-#include "../lib/color.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
+#include "../lib/branch.h"
+#include "../cli/color.h"
 #include "../lib/config.h"
 #include "../lib/preset.h"
 #include "../lib/quarantine.h"
@@ -21,7 +21,7 @@
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
 #include "../lib/verify.h"
-#include "../lib/verify-report.h"
+#include "../cli/verify-report.h"
 
 static const char *const fetch_usage[] = {
 	"git rolling fetch [--[no-]signatures] [--allow-rewind] [-q]\n"

@@ -7,18 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/progress.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
 #include "../lib/detect.h"
-#include "../lib/branch-open.h"
 #include "../lib/ident.h"
 #include "../lib/repo.h"
-#include "../lib/update.h"
+#include "../lib/branch-move.h"
 #include "../lib/run-command.h"
-#include "../lib/branch-open.h"
 #include "../lib/remote-config.h"
 #include "../lib/merge.h"
 #include "../lib/verify.h"
@@ -289,12 +288,13 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 {
 	struct rolling_backfill r;
 	struct rolling_ident ident;
-	char key[1024], message[256], start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
+	struct strbuf key = STRBUF_INIT;
+	char message[256], start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
 	/* As git fetch: --quiet silences progress unless --progress asks for it. */
 	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
 
 	if (rolling_ident_for(&ident, repo, b->config.ident,
-			      rolling_config_key(key, sizeof(key), b->config.branch, "ident")) < 0)
+			      rolling_config_key(&key, b->config.branch, "ident")) < 0)
 		die_last_error();
 	if (rolling_backfill_run(&r, repo, b, &ident, o->at, progress) < 0) {
 		if (!o->at && b->tags.releases_nr)
@@ -311,6 +311,7 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 		       git_oid_tostr(tip, 13, &r.tip));
 	rolling_backfill_free(&r);
 	rolling_ident_free(&ident);
+	strbuf_release(&key);
 }
 
 /* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
@@ -434,14 +435,14 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 	const git_signature *committer;
 	struct rolling_ident ident;
 	git_commit *commit;
-	char key[1024];
+	struct strbuf key = STRBUF_INIT;
 	int signed_off;
 
 	if (git_commit_lookup(&commit, repo, tip) < 0)
 		return;
 	if (git_commit_parentcount(commit) == 2 &&
 	    !rolling_ident_for(&ident, repo, b->config.ident,
-			       rolling_config_key(key, sizeof(key), b->config.branch, "ident"))) {
+			       rolling_config_key(&key, b->config.branch, "ident"))) {
 		committer = git_commit_committer(commit);
 		if (strcmp(committer->name, ident.name) || strcmp(committer->email, ident.email))
 			hint("the tip was committed by '%s <%s>'; use --ident to make the"
@@ -453,6 +454,7 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 			     signed_off ? "has" : "has no", signed_off ? "" : "no-");
 		rolling_ident_free(&ident);
 	}
+	strbuf_release(&key);
 	git_commit_free(commit);
 }
 

@@ -9,15 +9,16 @@
 #include <time.h>
 #include <git2.h>
 #include <json.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/abbrev.h"
-#include "../lib/branch-open.h"
-#include "../lib/progress.h"
+#include "../lib/branch.h"
+#include "../cli/progress.h"
 #include "../lib/repo.h"
 #include "../lib/step-count.h"
-#include "../lib/step-format.h"
+#include "../cli/step-format.h"
 #include "../lib/steps.h"
+#include "../lib/revision.h"
 
 static const char *const log_usage[] = {
 	"git rolling log [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"

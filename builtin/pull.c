@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/config.h"
 #include "../lib/preset.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
-#include "../lib/update.h"
+#include "../lib/branch-move.h"
 
 static const char *const pull_usage[] = {
 	"git rolling pull [--[no-]signatures] [-q]\n"

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
 #include "../lib/branch.h"
 #include "../lib/ident.h"
 #include "../lib/merge.h"
 #include "../lib/repo.h"
-#include "../lib/step-format.h"
+#include "../cli/step-format.h"
 
 static const char *const status_usage[] = {
 	"git rolling status [--porcelain] [<branch>...]",
@@ -108,14 +108,15 @@ static void plan(struct branch_status *s, git_repository *repo)
 
 static void examine(struct branch_status *s, git_repository *repo, const char *name)
 {
-	char key[1024];
+	struct strbuf key = STRBUF_INIT;
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	if (rolling_branch_load(&s->b, repo, name) < 0)
 		die_last_error();
 	s->has_ident = !rolling_ident_for(&s->ident, repo, s->b.config.ident,
-					  rolling_config_key(key, sizeof(key), name, "ident"));
+					  rolling_config_key(&key, name, "ident"));
+	strbuf_release(&key);
 	read_tip(s, repo);
 	if (s->current)
 		plan(s, repo);
@@ -275,7 +276,8 @@ static void print_pending(const struct branch_status *s)
 static void print_human(const struct branch_status *s, unsigned hazards)
 {
 	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32], text[512];
-	char key[1024], names[64];
+	struct strbuf key = STRBUF_INIT;
+	char names[64];
 
 	printf("%s: policy %s", s->name, s->b.config.policy);
 	if (s->current)
@@ -292,7 +294,7 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
 		printf("  pinned to %s by %s", series_name(series, &s->b.policy.pin),
-		       rolling_config_key(key, sizeof(key), s->name, "pin"));
+		       rolling_config_key(&key, s->name, "pin"));
 		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
 			printf(", behind the policy's %s", series_name(other, &s->unpinned->series));
 		putchar('\n');
@@ -305,10 +307,11 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		printf("  next switch: %s\n", text);
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",
-		       rolling_config_key(key, sizeof(key), s->name, "ident"));
+		       rolling_config_key(&key, s->name, "ident"));
 	if (hazards)
 		printf("  hazards:%s (git shows another history than git rolling reads)\n",
 		       hazard_names(names, sizeof(names), hazards));
+	strbuf_release(&key);
 }
 
 /* --- the porcelain format ---------------------------------------------- */

@@ -7,15 +7,16 @@
 #include <string.h>
 #include <git2.h>
 #include <json.h>
-#include "../lib/usage.h"
-#include "../lib/setup.h"
-#include "../lib/branch-open.h"
+#include "../cli/usage.h"
+#include "../cli/main.h"
+#include "../lib/branch.h"
 #include "../lib/repo.h"
-#include "../lib/progress.h"
+#include "../cli/progress.h"
 #include "../lib/verify.h"
-#include "../lib/verify-report.h"
-#include "../lib/color.h"
+#include "../cli/verify-report.h"
+#include "../cli/color.h"
 #include "../lib/utf8.h"
+#include "../lib/revision.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"

@@ -3,9 +3,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bisect.h"
-#include "branch-open.h"
+#include "branch.h"
 #include "error.h"
 #include "run-command.h"
+#include "revision.h"
 
 /* `git bisect start --first-parent` is new in git 2.29. */
 #define GIT_MIN_MAJOR 2

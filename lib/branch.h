@@ -6,6 +6,7 @@
 #include "pattern.h"
 #include "tags.h"
 #include "policy.h"
+#include "preset.h"
 
 /* Everything needed to reason about one rolling branch. */
 struct rolling_branch {
@@ -33,5 +34,40 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 int rolling_branch_tip(git_oid *tip, git_repository *repo, const char *name);
 
 void rolling_branch_free(struct rolling_branch *b);
+
+/*
+ * Open a rolling branch for reading, as the commands that inspect one
+ * (describe, bisect-helper) name it.  Without patterns, `name` is a
+ * configured rolling branch: rolling.<name>.* and refs/heads/<name>.
+ * With both patterns, `name` is any revision at the tip of a rolling
+ * branch that git rolling does not manage (one fetched from elsewhere,
+ * say), read with those tag patterns.  Sets *tip to its commit.
+ */
+int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *repo,
+			const char *name, const char *release_re, const char *mainline_re);
+
+/*
+ * The tag patterns for a branch named on the command line: none (both
+ * NULL: a configured branch) unless a preset or a pattern is given;
+ * then both must be known, a pattern given overriding the preset's.
+ */
+int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
+				  const struct rolling_scheme_options *o);
+
+/*
+ * Open any rolling branch or revision for reading, with the tag patterns
+ * from the first of: the options (a preset or both patterns), the
+ * branch's own rolling.<name>.* when it is configured, the linux preset.
+ * So a fetched branch can be read without init.  *from says which
+ * (static strings).
+ */
+struct rolling_pattern_source {
+	const char *source;     /* "options", "preset", "config" or "default" */
+	const char *preset;     /* the preset whose patterns are used, or NULL */
+};
+
+int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip,
+			    struct rolling_pattern_source *from, git_repository *repo,
+			    const char *name, const struct rolling_scheme_options *scheme);
 
 #endif

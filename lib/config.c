@@ -4,12 +4,12 @@
 #include "config.h"
 #include "error.h"
 
-#define KEY_MAX 1024
-
-const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key)
+const char *rolling_config_key(struct strbuf *name, const char *branch, const char *key)
 {
-	snprintf(buf, size, "rolling.%s.%s", branch, key);
-	return buf;
+	strbuf_reset(name);
+	strbuf_addf(name, "rolling.%s.%s", branch, key);
+	/* Not a valid key: a lookup fails rather than read another one. */
+	return strbuf_oom(name) ? "rolling.(out of memory)" : name->buf;
 }
 
 int rolling_config_get_string(char **value, git_config *config, const char *key)
@@ -30,33 +30,39 @@ int rolling_config_get_string(char **value, git_config *config, const char *key)
 /* Read rolling.<branch>.<key>: *out stays NULL when it is not set. */
 static int read_string(char **out, git_config *config, const char *branch, const char *key)
 {
-	char name[KEY_MAX];
+	struct strbuf name = STRBUF_INIT;
+	int err = rolling_config_get_string(out, config, rolling_config_key(&name, branch, key));
 
-	return rolling_config_get_string(out, config,
-					 rolling_config_key(name, sizeof(name), branch, key));
+	strbuf_release(&name);
+	return err;
 }
 
 static int require(const char *value, const char *branch, const char *key)
 {
-	char name[KEY_MAX];
+	struct strbuf name = STRBUF_INIT;
+	int err;
 
 	if (value)
 		return 0;
-	return rolling_error("%s is not set", rolling_config_key(name, sizeof(name), branch, key));
+	err = rolling_error("%s is not set", rolling_config_key(&name, branch, key));
+	strbuf_release(&name);
+	return err;
 }
 
 static int read_signoff(int *signoff, git_config *config, const char *branch)
 {
-	char name[KEY_MAX];
+	struct strbuf name = STRBUF_INIT;
 	int err;
 
-	rolling_config_key(name, sizeof(name), branch, "signoff");
-	err = git_config_get_bool(signoff, config, name);
+	err = git_config_get_bool(signoff, config, rolling_config_key(&name, branch, "signoff"));
 	if (err == GIT_ENOTFOUND) {
 		*signoff = 1;
-		return 0;
+		err = 0;
+	} else if (err < 0) {
+		err = rolling_git_error(err, "%s", name.buf);
 	}
-	return err < 0 ? rolling_git_error(err, "%s", name) : 0;
+	strbuf_release(&name);
+	return err;
 }
 
 int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const char *branch)
@@ -100,14 +106,16 @@ out:
 static int set_string(git_config *config, const char *branch, const char *key,
 		      const char *value)
 {
-	char name[KEY_MAX];
+	struct strbuf name = STRBUF_INIT;
 	int err;
 
 	if (!value)
 		return 0;
-	rolling_config_key(name, sizeof(name), branch, key);
-	err = git_config_set_string(config, name, value);
-	return err < 0 ? rolling_git_error(err, "cannot set %s", name) : 0;
+	err = git_config_set_string(config, rolling_config_key(&name, branch, key), value);
+	if (err < 0)
+		err = rolling_git_error(err, "cannot set %s", name.buf);
+	strbuf_release(&name);
+	return err;
 }
 
 /*
@@ -118,23 +126,25 @@ static int set_string(git_config *config, const char *branch, const char *key,
 static int unset_if_absent(git_config *config, const char *branch, const char *key,
 			   const char *value)
 {
-	char name[KEY_MAX];
+	struct strbuf name = STRBUF_INIT;
 	int err;
 
 	if (value)
 		return 0;
-	rolling_config_key(name, sizeof(name), branch, key);
-	err = git_config_delete_entry(config, name);
-	if (err < 0 && err != GIT_ENOTFOUND)
-		return rolling_git_error(err, "cannot unset %s", name);
-	return 0;
+	err = git_config_delete_entry(config, rolling_config_key(&name, branch, key));
+	if (err == GIT_ENOTFOUND)
+		err = 0;
+	else if (err < 0)
+		err = rolling_git_error(err, "cannot unset %s", name.buf);
+	strbuf_release(&name);
+	return err;
 }
 
 int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 			 const struct rolling_config *cfg)
 {
 	git_config *config = NULL;
-	char signoff_key[KEY_MAX];
+	struct strbuf signoff_key = STRBUF_INIT;
 	int err;
 
 	memset(tx, 0, sizeof(*tx));
@@ -145,7 +155,6 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 		err = rolling_git_error(err, "cannot lock the repository configuration");
 		goto out;
 	}
-	rolling_config_key(signoff_key, sizeof(signoff_key), cfg->branch, "signoff");
 	if ((err = unset_if_absent(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
@@ -158,11 +167,14 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 	    (err = set_string(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "steps", cfg->steps)) < 0)
 		goto out;
-	if ((err = git_config_set_bool(tx->local, signoff_key, cfg->signoff)) < 0)
-		err = rolling_git_error(err, "cannot set %s", signoff_key);
+	if ((err = git_config_set_bool(tx->local, rolling_config_key(&signoff_key, cfg->branch,
+									"signoff"),
+				       cfg->signoff)) < 0)
+		err = rolling_git_error(err, "cannot set %s", signoff_key.buf);
 out:
 	if (err < 0)
 		rolling_config_abort(tx);
+	strbuf_release(&signoff_key);
 	git_config_free(config);
 	return err;
 }

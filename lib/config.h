@@ -2,6 +2,7 @@
 #define ROLLING_CONFIG_H
 
 #include <git2.h>
+#include "strbuf.h"
 
 /*
  * The rolling.<branch>.* section of the repository configuration, as
@@ -60,8 +61,11 @@ int rolling_config_get_string(char **value, git_config *config, const char *key)
 int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repository *repo,
 				     const char *const *named, size_t named_nr);
 
-/* Format "rolling.<branch>.<key>" into buf. */
-const char *rolling_config_key(char *buf, size_t size, const char *branch, const char *key);
+/*
+ * "rolling.<branch>.<key>", formatted into `name` (emptied first) and
+ * returned, for lookups and messages alike.
+ */
+const char *rolling_config_key(struct strbuf *name, const char *branch, const char *key);
 
 void rolling_config_free(struct rolling_config *cfg);
 void rolling_config_free_branches(char **branches, size_t nr);

@@ -67,6 +67,11 @@ int rolling_git_error(int code, const char *fmt, ...)
 	return code < 0 ? code : ROLLING_ERROR;
 }
 
+int rolling_error_nomem(void)
+{
+	return rolling_error("out of memory");
+}
+
 const char *rolling_last_error(void)
 {
 	return last_error ? last_error : "unknown error";
@@ -86,15 +91,29 @@ int rolling_error_restore(int code, char *message)
 	return code;
 }
 
-void rolling_vreport(const char *prefix, const char *fmt, va_list ap)
+int rolling_error_prefix(int code, const char *fmt, ...)
 {
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *what, *message;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	if (!what || asprintf(&message, "%s: %s", what, rolling_last_error()) < 0)
+		message = NULL;
+	free(what);
+	set_message(message);
+	return code;
 }
 
+static void (*warning_handler)(const char *message);
 static int warnings_held;
+
+void rolling_set_warning_handler(void (*handler)(const char *message))
+{
+	warning_handler = handler;
+}
 
 int rolling_warnings_hold(int hold)
 {
@@ -106,10 +125,15 @@ int rolling_warnings_hold(int hold)
 
 void rolling_warning(const char *fmt, ...)
 {
+	char *message;
 	va_list ap;
 
+	if (warnings_held || !warning_handler)
+		return;
 	va_start(ap, fmt);
-	if (!warnings_held)
-		rolling_vreport("warning", fmt, ap);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
 	va_end(ap);
+	warning_handler(message ? message : "(out of memory formatting a warning)");
+	free(message);
 }

@@ -1,8 +1,6 @@
 #ifndef ROLLING_ERROR_H
 #define ROLLING_ERROR_H
 
-#include <stdarg.h>
-
 /*
  * Library functions return 0 on success and a negative value on failure,
  * after recording a message here.  Only builtin/ code turns the message
@@ -33,6 +31,9 @@ int rolling_error_code(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
  */
 int rolling_git_error(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
+/* Record "out of memory" and return ROLLING_ERROR. */
+int rolling_error_nomem(void);
+
 /* The last recorded message, never NULL; it may be of any length. */
 const char *rolling_last_error(void);
 
@@ -45,14 +46,20 @@ char *rolling_error_take(void);
 int rolling_error_restore(int code, char *message);
 
 /*
- * "<prefix>: <message>\n" on stderr, after flushing stdout so that the
- * two streams stay in order on a terminal.  The one writer of every
- * "warning:", "error:", "hint:" and "fatal:" line.
+ * Put "<what>: " before the last recorded message, to say where it
+ * happened, and return `code`: `return rolling_error_prefix(err, "%s",
+ * branch)` in place of copying the message and restoring it.
  */
-void rolling_vreport(const char *prefix, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
+int rolling_error_prefix(int code, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
-/* Warnings go to stderr at once: they do not stop the operation. */
+/*
+ * A warning does not stop the operation: it goes at once to the handler
+ * the program installed (cli/usage.c prints "warning: <message>" on
+ * stderr); with none installed, warnings are dropped, since the library
+ * never writes to the terminal itself.
+ */
 void rolling_warning(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+void rolling_set_warning_handler(void (*handler)(const char *message));
 
 /*
  * Hold warnings back (1) or let them through again (0) while trying out

@@ -3,7 +3,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#include "version.h"
+#include "release-number.h"
 
 /*
  * The two patterns that recognise a project's tags.  They use named

@@ -3,7 +3,6 @@
 #include "policy.h"
 #include "error.h"
 
-#define KEY_MAX 1024
 
 static int cmp_series(const void *a, const void *b)
 {
@@ -46,7 +45,7 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_config *cfg,
 			 unsigned forms)
 {
-	char key[KEY_MAX];
+	struct strbuf key = STRBUF_INIT;
 	int err = 0;
 
 	memset(policy, 0, sizeof(*policy));
@@ -55,24 +54,25 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 	else if (!strcmp(cfg->policy, "lts"))
 		policy->kind = ROLLING_POLICY_LTS;
 	else
-		return rolling_error("%s: unknown policy '%s' (expected 'stable' or 'lts')",
-				     rolling_config_key(key, sizeof(key), cfg->branch, "policy"),
+		err = rolling_error("%s: unknown policy '%s' (expected 'stable' or 'lts')",
+				     rolling_config_key(&key, cfg->branch, "policy"),
 				     cfg->policy);
-	if (policy->kind == ROLLING_POLICY_LTS)
+	if (!err && policy->kind == ROLLING_POLICY_LTS)
 		err = parse_series_list(policy, cfg->series,
-					rolling_config_key(key, sizeof(key), cfg->branch, "series"),
+					rolling_config_key(&key, cfg->branch, "series"),
 					forms);
 	if (!err)
 		err = rolling_steps_mode_parse(&policy->steps, cfg->steps,
-					       rolling_config_key(key, sizeof(key), cfg->branch,
+					       rolling_config_key(&key, cfg->branch,
 								  "steps"));
 	if (!err && cfg->pin) {
 		policy->has_pin = 1;
 		err = rolling_series_parse(&policy->pin, cfg->pin, forms,
-					   rolling_config_key(key, sizeof(key), cfg->branch, "pin"));
+					   rolling_config_key(&key, cfg->branch, "pin"));
 	}
 	if (err)
 		rolling_policy_free(policy);
+	strbuf_release(&key);
 	return err;
 }
 

@@ -2,7 +2,7 @@
 #define ROLLING_TAGS_H
 
 #include <git2.h>
-#include "version.h"
+#include "release-number.h"
 #include "pattern.h"
 #include "oidmap.h"
 

@@ -2,7 +2,7 @@
 #define ROLLING_WORKTREE_H
 
 #include <git2.h>
-#include "update.h"
+#include "branch-move.h"
 
 /*
  * Moving a branch that is checked out in this work tree, all or nothing

@@ -17,7 +17,7 @@ test_expect_success 'setup: a clone' '
 	git clone -q --no-checkout "$BUILD" src &&
 	git -C src checkout -q --detach "$(git -C "$BUILD" rev-parse HEAD)" &&
 	# t/helper/seam.c is built apart, without CFLAGS (see the Makefile).
-	ls src/*.c src/lib/*.c src/builtin/*.c src/t/helper/*.c |
+	ls src/*.c src/lib/*.c src/cli/*.c src/builtin/*.c src/t/helper/*.c |
 	grep -v "/seam\.c\$" | wc -l >nr-sources
 '
 
@@ -51,11 +51,11 @@ test_expect_success 'other CFLAGS rebuild every object, and relink' '
 	grep -- "-o git-rolling-init " out
 '
 
-test_expect_success 'another version rebuilds lib/about.c alone, and every program says it' '
+test_expect_success 'another version rebuilds cli/about.c alone, and every program says it' '
 	echo 9.8.7 >src/VERSION &&
 	make -C src -j2 CFLAGS="-O0 -g" >out 2>&1 &&
 	compiled out >sources &&
-	echo lib/about.c >expect &&
+	echo cli/about.c >expect &&
 	test_cmp expect sources &&
 	echo "git-rolling version 9.8.7" >expect &&
 	src/git-rolling --version >actual &&

@@ -1,7 +1,7 @@
 #ifndef ROLLING_VERIFY_REPORT_H
 #define ROLLING_VERIFY_REPORT_H
 
-#include "verify.h"
+#include "../lib/verify.h"
 
 /*
  * The human report of one verification, shared by `verify` and

@@ -1,6 +1,6 @@
 #include <stdio.h>
 #include <string.h>
-#include "version.h"
+#include "release-number.h"
 #include "error.h"
 
 static int cmp_u32(uint32_t a, uint32_t b)

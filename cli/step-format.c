@@ -2,7 +2,7 @@
 #include <string.h>
 #include <time.h>
 #include "step-format.h"
-#include "abbrev.h"
+#include "../lib/abbrev.h"
 
 const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
 {

@@ -4,8 +4,8 @@
 #include <strings.h>
 #include <unistd.h>
 #include "color.h"
-#include "config.h"
-#include "error.h"
+#include "../lib/config.h"
+#include "../lib/error.h"
 
 static int stdout_is_color_terminal(void)
 {

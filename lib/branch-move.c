@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "update.h"
+#include "branch-move.h"
 #include "error.h"
 #include "config.h"
 #include "worktree.h"

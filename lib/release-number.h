@@ -1,5 +1,5 @@
-#ifndef ROLLING_VERSION_H
-#define ROLLING_VERSION_H
+#ifndef ROLLING_RELEASE_NUMBER_H
+#define ROLLING_RELEASE_NUMBER_H
 
 #include <stdint.h>
 #include <stddef.h>

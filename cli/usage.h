@@ -2,10 +2,11 @@
 #define ROLLING_USAGE_H
 
 /*
- * Reporting for the commands in builtin/.  These are the only functions
- * that exit; the rest of lib/ returns errors to its caller.
+ * Reporting for the commands in builtin/.  These and the x* allocators
+ * (wrapper.h) are the only functions that exit; lib/ returns errors to
+ * its caller.
  */
-#include "error.h"
+#include "../lib/error.h"
 #include "parse-options.h"
 
 /* "fatal: <msg>" on stderr, exit 128. */
@@ -14,11 +15,17 @@ void die(const char *fmt, ...) ROLLING_PRINTF(1, 2) __attribute__((noreturn));
 /* die() with the library's last error message. */
 void die_last_error(void) __attribute__((noreturn));
 
+/* die() with "<context>: " before the library's last error message. */
+void die_error_context(const char *fmt, ...) ROLLING_PRINTF(1, 2) __attribute__((noreturn));
+
 /* "error: <msg>" on stderr; returns -1. */
 int error(const char *fmt, ...) ROLLING_PRINTF(1, 2);
 
 /* "hint: <msg>" on stderr, as git gives advice. */
 void hint(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+/* "warning: <message>" on stderr: the library's warning handler. */
+void print_warning(const char *message);
 
 /* Usage on stderr and exit 129, like git's usage_with_options(). */
 void usage_with_options(const char *const *usage, const struct rolling_option *options)

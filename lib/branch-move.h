@@ -1,5 +1,5 @@
-#ifndef ROLLING_UPDATE_H
-#define ROLLING_UPDATE_H
+#ifndef ROLLING_BRANCH_MOVE_H
+#define ROLLING_BRANCH_MOVE_H
 
 #include <git2.h>
 

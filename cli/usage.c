@@ -4,12 +4,43 @@
 #include <unistd.h>
 #include "usage.h"
 
+/*
+ * "<prefix>: <message>\n" on stderr, after flushing stdout so that the
+ * two streams stay in order on a terminal.  The one writer of every
+ * "warning:", "error:", "hint:" and "fatal:" line.
+ */
+static void vreport(const char *prefix, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void report(const char *prefix, const char *fmt, ...) ROLLING_PRINTF(2, 3);
+
+static void report(const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(prefix, fmt, ap);
+	va_end(ap);
+}
+
+void print_warning(const char *message)
+{
+	report("warning", "%s", message);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	rolling_vreport("fatal", fmt, ap);
+	vreport("fatal", fmt, ap);
 	va_end(ap);
 	exit(128);
 }
@@ -19,12 +50,24 @@ void die_last_error(void)
 	die("%s", rolling_last_error());
 }
 
+void die_error_context(const char *fmt, ...)
+{
+	char *what;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	die("%s: %s", what ? what : "?", rolling_last_error());
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	rolling_vreport("error", fmt, ap);
+	vreport("error", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -34,7 +77,7 @@ void hint(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	rolling_vreport("hint", fmt, ap);
+	vreport("hint", fmt, ap);
 	va_end(ap);
 }
 

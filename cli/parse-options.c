@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse-options.h"
-#include "error.h"
+#include "../lib/error.h"
 
 static const struct rolling_option *find_long(const struct rolling_option *o, const char *name,
 					      size_t len)

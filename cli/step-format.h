@@ -2,7 +2,7 @@
 #define ROLLING_STEP_FORMAT_H
 
 #include <git2.h>
-#include "steps.h"
+#include "../lib/steps.h"
 
 #define ROLLING_ABBREV_BUFSZ (GIT_OID_HEXSZ + 1)
 #define ROLLING_STEP_BUFSZ 512

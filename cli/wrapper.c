@@ -1,0 +1,64 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "wrapper.h"
+#include "usage.h"
+
+static void *checked(void *ptr)
+{
+	if (!ptr)
+		die("out of memory");
+	return ptr;
+}
+
+void *xmalloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return checked(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return checked(realloc(ptr, size ? size : 1));
+}
+
+void *xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	if (size && nmemb > (size_t)-1 / size)
+		die("out of memory: %zu elements of %zu bytes", nmemb, size);
+	return xrealloc(ptr, nmemb * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return checked(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return checked(n < 0 ? NULL : s);
+}
+
+const char *xstrbuf(const struct strbuf *sb)
+{
+	if (strbuf_oom(sb))
+		die("out of memory");
+	return sb->buf;
+}

@@ -1,0 +1,120 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "strbuf.h"
+#include "alloc.h"
+
+char strbuf_empty[1];
+
+void strbuf_init(struct strbuf *sb)
+{
+	struct strbuf empty = STRBUF_INIT;
+
+	*sb = empty;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->oom ? NULL : sb->alloc ? sb->buf : strdup("");
+
+	if (sb->oom || !sb->alloc)
+		strbuf_release(sb);
+	else
+		strbuf_init(sb);
+	return s;
+}
+
+int strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want;
+	char *buf;
+
+	if (sb->oom)
+		return -1;
+	if (extra >= (size_t)-1 - sb->len) {
+		sb->oom = 1;
+		return -1;
+	}
+	want = sb->len + extra + 1;
+	if (want <= sb->alloc)
+		return 0;
+	want = rolling_alloc_nr(sb->alloc, want);
+	if (!(buf = realloc(sb->alloc ? sb->buf : NULL, want))) {
+		sb->oom = 1;
+		return -1;
+	}
+	if (!sb->alloc)
+		buf[0] = '\0';
+	sb->buf = buf;
+	sb->alloc = want;
+	return 0;
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (strbuf_grow(sb, len) < 0)
+		return;
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	char ch = (char)c;
+
+	strbuf_add(sb, &ch, 1);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	/* Try the room there is, then grow to the exact size once. */
+	va_start(ap, fmt);
+	len = vsnprintf(sb->alloc ? sb->buf + sb->len : NULL,
+			sb->alloc ? sb->alloc - sb->len : 0, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		sb->oom = 1;
+		return;
+	}
+	if (sb->alloc && (size_t)len < sb->alloc - sb->len) {
+		sb->len += (size_t)len;
+		return;
+	}
+	if (strbuf_grow(sb, (size_t)len) < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)len;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->oom = 0;
+	strbuf_setlen(sb, 0);
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (!sb->alloc)
+		return;
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
