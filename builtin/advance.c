@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../cli/color.h"
 #include "../lib/ident.h"
@@ -105,8 +106,7 @@ static void plan(git_repository *repo, struct pending *p, const struct advance_o
 	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
 			       p->b.policy.steps) < 0)
 		die("%s: %s", p->b.config.branch, rolling_last_error());
-	if (p->plan.nr && !(p->moves = calloc(p->plan.nr, sizeof(*p->moves))))
-		die("out of memory");
+	p->moves = xcalloc(p->plan.nr, sizeof(*p->moves));
 	for (i = 0; i < p->plan.nr; i++) {
 		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
 					 p->b.config.signoff, o->dry_run) < 0)
@@ -221,8 +221,7 @@ static int cmd_advance(int argc, const char **argv)
 		die("%s; see git rolling init", rolling_last_error());
 	if (o.series && nr != 1)
 		die("--series needs exactly one branch");
-	if (!(pending = calloc(nr, sizeof(*pending))))
-		die("out of memory");
+	pending = xcalloc(nr, sizeof(*pending));
 	/* Check every branch and write every merge before moving any. */
 	for (i = 0; i < nr; i++) {
 		load(&pending[i], repo, branches[i]);

@@ -11,6 +11,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/bisect.h"
 #include "../lib/branch.h"
 #include "../lib/contains.h"
@@ -185,18 +186,6 @@ static void announce(struct helper *h, size_t g, size_t b)
 			" or git bisect bad\n", step_name(name, h, at), at - g, b - g);
 }
 
-/* A copy the state owns (it frees its strings), NULL for NULL. */
-static char *state_string(const char *s)
-{
-	char *copy;
-
-	if (!s)
-		return NULL;
-	if (!(copy = strdup(s)))
-		die("out of memory");
-	return copy;
-}
-
 static void save_state(struct helper *h, const struct rolling_bisect_state *s)
 {
 	if (rolling_bisect_state_write(s, h->bs.state_path) < 0)
@@ -223,9 +212,9 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 		die_last_error();
 
 	s.stage = 1;
-	s.branch = state_string(o->branch ? o->branch : branch_name(h));
-	s.release_pattern = state_string(h->bs.release_re);
-	s.mainline_pattern = state_string(h->bs.mainline_re);
+	s.branch = xstrdup_or_null(o->branch ? o->branch : branch_name(h));
+	s.release_pattern = xstrdup_or_null(h->bs.release_re);
+	s.mainline_pattern = xstrdup_or_null(h->bs.mainline_re);
 	git_oid_cpy(&s.good, &h->bs.steps.v[g].commit);
 	git_oid_cpy(&s.bad, &h->bs.steps.v[b].commit);
 	save_state(h, &s);
@@ -362,11 +351,9 @@ struct tester {
 
 static int bisect_run(struct helper *h, const struct tester *t)
 {
-	const char **args = calloc((size_t)t->argc + 3, sizeof(*args));
+	const char **args = xcalloc((size_t)t->argc + 3, sizeof(*args));
 	int i, status;
 
-	if (!args)
-		die("out of memory");
 	args[0] = "bisect";
 	args[1] = "run";
 	for (i = 0; i < t->argc; i++)

@@ -9,6 +9,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/backport.h"
 #include "../lib/branch.h"
 #include "../lib/contains.h"
@@ -219,8 +220,7 @@ static int cmd_describe(int argc, const char **argv)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0)
 		die_last_error();
-	if (!(subjects = calloc((size_t)argc, sizeof(*subjects))))
-		die("out of memory");
+	subjects = xcalloc((size_t)argc, sizeof(*subjects));
 	for (i = 0; i < (size_t)argc; i++) {
 		subjects[i].arg = argv[i];
 		if (rolling_resolve_commit(&subjects[i].commit, repo, argv[i]) < 0)

@@ -2,7 +2,6 @@
  * git rolling fetch: fetch rolling branches into a quarantine, verify
  * their new steps, and only then let any ref see them.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../cli/color.h"
 #include "../lib/config.h"
@@ -79,26 +79,10 @@ struct fetch {
 	/* Release tags the new steps need that this repository lacks. */
 	struct rolling_tag_ref *needed;
 	size_t needed_nr, needed_alloc;
-	int tags_prefetched;
-	int own_alternates;      /* the repository borrows objects itself */     /* every tag the steps can need came with the tips */
+	int tags_prefetched;     /* every tag the steps can need came with the tips */
+	int own_alternates;      /* the repository borrows objects itself */
 	int signatures;
 };
-
-static char *xstrfmt(const char *fmt, ...) ROLLING_PRINTF(1, 2);
-
-static char *xstrfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die("out of memory");
-	return s;
-}
 
 static const char *abbrev(char *buf, const git_oid *oid)
 {
@@ -122,10 +106,10 @@ static void open_followed(struct followed *f, git_repository *repo, const char *
 			  const char *branch)
 {
 	f->branch = branch;
-	f->name = xstrfmt("%s/%s", remote, branch);
-	f->remote_ref = xstrfmt("refs/heads/%s", branch);
-	f->tracking_ref = xstrfmt("refs/remotes/%s/%s", remote, branch);
-	f->verified_ref = xstrfmt("refs/rolling/verified/%s/%s", remote, branch);
+	f->name = xasprintf("%s/%s", remote, branch);
+	f->remote_ref = xasprintf("refs/heads/%s", branch);
+	f->tracking_ref = xasprintf("refs/remotes/%s/%s", remote, branch);
+	f->verified_ref = xasprintf("refs/rolling/verified/%s/%s", remote, branch);
 	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
 		die("'%s' is not a valid branch name", branch);
 	f->has_tracking = read_ref(&f->tracking, repo, f->tracking_ref);
@@ -139,8 +123,8 @@ static void open_followed(struct followed *f, git_repository *repo, const char *
  */
 static void check_remote(git_repository *repo, const char *remote)
 {
-	char *refname = xstrfmt("refs/remotes/%s", remote);
-	char *key = xstrfmt("remote.%s.url", remote);
+	char *refname = xasprintf("refs/remotes/%s", remote);
+	char *key = xasprintf("remote.%s.url", remote);
 	git_config *config;
 	char *url;
 
@@ -161,16 +145,16 @@ static void setup_patterns(struct fetch *f, const struct fetch_options *o,
 			   const struct rolling_remote_config *rc)
 {
 	const char *release_re, *mainline_re;
-	char *release_key = xstrfmt("rolling.remote.%s.releasePattern", f->remote);
-	char *mainline_key = xstrfmt("rolling.remote.%s.mainlinePattern", f->remote);
+	char *release_key = xasprintf("rolling.remote.%s.releasePattern", f->remote);
+	char *mainline_key = xasprintf("rolling.remote.%s.mainlinePattern", f->remote);
 
 	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
 		die_last_error();
 	if (release_re) {
 		free(release_key);
 		free(mainline_key);
-		release_key = xstrfmt("--release-pattern");
-		mainline_key = xstrfmt("--mainline-pattern");
+		release_key = xasprintf("--release-pattern");
+		mainline_key = xasprintf("--mainline-pattern");
 	} else if (rc->release_pattern) {
 		release_re = rc->release_pattern;
 		mainline_re = rc->mainline_pattern;
@@ -194,13 +178,11 @@ static void setup_patterns(struct fetch *f, const struct fetch_options *o,
  */
 static void list_remote_and_load_tags(struct fetch *f)
 {
-	const char **patterns = calloc(f->nr + 1, sizeof(*patterns));
-	char *path = xstrfmt("%s/advertised", f->quarantine.path);
+	const char **patterns = xcalloc(f->nr + 1, sizeof(*patterns));
+	char *path = xasprintf("%s/advertised", f->quarantine.path);
 	pid_t pid;
 	size_t i;
 
-	if (!patterns)
-		die("out of memory");
 	for (i = 0; i < f->nr; i++)
 		patterns[i] = f->branches[i].remote_ref;
 	patterns[f->nr] = TAG_PREFIX "*";
@@ -237,7 +219,7 @@ static void remove_quarantine(void)
 
 static int has_own_alternates(struct fetch *f)
 {
-	char *path = xstrfmt("%s/info/alternates", f->quarantine.objects);
+	char *path = xasprintf("%s/info/alternates", f->quarantine.objects);
 	int has = !access(path, F_OK) || getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 
 	free(path);
@@ -258,7 +240,7 @@ static void create_quarantine(struct fetch *f)
 /* The object ids to fetch, one per line, for git fetch --stdin. */
 static char *write_wants(const struct fetch *f, const git_oid *const *oids, size_t nr)
 {
-	char *path = xstrfmt("%s/wants", f->quarantine.path);
+	char *path = xasprintf("%s/wants", f->quarantine.path);
 	char hex[GIT_OID_HEXSZ + 1];
 	FILE *out = fopen(path, "w");
 	size_t i;
@@ -345,11 +327,9 @@ static int candidate_tags(struct fetch *f, const git_oid **oids, size_t *nr, siz
 
 static void fetch_tips(struct fetch *f, int quiet)
 {
-	const git_oid **oids = calloc(f->nr + MAX_CANDIDATE_TAGS, sizeof(*oids));
+	const git_oid **oids = xcalloc(f->nr + MAX_CANDIDATE_TAGS, sizeof(*oids));
 	size_t i, nr = 0;
 
-	if (!oids)
-		die("out of memory");
 	for (i = 0; i < f->nr; i++)
 		if (!f->branches[i].has_verified ||
 		    !git_oid_equal(&f->branches[i].tip, &f->branches[i].verified))
@@ -372,11 +352,7 @@ static void need_tag(struct fetch *f, const struct rolling_remote_ref *ref)
 	for (i = 0; i < f->needed_nr; i++)
 		if (!strcmp(f->needed[i].name, name))
 			return;
-	if (f->needed_nr == f->needed_alloc) {
-		f->needed_alloc = f->needed_alloc ? 2 * f->needed_alloc : 16;
-		if (!(f->needed = realloc(f->needed, f->needed_alloc * sizeof(*f->needed))))
-			die("out of memory");
-	}
+	XALLOC_GROW(f->needed, f->needed_nr + 1, f->needed_alloc);
 	f->needed[f->needed_nr].name = name;
 	git_oid_cpy(&f->needed[f->needed_nr++].target, &ref->oid);
 }
@@ -389,7 +365,7 @@ static void need_named(struct fetch *f, const char *name)
 
 	if (!is_release_name(f, name) || rolling_tags_find_name(&f->tags, &f->patterns, name))
 		return;
-	refname = xstrfmt(TAG_PREFIX "%s", name);
+	refname = xasprintf(TAG_PREFIX "%s", name);
 	if ((ref = rolling_remote_refs_find(&f->advertised, refname)))
 		need_tag(f, ref);
 	free(refname);
@@ -476,8 +452,7 @@ static void fetch_needed_tags(struct fetch *f, int quiet)
 		return;
 	if (f->tags_prefetched)
 		goto reload;
-	if (!(oids = calloc(f->needed_nr, sizeof(*oids))))
-		die("out of memory");
+	oids = xcalloc(f->needed_nr, sizeof(*oids));
 	for (i = 0; i < f->needed_nr; i++)
 		oids[i] = &f->needed[i].target;
 	fetch_objects(f, oids, f->needed_nr, quiet);
@@ -588,17 +563,15 @@ static const char *tip_name(const struct followed *f)
 static void update_refs(struct fetch *g)
 {
 	size_t max = 2 * g->nr + g->needed_nr, nr = 0, i;
-	struct rolling_ref_update *updates = calloc(max ? max : 1, sizeof(*updates));
-	char **messages = calloc(g->nr + 1, sizeof(*messages));
-	char **tag_refs = calloc(g->needed_nr + 1, sizeof(*tag_refs));
+	struct rolling_ref_update *updates = xcalloc(max, sizeof(*updates));
+	char **messages = xcalloc(g->nr + 1, sizeof(*messages));
+	char **tag_refs = xcalloc(g->needed_nr + 1, sizeof(*tag_refs));
 
-	if (!updates || !messages || !tag_refs)
-		die("out of memory");
-	messages[g->nr] = xstrfmt("rolling fetch %s: release tag", g->remote);
+	messages[g->nr] = xasprintf("rolling fetch %s: release tag", g->remote);
 	for (i = 0; i < g->nr; i++) {
 		struct followed *f = &g->branches[i];
 
-		messages[i] = xstrfmt("rolling fetch %s: %s %s", g->remote,
+		messages[i] = xasprintf("rolling fetch %s: %s %s", g->remote,
 				      f->rewound ? "rewound, verified in full, at" : "verified", tip_name(f));
 		add_update(updates, &nr, f->tracking_ref, &f->tip, f->has_tracking, &f->tracking,
 			   messages[i]);
@@ -606,7 +579,7 @@ static void update_refs(struct fetch *g)
 			   messages[i]);
 	}
 	for (i = 0; i < g->needed_nr; i++) {
-		tag_refs[i] = xstrfmt(TAG_PREFIX "%s", g->needed[i].name);
+		tag_refs[i] = xasprintf(TAG_PREFIX "%s", g->needed[i].name);
 		add_update(updates, &nr, tag_refs[i], &g->needed[i].target, 0, NULL,
 			   messages[g->nr]);
 	}
@@ -657,8 +630,7 @@ static void read_config(struct fetch *f, struct rolling_remote_config *rc,
 		die("no branches to fetch: name them, or follow them with"
 		    " git rolling init --follow %s/<branch> (rolling.remote.%s.branches)",
 		    f->remote, f->remote);
-	if (!(f->branches = calloc(f->nr, sizeof(*f->branches))))
-		die("out of memory");
+	f->branches = xcalloc(f->nr, sizeof(*f->branches));
 	for (i = 0; i < f->nr; i++)
 		open_followed(&f->branches[i], f->repo, f->remote, branches[i]);
 	f->signatures = o->signatures >= 0 ? o->signatures : rc->signatures;

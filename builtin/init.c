@@ -10,6 +10,7 @@
 #include "../cli/progress.h"
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
@@ -57,17 +58,6 @@ struct init_options {
 	const char *follow;
 	int signatures;     /* for --follow; -1: leave as configured */
 };
-
-static char *xstrdup_or_null(const char *s)
-{
-	char *copy;
-
-	if (!s)
-		return NULL;
-	if (!(copy = strdup(s)))
-		die("out of memory");
-	return copy;
-}
 
 static void list_presets(void)
 {
@@ -355,8 +345,7 @@ static void split_followed(char **remote, const char **branch, git_repository *r
 	if (!best)
 		die("'%s' is not <remote>/<branch> of a configured remote (see git remote add)",
 		    followed);
-	if (!(*remote = strndup(followed, best)))
-		die("out of memory");
+	*remote = xstrndup(followed, best);
 	*branch = followed + best + 1;
 }
 

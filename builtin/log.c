@@ -11,6 +11,7 @@
 #include <json.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/abbrev.h"
 #include "../lib/branch.h"
 #include "../cli/progress.h"
@@ -79,8 +80,7 @@ static void choose_steps(struct shown_branch *s, git_repository *repo,
 {
 	size_t first = first_step(s, repo, o->since), i, nr = 0;
 
-	if (!(s->shown = calloc(s->steps.nr + 1, sizeof(*s->shown))))
-		die("out of memory");
+	s->shown = xcalloc(s->steps.nr + 1, sizeof(*s->shown));
 	/* Newest first, and -<n> keeps the newest n, as git log does before --reverse. */
 	for (i = s->steps.nr; i-- > first;) {
 		if (o->max_count >= 0 && nr == (size_t)o->max_count)
@@ -110,8 +110,7 @@ static void count_steps(struct shown_branch *s, git_repository *repo,
 	struct rolling_progress *progress;
 	size_t oldest = s->steps.nr, i;
 
-	if (!(s->counts = calloc(s->steps.nr, sizeof(*s->counts))))
-		die("out of memory");
+	s->counts = xcalloc(s->steps.nr, sizeof(*s->counts));
 	for (i = 0; i < s->shown_nr; i++)
 		if (s->shown[i] < oldest)
 			oldest = s->shown[i];
@@ -202,8 +201,7 @@ static void print_human(const struct shown_branch *s, git_repository *repo, int 
 	int name_width = 0, id_width = 0;
 	size_t k;
 
-	if (!(ids = calloc(s->shown_nr + 1, sizeof(*ids))))
-		die("out of memory");
+	ids = xcalloc(s->shown_nr + 1, sizeof(*ids));
 	for (k = 0; k < s->shown_nr; k++) {
 		const struct rolling_step *step = &s->steps.v[s->shown[k]];
 		int len = (int)strlen(step->release->name);

@@ -9,6 +9,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/config.h"
 #include "../lib/preset.h"
 #include "../lib/repo.h"
@@ -46,8 +47,7 @@ static char *current_branch(git_repository *repo)
 		 git_reference_symbolic_target(head) : NULL;
 	if (!target || strncmp(target, HEADS, strlen(HEADS)))
 		die("You are not currently on a branch; check out the branch to fast-forward");
-	if (!(name = strdup(target + strlen(HEADS))))
-		die("out of memory");
+	name = xstrdup(target + strlen(HEADS));
 	git_reference_free(head);
 	return name;
 }
@@ -56,8 +56,7 @@ static char *branch_key(git_config *config, const char *branch, const char *key)
 {
 	char *name, *value;
 
-	if (asprintf(&name, "branch.%s.%s", branch, key) < 0)
-		die("out of memory");
+	name = xasprintf("branch.%s.%s", branch, key);
 	if (rolling_config_get_string(&value, config, name) < 0)
 		die_last_error();
 	free(name);
@@ -79,16 +78,16 @@ static void upstream(char **remote, char **branch, git_repository *repo, const c
 	tracked_remote = branch_key(config, current, "remote");
 	merge = branch_key(config, current, "merge");
 	git_config_free(config);
-	*remote = strdup(argc > 0 ? argv[0] : tracked_remote ? tracked_remote : "");
+	*remote = xstrdup(argc > 0 ? argv[0] : tracked_remote ? tracked_remote : "");
 	*branch = NULL;
 	if (argc > 1)
-		*branch = strdup(argv[1]);
+		*branch = xstrdup(argv[1]);
 	else if (merge && !strncmp(merge, HEADS, strlen(HEADS)) &&
 		 (argc == 0 || (tracked_remote && !strcmp(tracked_remote, argv[0]))))
-		*branch = strdup(merge + strlen(HEADS));
+		*branch = xstrdup(merge + strlen(HEADS));
 	free(tracked_remote);
 	free(merge);
-	if (!*remote || !**remote || !*branch)
+	if (!**remote || !*branch)
 		die("There is no tracking information for the current branch; name the remote"
 		    " and branch: git rolling pull <remote> <branch>");
 }
@@ -191,8 +190,7 @@ static int cmd_pull(int argc, const char **argv)
 
 	run_fetch(&o, remote, branch);
 
-	if (asprintf(&verified_ref, "refs/rolling/verified/%s/%s", remote, branch) < 0)
-		die("out of memory");
+	verified_ref = xasprintf("refs/rolling/verified/%s/%s", remote, branch);
 	if (git_reference_name_to_id(&verified, repo, verified_ref) < 0)
 		die("cannot read %s after the fetch", verified_ref);
 	fast_forward(repo, current, &local, &verified, o.quiet);

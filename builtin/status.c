@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../lib/ident.h"
 #include "../lib/merge.h"
@@ -44,8 +45,8 @@ static const char *series_name(char *buf, const struct rolling_series *series)
 
 static void set_problem(struct branch_status *s)
 {
-	if (!s->problem && !(s->problem = strdup(rolling_last_error())))
-		die("out of memory");
+	if (!s->problem)
+		s->problem = xstrdup(rolling_last_error());
 }
 
 /* What advance heads for: the policy's series, never one behind the branch. */
@@ -95,8 +96,7 @@ static void plan(struct branch_status *s, git_repository *repo)
 		set_problem(s);
 		return;
 	}
-	if (!(s->merges = calloc(s->plan.nr + 1, sizeof(*s->merges))))
-		die("out of memory");
+	s->merges = xcalloc(s->plan.nr + 1, sizeof(*s->merges));
 	/* The ids advance --dry-run would print, when there is an identity to make them. */
 	for (i = 0; s->has_ident && i < s->plan.nr; i++) {
 		if (rolling_merge_create(&s->merges[i], repo, &tip, s->plan.steps[i], &s->ident,
@@ -251,8 +251,7 @@ static void print_pending(const struct branch_status *s)
 		printf("  up to date: advance has nothing to do\n");
 		return;
 	}
-	if (!(releases = calloc(nr + 1, sizeof(*releases))))
-		die("out of memory");
+	releases = xcalloc(nr + 1, sizeof(*releases));
 	pending_releases(s, releases);
 	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.nr,
 	       s->plan.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
@@ -343,8 +342,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		       series_name(a, &from->version.series),
 		       series_name(b, &s->plan.steps[i]->version.series));
 	}
-	if (!(releases = calloc(nr + 1, sizeof(*releases))))
-		die("out of memory");
+	releases = xcalloc(nr + 1, sizeof(*releases));
 	pending_releases(s, releases);
 	for (i = 0; i < nr; i++)
 		printf("pending %s %s\n", s->name, releases[i]->name);

@@ -9,6 +9,7 @@
 #include <json.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../lib/repo.h"
 #include "../cli/progress.h"
@@ -322,8 +323,7 @@ static int cmd_verify(int argc, const char **argv)
 		die("%s; name a branch or revision to verify", rolling_last_error());
 	if (o.since && nr != 1)
 		die("--since needs exactly one branch or revision");
-	if (!(targets = calloc(nr, sizeof(*targets))))
-		die("out of memory");
+	targets = xcalloc(nr, sizeof(*targets));
 	/* Resolve every name before verifying any: a typo is fatal, not a failure. */
 	for (i = 0; i < nr; i++) {
 		open_target(&targets[i], repo, branches[i], &o);

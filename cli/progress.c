@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/time.h>
 #include "progress.h"
+#include "wrapper.h"
 
 #define DEFAULT_DELAY 2
 #define DEFAULT_COLUMNS 80
@@ -87,12 +88,8 @@ static struct rolling_progress *terminal_start(const char *title, uint64_t total
 {
 	struct rolling_progress *p;
 
-	if (!(p = calloc(1, sizeof(*p))))
-		return NULL;
-	if (!(p->title = strdup(title))) {
-		free(p);
-		return NULL;
-	}
+	p = xcalloc(1, sizeof(*p));
+	p->title = xstrdup(title);
 	p->total = total;
 	p->last_percent = -1;
 	p->delay = delay_from_env();

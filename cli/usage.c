@@ -5,18 +5,30 @@
 #include "usage.h"
 
 /*
- * "<prefix>: <message>\n" on stderr, after flushing stdout so that the
- * two streams stay in order on a terminal.  The one writer of every
- * "warning:", "error:", "hint:" and "fatal:" line.
+ * "<prefix>: <message>\n" on stderr, or "<prefix>: <message>: <cause>\n"
+ * with a cause, after flushing stdout so that the two streams stay in
+ * order on a terminal.  The one writer of every "warning:", "error:",
+ * "hint:" and "fatal:" line.  It allocates nothing, so that it can say
+ * that memory ran out.
  */
-static void vreport(const char *prefix, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
+static void vreport_cause(const char *prefix, const char *fmt, va_list ap, const char *cause)
+	ROLLING_PRINTF(2, 0);
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+static void vreport_cause(const char *prefix, const char *fmt, va_list ap, const char *cause)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: ", prefix);
 	vfprintf(stderr, fmt, ap);
+	if (cause)
+		fprintf(stderr, ": %s", cause);
 	fputc('\n', stderr);
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	vreport_cause(prefix, fmt, ap, NULL);
 }
 
 static void report(const char *prefix, const char *fmt, ...) ROLLING_PRINTF(2, 3);
@@ -52,14 +64,12 @@ void die_last_error(void)
 
 void die_error_context(const char *fmt, ...)
 {
-	char *what;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
+	vreport_cause("fatal", fmt, ap, rolling_last_error());
 	va_end(ap);
-	die("%s: %s", what ? what : "?", rolling_last_error());
+	exit(128);
 }
 
 int error(const char *fmt, ...)

@@ -39,6 +39,11 @@ char *xstrdup(const char *s)
 	return checked(strdup(s));
 }
 
+char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	return checked(strndup(s, n));

@@ -17,6 +17,8 @@ void *xrealloc(void *ptr, size_t size);
 /* xrealloc() of nmemb * size bytes, dying when that overflows. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* xstrdup(), or NULL for NULL. */
+char *xstrdup_or_null(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) ROLLING_PRINTF(1, 2);
 
