@@ -60,7 +60,7 @@ static void load(struct pending *p, git_repository *repo, const char *branch)
 	    rolling_branch_tip(&p->tip, repo, branch) < 0)
 		die_last_error();
 	if (rolling_tip_release(&p->current, repo, &p->tip, &p->b.tags, &p->b.patterns) < 0)
-		die("%s: %s", branch, rolling_last_error());
+		die_error_context("%s", branch);
 	strbuf_release(&key);
 }
 
@@ -80,7 +80,7 @@ static void choose_target(struct pending *p, const char *asked)
 	if (err == ROLLING_ENOTFOUND)
 		die_last_error();
 	if (err < 0)
-		die("%s: %s", p->b.config.branch, rolling_last_error());
+		die_error_context("%s", p->b.config.branch);
 	if (pin_behind == ROLLING_PIN_UNRELEASED)
 		rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
 				p->b.config.branch,
@@ -105,12 +105,12 @@ static void plan(git_repository *repo, struct pending *p, const struct advance_o
 
 	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
 			       p->b.policy.steps) < 0)
-		die("%s: %s", p->b.config.branch, rolling_last_error());
+		die_error_context("%s", p->b.config.branch);
 	p->moves = xcalloc(p->plan.nr, sizeof(*p->moves));
 	for (i = 0; i < p->plan.nr; i++) {
 		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
 					 p->b.config.signoff, o->dry_run) < 0)
-			die("%s: %s", p->b.config.branch, rolling_last_error());
+			die_error_context("%s", p->b.config.branch);
 		snprintf(p->moves[i].message, sizeof(p->moves[i].message), "rolling: merge %s",
 			 p->plan.steps[i]->name);
 		tip = p->moves[i].to;
@@ -179,7 +179,7 @@ static void move(git_repository *repo, const struct pending *p, const struct adv
 	if (o->dry_run || !p->plan.nr)
 		return;
 	if (rolling_branch_move(repo, p->b.config.branch, &p->tip, p->moves, p->plan.nr) < 0)
-		die("%s", rolling_last_error());
+		die_last_error();
 }
 
 static void free_pending(struct pending *p)

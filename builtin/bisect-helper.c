@@ -94,12 +94,31 @@ static void bisect_reset_quietly(const struct helper *h)
 		git(h, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR, args);
 }
 
-/* Give up: leave neither git's bisection nor ours behind. */
-static void __attribute__((noreturn)) abandon(const struct helper *h, const char *why)
+/* Leave neither git's bisection nor ours behind. */
+static void clean_up(const struct helper *h)
 {
 	bisect_reset_quietly(h);
 	rolling_bisect_state_remove(h->bs.state_path);
+}
+
+/* Give up, saying why. */
+static void __attribute__((noreturn)) abandon(const struct helper *h, const char *why)
+{
+	clean_up(h);
 	die("%s", why);
+}
+
+/*
+ * Give up on the library's last error, which must survive the clean-up:
+ * the calls that clean up may record messages of their own.
+ */
+static void __attribute__((noreturn)) abandon_last_error(const struct helper *h)
+{
+	char *message = rolling_error_take();
+
+	clean_up(h);
+	rolling_error_restore(ROLLING_ERROR, message);
+	die_last_error();
 }
 
 /* --- the rolling branch ----------------------------------------------- */
@@ -189,7 +208,7 @@ static void announce(struct helper *h, size_t g, size_t b)
 static void save_state(struct helper *h, const struct rolling_bisect_state *s)
 {
 	if (rolling_bisect_state_write(s, h->bs.state_path) < 0)
-		abandon(h, rolling_last_error());
+		abandon_last_error(h);
 }
 
 static int cmd_start(struct helper *h, const struct helper_options *o, int argc,

@@ -60,7 +60,7 @@ static void open_branch(struct described_branch *d, git_repository *repo, const 
 	if (rolling_branch_open(&d->b, &tip, repo, name, release_re, mainline_re) < 0)
 		die_last_error();
 	if (rolling_steps_list(&d->steps, repo, &tip, &d->b.tags, &d->b.patterns) < 0)
-		die("%s: %s", name, rolling_last_error());
+		die_error_context("%s", name);
 }
 
 static void free_branch(struct described_branch *d)

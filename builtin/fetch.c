@@ -97,8 +97,10 @@ static int read_ref(git_oid *oid, git_repository *repo, const char *refname)
 
 	if (err == GIT_ENOTFOUND)
 		return 0;
-	if (err < 0)
-		die("cannot read %s: %s", refname, git_error_last() ? git_error_last()->message : "");
+	if (err < 0) {
+		rolling_git_error(err, "cannot read %s", refname);
+		die_last_error();
+	}
 	return 1;
 }
 
@@ -480,7 +482,7 @@ static void verify_one(struct fetch *g, struct followed *f, int allow_rewind)
 					     .signatures = g->signatures };
 
 	if (rolling_verify(&f->result, g->repo, &f->tip, &g->tags, &g->patterns, &vo) < 0)
-		die("%s: %s", f->name, rolling_last_error());
+		die_error_context("%s", f->name);
 	f->verify_ran = 1;
 	if (!f->result.failures_nr || !allow_rewind || !is_rewind(&f->result))
 		return;
@@ -488,7 +490,7 @@ static void verify_one(struct fetch *g, struct followed *f, int allow_rewind)
 	rolling_verify_free(&f->result);
 	vo.since = NULL;
 	if (rolling_verify(&f->result, g->repo, &f->tip, &g->tags, &g->patterns, &vo) < 0)
-		die("%s: %s", f->name, rolling_last_error());
+		die_error_context("%s", f->name);
 	f->rewound = 1;
 }
 

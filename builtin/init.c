@@ -221,11 +221,9 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 		return release;
 	}
 	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0) {
-		char *message = rolling_error_take();
-
 		if (b->tags.releases_nr)
 			hint("use --at <release> to start at a release of your choice now");
-		die("%s; nothing created", message ? message : "unknown error");
+		die("%s; nothing created", rolling_last_error());
 	}
 	return rolling_series_newest(&b->tags, *followed);
 }
@@ -464,7 +462,7 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 	/* The same question advance asks: where the branch stands, and where it heads. */
 	if (rolling_tip_release(&current, repo, &tip, &b->tags, &b->patterns) < 0 ||
 	    rolling_policy_target(&target, NULL, &b->policy, &b->tags, current, NULL) < 0)
-		die("%s: %s", b->config.branch, rolling_last_error());
+		die_error_context("%s", b->config.branch);
 	if (!quiet)
 		show_findings(b, target);
 	hint_identity(repo, b, &tip);

@@ -69,7 +69,7 @@ static size_t first_step(const struct shown_branch *s, git_repository *repo, con
 	if (!since)
 		return 0;
 	if (rolling_resolve_commit(&commit, repo, since) < 0)
-		die("--since: %s", rolling_last_error());
+		die_error_context("--since");
 	if (!rolling_steps_find(&s->steps, &commit, &index))
 		die("--since: '%s' is not a step of %s", since, s->name);
 	return index + 1;
@@ -315,7 +315,7 @@ static void open_branch(struct shown_branch *s, git_repository *repo, const char
 	if (rolling_branch_open_any(&s->b, &s->tip, &from, repo, name, &o->scheme) < 0)
 		die_last_error();
 	if (rolling_steps_list(&s->steps, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0)
-		die("%s: %s", name, rolling_last_error());
+		die_error_context("%s", name);
 }
 
 static void free_branch(struct shown_branch *s)

@@ -157,7 +157,7 @@ static void fast_forward(git_repository *repo, const char *current, const git_oi
 	git_oid_cpy(&move.to, verified);
 	snprintf(move.message, sizeof(move.message), "rolling pull: Fast-forward");
 	if (rolling_branch_move(repo, current, local, &move, 1) < 0)
-		die("%s", rolling_last_error());
+		die_last_error();
 	if (!quiet)
 		printf("Updating %s..%s\nFast-forward\n", git_oid_tostr(a, sizeof(a), local),
 		       git_oid_tostr(b, sizeof(b), verified));

@@ -65,14 +65,17 @@ static const struct rolling_series_info *policy_target(struct branch_status *s,
 static void read_tip(struct branch_status *s, git_repository *repo)
 {
 	git_commit *commit;
+	int err;
 
 	if (rolling_branch_tip(&s->tip, repo, s->name) < 0 ||
 	    rolling_tip_release(&s->current, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0) {
 		set_problem(s);
 		return;
 	}
-	if (git_commit_lookup(&commit, repo, &s->tip) < 0)
-		die("cannot read %s: %s", s->name, git_error_last()->message);
+	if ((err = git_commit_lookup(&commit, repo, &s->tip)) < 0) {
+		rolling_git_error(err, "cannot read %s", s->name);
+		die_last_error();
+	}
 	s->tip_time = git_commit_time(commit);
 	s->tip_offset = git_commit_time_offset(commit);
 	git_commit_free(commit);

@@ -59,7 +59,7 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 
 	t->name = name;
 	if (rolling_branch_open_any(&t->b, &t->tip, &from, repo, name, &o->scheme) < 0)
-		die("%s", rolling_last_error());
+		die_last_error();
 	t->pattern_source = from.source;
 	t->preset = from.preset;
 }
@@ -67,7 +67,7 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 static void resolve_since(struct target *t, git_repository *repo, const char *since)
 {
 	if (rolling_resolve_commit(&t->since, repo, since) < 0)
-		die("--since: %s", rolling_last_error());
+		die_error_context("--since");
 }
 
 static const char *series_name(char *buf, const struct rolling_release *release)
@@ -275,7 +275,7 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 						o->signatures, o->color };
 
 	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
-		die("%s: %s", t->name, rolling_last_error());
+		die_error_context("%s", t->name);
 	if (o->json)
 		return;
 	rolling_verify_print_failures(&report);
