@@ -128,7 +128,6 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 			const struct advance_options *o)
 {
 	char hex[GIT_OID_HEXSZ + 1], a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ];
-	char text[3 * ROLLING_SERIES_BUFSZ], colored[sizeof(text) + 16];
 
 	series_name(a, &from->version.series);
 	series_name(b, &to->version.series);
@@ -140,9 +139,8 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 	printf("%s: %s -> %s (%s)", p->b.config.branch, from->name, to->name,
 	       git_oid_tostr(hex, 13, merge));
 	if (strcmp(a, b)) {
-		snprintf(text, sizeof(text), "series %s -> %s", a, b);
-		printf(", %s", rolling_colored(colored, sizeof(colored), o->color,
-						ROLLING_COLOR_YELLOW, text));
+		printf(", ");
+		rolling_color_printf(o->color, ROLLING_COLOR_YELLOW, "series %s -> %s", a, b);
 	}
 	printf("%s\n", o->dry_run ? " [dry run]" : "");
 }

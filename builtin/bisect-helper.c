@@ -143,9 +143,12 @@ static const char *series_name(char *buf, const struct rolling_step *step)
 	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series);
 }
 
-static const char *step_name(char *buf, const struct helper *h, size_t i)
+/* Step i as the commands show a step, in `name` (emptied first). */
+static const char *step_name(struct strbuf *name, const struct helper *h, size_t i)
 {
-	return rolling_step_format(buf, ROLLING_STEP_BUFSZ, h->repo, &h->bs.steps.v[i]);
+	strbuf_reset(name);
+	rolling_step_format(name, h->repo, &h->bs.steps.v[i]);
+	return xstrbuf(name);
 }
 
 /* Has git's bisection narrowed down to one commit (see rolling_bisect_found())? */
@@ -190,19 +193,18 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 
 static void announce(struct helper *h, size_t g, size_t b)
 {
-	char name[ROLLING_STEP_BUFSZ];
+	struct strbuf name = STRBUF_INIT;
 	git_oid bad;
 	size_t at;
 
-	if (found(&bad, 1)) {
+	if (found(&bad, 1))
 		fprintf(h->progress, "stage one is over: the first bad step is %s\n"
 			"next: git rolling bisect-helper next\n",
-			rolling_steps_find(&h->bs.steps, &bad, &at) ? step_name(name, h, at) : "?");
-		return;
-	}
-	if (rolling_bisect_head_step(&at, &h->bs))
+			rolling_steps_find(&h->bs.steps, &bad, &at) ? step_name(&name, h, at) : "?");
+	else if (rolling_bisect_head_step(&at, &h->bs))
 		fprintf(h->progress, "testing %s, step %zu of %zu; mark it with git bisect good"
-			" or git bisect bad\n", step_name(name, h, at), at - g, b - g);
+			" or git bisect bad\n", step_name(&name, h, at), at - g, b - g);
+	strbuf_release(&name);
 }
 
 static void save_state(struct helper *h, const struct rolling_bisect_state *s)
@@ -215,7 +217,7 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 		     const char **argv)
 {
 	char good_hex[GIT_OID_HEXSZ + 1], bad_hex[GIT_OID_HEXSZ + 1];
-	char good_name[ROLLING_STEP_BUFSZ], bad_name[ROLLING_STEP_BUFSZ];
+	struct strbuf good_name = STRBUF_INIT, bad_name = STRBUF_INIT;
 	const char *args[] = { "bisect", "start", "--first-parent", bad_hex, good_hex, "--", NULL };
 	struct rolling_bisect_state s = { 0 };
 	size_t g, b;
@@ -239,7 +241,9 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 	save_state(h, &s);
 
 	fprintf(h->progress, "stage one: bisecting the %zu steps of %s after %s (good) up to %s (bad)\n",
-		b - g, branch_name(h), step_name(good_name, h, g), step_name(bad_name, h, b));
+		b - g, branch_name(h), step_name(&good_name, h, g), step_name(&bad_name, h, b));
+	strbuf_release(&good_name);
+	strbuf_release(&bad_name);
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &s.bad);
 	git_oid_tostr(good_hex, sizeof(good_hex), &s.good);
 	rolling_bisect_state_free(&s);
@@ -251,8 +255,8 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 
 /* --- from stage one to stage two, and the result ---------------------- */
 
-/* Name a merge base for the user: its mainline tag, else its abbreviation. */
-static const char *merge_base_name(char *buf, size_t size, struct helper *h, const git_oid *base)
+/* Name a merge base for the user in `buf`: its abbreviation, and its tag if it has one. */
+static const char *merge_base_name(struct strbuf *buf, struct helper *h, const git_oid *base)
 {
 	char abbrev[ROLLING_ABBREV_BUFSZ];
 	struct rolling_mainline mainline;
@@ -262,20 +266,19 @@ static const char *merge_base_name(char *buf, size_t size, struct helper *h, con
 	if (rolling_mainline_load(&mainline, h->repo, &h->bs.branch.patterns) < 0)
 		die_last_error();
 	tag = release ? release->name : rolling_mainline_find(&mainline, base);
-	rolling_abbrev(abbrev, h->repo, base);
+	strbuf_addstr(buf, rolling_abbrev(abbrev, h->repo, base));
 	if (tag)
-		snprintf(buf, size, "%s (%s)", abbrev, tag);
-	else
-		snprintf(buf, size, "%s", abbrev);
+		strbuf_addf(buf, " (%s)", tag);
 	rolling_mainline_free(&mainline);
-	return buf;
+	return xstrbuf(buf);
 }
 
 static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 			      const char *bad_hex)
 {
 	const struct rolling_step *bad = &h->bs.steps.v[b], *good = &h->bs.steps.v[b - 1];
-	char from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ], base_name[256];
+	char from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	struct strbuf base_name = STRBUF_INIT;
 	git_oid base;
 	int err;
 
@@ -298,20 +301,22 @@ static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 	}
 	if (!git_oid_equal(&base, &good->release->commit))
 		fprintf(h->progress, "git first asks to test their merge base %s\n",
-			merge_base_name(base_name, sizeof(base_name), h, &base));
+			merge_base_name(&base_name, h, &base));
+	strbuf_release(&base_name);
 }
 
 static void start_stage_two(struct helper *h, struct rolling_bisect_state *s, const git_oid *bad)
 {
-	char good_hex[GIT_OID_HEXSZ + 1], bad_hex[GIT_OID_HEXSZ + 1], name[ROLLING_STEP_BUFSZ];
-	char failed[256];
+	char good_hex[GIT_OID_HEXSZ + 1], bad_hex[GIT_OID_HEXSZ + 1];
+	struct strbuf name = STRBUF_INIT;
 	const char *reset[] = { "bisect", "reset", NULL };
 	const char *args[] = { "bisect", "start", bad_hex, good_hex, "--", NULL };
 	size_t b;
 
 	if (rolling_bisect_enter_stage_two(&b, &h->bs, s, bad) < 0)
 		die_last_error();
-	fprintf(h->progress, "stage one: the first bad step is %s\n", step_name(name, h, b));
+	fprintf(h->progress, "stage one: the first bad step is %s\n", step_name(&name, h, b));
+	strbuf_release(&name);
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &h->bs.steps.v[b].release->commit);
 	git_oid_tostr(good_hex, sizeof(good_hex), &h->bs.steps.v[b - 1].release->commit);
 
@@ -320,17 +325,17 @@ static void start_stage_two(struct helper *h, struct rolling_bisect_state *s, co
 	save_state(h, s);
 	explain_stage_two(h, b, good_hex, bad_hex);
 	if (git(h, 0, args)) {
-		snprintf(failed, sizeof(failed), "git bisect start failed for stage two; no"
-			 " bisection is left behind (by hand: git bisect start %s %s)",
-			 bad_hex, good_hex);
-		abandon(h, failed);
+		clean_up(h);
+		die("git bisect start failed for stage two; no bisection is left behind"
+		    " (by hand: git bisect start %s %s)", bad_hex, good_hex);
 	}
 }
 
 /* The end: what git found, and where the rolling branch first shipped it. */
 static void report(struct helper *h, const git_oid *culprit)
 {
-	char hex[GIT_OID_HEXSZ + 1], name[ROLLING_STEP_BUFSZ];
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf name = STRBUF_INIT;
 	struct rolling_progress *meter;
 	git_commit *commit;
 	size_t k;
@@ -350,13 +355,14 @@ static void report(struct helper *h, const git_oid *culprit)
 	if (!err) {
 		printf("first shipped: not on %s\n", branch_name(h));
 	} else {
-		printf("first shipped: %s at %s\n", branch_name(h), step_name(name, h, k));
+		printf("first shipped: %s at %s\n", branch_name(h), step_name(&name, h, k));
 		if (k)
 			printf("previous release: %s\n", h->bs.steps.v[k - 1].release->name);
 	}
 	fflush(stdout);
 	fprintf(h->progress, "hint: git bisect reset ends the bisection\n");
 	rolling_bisect_state_remove(h->bs.state_path);
+	strbuf_release(&name);
 }
 
 /*

@@ -96,7 +96,8 @@ static void say(const struct describe_options *o, const struct subject *s, int m
 static int describe_backport(struct described_branch *d, git_repository *repo,
 			     const struct describe_options *o, const struct subject *s, int many)
 {
-	char text[ROLLING_STEP_BUFSZ + 64], abbrev[ROLLING_ABBREV_BUFSZ], step[ROLLING_STEP_BUFSZ];
+	char abbrev[ROLLING_ABBREV_BUFSZ];
+	struct strbuf step = STRBUF_INIT;
 	git_oid found;
 	size_t index;
 	int truncated, err;
@@ -121,9 +122,10 @@ static int describe_backport(struct described_branch *d, git_repository *repo,
 	if (!err)
 		die("internal error: backport %s is not on %s",
 		    rolling_abbrev(abbrev, repo, &found), d->b.config.branch);
-	snprintf(text, sizeof(text), "%s in %s", rolling_abbrev(abbrev, repo, &found),
-		 rolling_step_format(step, sizeof(step), repo, &d->steps.v[index]));
-	say(o, s, many, "not in %s; backported as %s", d->b.config.branch, text);
+	rolling_step_format(&step, repo, &d->steps.v[index]);
+	say(o, s, many, "not in %s; backported as %s in %s", d->b.config.branch,
+	    rolling_abbrev(abbrev, repo, &found), xstrbuf(&step));
+	strbuf_release(&step);
 	return 1;
 }
 
@@ -136,8 +138,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 				  const struct describe_options *o, const struct subject *s,
 				  int many)
 {
-	char text[ROLLING_SERIES_BUFSZ + 256], abbrev[ROLLING_ABBREV_BUFSZ];
-	char series[ROLLING_SERIES_BUFSZ];
+	char abbrev[ROLLING_ABBREV_BUFSZ], series[ROLLING_SERIES_BUFSZ];
 	const struct rolling_release *release = NULL;
 	git_oid found;
 	int truncated, err;
@@ -152,10 +153,9 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
 	if (!err)
 		return 0;
-	snprintf(text, sizeof(text), "%s in %s, after the branch left the %s series",
-		 rolling_abbrev(abbrev, repo, &found), release->name,
-		 rolling_series_format(series, sizeof(series), &release->version.series));
-	say(o, s, many, "not in %s; backported as %s", d->b.config.branch, text);
+	say(o, s, many, "not in %s; backported as %s in %s, after the branch left the %s series",
+	    d->b.config.branch, rolling_abbrev(abbrev, repo, &found), release->name,
+	    rolling_series_format(series, sizeof(series), &release->version.series));
 	return 1;
 }
 
@@ -163,7 +163,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 static int describe_one(struct described_branch *d, git_repository *repo,
 			const struct describe_options *o, const struct subject *s, int many)
 {
-	char step[ROLLING_STEP_BUFSZ];
+	struct strbuf step = STRBUF_INIT;
 	size_t index;
 	/* Without a commit-graph each ancestry query walks history: seconds on a kernel. */
 	struct rolling_progress *progress = rolling_progress_start("Checking ancestry", 0,
@@ -174,8 +174,9 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 	if (err < 0)
 		die_last_error();
 	if (err) {
-		say(o, s, many, "first in %s at %s", d->b.config.branch,
-		    rolling_step_format(step, sizeof(step), repo, &d->steps.v[index]));
+		rolling_step_format(&step, repo, &d->steps.v[index]);
+		say(o, s, many, "first in %s at %s", d->b.config.branch, xstrbuf(&step));
+		strbuf_release(&step);
 		return 1;
 	}
 	/* Quiet: the exit status is the same either way. */

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +61,17 @@ int rolling_want_color(int *want, git_repository *repo)
 	return 0;
 }
 
-const char *rolling_colored(char *buf, size_t size, int want, const char *color,
-			    const char *text)
+int rolling_color_printf(int want, const char *color, const char *fmt, ...)
 {
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
 	if (want)
-		snprintf(buf, size, "%s%s%s", color, text, ROLLING_COLOR_RESET);
-	else
-		snprintf(buf, size, "%s", text);
-	return buf;
+		fputs(color, stdout);
+	n = vprintf(fmt, ap);
+	if (want)
+		fputs(ROLLING_COLOR_RESET, stdout);
+	va_end(ap);
+	return n;
 }

@@ -2,12 +2,12 @@
 #define ROLLING_COLOR_H
 
 #include <git2.h>
+#include "../lib/error.h"
 
 #define ROLLING_COLOR_RESET  "\033[m"
 #define ROLLING_COLOR_GREEN  "\033[32m"
 #define ROLLING_COLOR_RED    "\033[31m"
 #define ROLLING_COLOR_YELLOW "\033[33m"
-#define ROLLING_COLOR_BOLD   "\033[1m"
 
 /*
  * Whether to color standard output, as git decides for its own commands:
@@ -17,8 +17,11 @@
  */
 int rolling_want_color(int *want, git_repository *repo);
 
-/* `color` around `text` when `want`, else the text alone; never NULL. */
-const char *rolling_colored(char *buf, size_t size, int want, const char *color,
-			    const char *text);
+/*
+ * printf() on standard output, in `color` when `want` (as git's
+ * color_fprintf()), else plain; returns what printf() returns.
+ */
+int rolling_color_printf(int want, const char *color, const char *fmt, ...)
+	ROLLING_PRINTF(3, 4);
 
 #endif

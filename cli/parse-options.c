@@ -4,6 +4,7 @@
 #include <string.h>
 #include "parse-options.h"
 #include "../lib/error.h"
+#include "wrapper.h"
 
 static const struct rolling_option *find_long(const struct rolling_option *o, const char *name,
 					      size_t len)
@@ -152,30 +153,33 @@ int rolling_parse_options(int argc, const char **argv, const struct rolling_opti
 	return nr;
 }
 
+/* As git's usage_with_options(): an option wider than this gets a line of its own. */
+#define USAGE_OPTS_WIDTH 24
+
 void rolling_print_usage(FILE *out, const char *const *usage, const struct rolling_option *o)
 {
+	struct strbuf left = STRBUF_INIT;
 	const char *prefix = "usage: ";
 
 	for (; *usage; usage++, prefix = "   or: ")
 		fprintf(out, "%s%s\n", prefix, *usage);
 	fputc('\n', out);
 	for (; o->type != ROLLING_OPTION_END; o++) {
-		char left[64];
-		int n = 0;
-
+		strbuf_reset(&left);
 		if (o->short_name)
-			n += snprintf(left + n, sizeof(left) - n, "-%c%s", o->short_name,
-				      o->long_name ? ", " : "");
+			strbuf_addf(&left, "-%c%s", o->short_name, o->long_name ? ", " : "");
 		if (o->long_name)
-			n += snprintf(left + n, sizeof(left) - n, "--%s%s",
-				      o->flags & ROLLING_OPTION_NONEG ? "" : "[no-]", o->long_name);
+			strbuf_addf(&left, "--%s%s", o->flags & ROLLING_OPTION_NONEG ? "" : "[no-]",
+				    o->long_name);
 		if (o->argh)
-			snprintf(left + n, sizeof(left) - n, " <%s>", o->argh);
-		if (strlen(left) > 24)
-			fprintf(out, "    %s\n%30s%s\n", left, "", o->help);
+			strbuf_addf(&left, " <%s>", o->argh);
+		if (left.len > USAGE_OPTS_WIDTH)
+			fprintf(out, "    %s\n%*s%s\n", xstrbuf(&left), USAGE_OPTS_WIDTH + 6, "",
+				o->help);
 		else
-			fprintf(out, "    %-24s  %s\n", left, o->help);
+			fprintf(out, "    %-*s  %s\n", USAGE_OPTS_WIDTH, xstrbuf(&left), o->help);
 	}
+	strbuf_release(&left);
 	fputc('\n', out);
 }
 

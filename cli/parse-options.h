@@ -1,6 +1,8 @@
 #ifndef ROLLING_PARSE_OPTIONS_H
 #define ROLLING_PARSE_OPTIONS_H
 
+#include <stdio.h>
+
 /*
  * A small option parser in Git's style: an options table per command,
  * long options with "--name value" or "--name=value", short options,
@@ -70,11 +72,9 @@ struct rolling_option {
 int rolling_parse_options(int argc, const char **argv, const struct rolling_option *options);
 
 /* The long options, space separated, for the bash completion. */
-#include <stdio.h>
 void rolling_print_completion(FILE *out, const struct rolling_option *options);
 
 /* Print "usage: ..." lines and the options table to `out`. */
-#include <stdio.h>
 void rolling_print_usage(FILE *out, const char *const *usage, const struct rolling_option *options);
 
 #endif

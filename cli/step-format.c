@@ -24,13 +24,12 @@ const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offs
 	return buf;
 }
 
-const char *rolling_step_format(char *buf, size_t size, git_repository *repo,
-				const struct rolling_step *step)
+void rolling_step_format(struct strbuf *out, git_repository *repo,
+			 const struct rolling_step *step)
 {
 	char abbrev[ROLLING_ABBREV_BUFSZ], day[32];
 
-	snprintf(buf, size, "%s (%s %s, %s)", step->release->name, step->is_base ? "base" : "merge",
-		 rolling_abbrev(abbrev, repo, &step->commit),
-		 rolling_format_day(day, sizeof(day), step->time, step->offset));
-	return buf;
+	strbuf_addf(out, "%s (%s %s, %s)", step->release->name, step->is_base ? "base" : "merge",
+		    rolling_abbrev(abbrev, repo, &step->commit),
+		    rolling_format_day(day, sizeof(day), step->time, step->offset));
 }

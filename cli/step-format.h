@@ -3,9 +3,9 @@
 
 #include <git2.h>
 #include "../lib/steps.h"
+#include "../lib/strbuf.h"
 
 #define ROLLING_ABBREV_BUFSZ (GIT_OID_HEXSZ + 1)
-#define ROLLING_STEP_BUFSZ 512
 
 /*
  * The abbreviation of an object id git would print (core.abbrev and its
@@ -18,11 +18,12 @@ const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id);
 const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offset);
 
 /*
- * A step as the commands show it: "v6.6.4 (merge 1a2b3c4, 2024-02-01)",
- * or "v6.6.1 (base 1a2b3c4, 2024-01-01)" for the release the branch was
- * created at.
+ * A step as the commands show it, added to `out`: "v6.6.4 (merge
+ * 1a2b3c4, 2024-02-01)", or "v6.6.1 (base 1a2b3c4, 2024-01-01)" for the
+ * release the branch was created at.  The release's name is whole,
+ * however long the tag's name is.
  */
-const char *rolling_step_format(char *buf, size_t size, git_repository *repo,
-				const struct rolling_step *step);
+void rolling_step_format(struct strbuf *out, git_repository *repo,
+			 const struct rolling_step *step);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "usage.h"
+#include "wrapper.h"
 
 /*
  * "<prefix>: <message>\n" on stderr, or "<prefix>: <message>: <cause>\n"
@@ -99,9 +100,8 @@ void usage_with_options(const char *const *usage, const struct rolling_option *o
 
 static void show_manual(const char *command)
 {
-	char page[256];
+	char *page = xasprintf("rolling-%s", command);
 
-	snprintf(page, sizeof(page), "rolling-%s", command);
 	fflush(stdout);
 	execlp("git", "git", "help", page, (char *)NULL);
 	die("cannot run git help: %m");

@@ -51,7 +51,6 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
 	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
-	char verdict[32];
 	const char *name = report->name;
 	size_t i;
 
@@ -65,17 +64,14 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		       series_name(from, s->from), series_name(to, s->to),
 		       abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
+	printf("%s: ", name);
 	if (r->failures_nr) {
-		printf("%s: %s (%zu failure%s%s)\n", name,
-		       rolling_colored(verdict, sizeof(verdict), report->color, ROLLING_COLOR_RED,
-				       "FAILED"),
-		       r->failures_nr, r->failures_nr == 1 ? "" : "s",
+		rolling_color_printf(report->color, ROLLING_COLOR_RED, "FAILED");
+		printf(" (%zu failure%s%s)\n", r->failures_nr, r->failures_nr == 1 ? "" : "s",
 		       r->truncated ? ", stopped early" : "");
 		return;
 	}
-	printf("%s: %s", name,
-	       rolling_colored(verdict, sizeof(verdict), report->color, ROLLING_COLOR_GREEN,
-			       "verified"));
+	rolling_color_printf(report->color, ROLLING_COLOR_GREEN, "verified");
 	if (report->rebuild)
 		printf(", merges rebuilt bit for bit");
 	if (report->signatures)
