@@ -4,7 +4,6 @@
  * is there (so an uninstalled build works), else from PATH.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,43 +33,75 @@ static void usage(FILE *out)
 	fputs("\nSee 'git rolling <command> -h' for a command's options.\n", out);
 }
 
-/* The directory holding this executable, for running uninstalled builds. */
-static int own_directory(char *buf, size_t size)
+/*
+ * The dispatcher links only cli/about.o, not the commands' x* wrappers:
+ * this is its one check of an allocation.
+ */
+static void *checked(void *ptr)
 {
-	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
+	if (!ptr) {
+		fprintf(stderr, "fatal: out of memory\n");
+		exit(128);
+	}
+	return ptr;
+}
 
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	if (!(slash = strrchr(buf, '/')))
-		return -1;
-	*slash = '\0';
-	return 0;
+/*
+ * The directory holding this executable, for running uninstalled builds
+ * (NULL when it cannot be told).  The caller frees it.
+ */
+static char *own_directory(void)
+{
+	size_t size = 256;
+
+	for (;;) {
+		char *buf = checked(malloc(size)), *slash;
+		ssize_t len = readlink("/proc/self/exe", buf, size);
+
+		if (len > 0 && (size_t)len < size) {
+			buf[len] = '\0';
+			if ((slash = strrchr(buf, '/'))) {
+				*slash = '\0';
+				return buf;
+			}
+		}
+		free(buf);
+		/* A full buffer may hold a cut name: try again, twice as big. */
+		if (len <= 0 || (size_t)len < size)
+			return NULL;
+		size *= 2;
+	}
+}
+
+static void __attribute__((noreturn)) not_a_command(const char *command)
+{
+	fprintf(stderr, "git rolling: '%s' is not a git rolling command. "
+		"See 'git rolling --help'.\n", command);
+	exit(1);
 }
 
 static void run(const char *command, char **argv)
 {
-	char program[256], dir[PATH_MAX], path[PATH_MAX + 256];
+	char *program, *dir, *path;
 
-	if (strchr(command, '/') || snprintf(program, sizeof(program), "git-rolling-%s",
-					     command) >= (int)sizeof(program)) {
-		fprintf(stderr, "git rolling: '%s' is not a git rolling command. "
-			"See 'git rolling --help'.\n", command);
-		exit(1);
-	}
+	if (strchr(command, '/'))
+		not_a_command(command);
+	program = checked(malloc(strlen("git-rolling-") + strlen(command) + 1));
+	strcpy(program, "git-rolling-");
+	strcat(program, command);
 	argv[0] = program;
-	if (!own_directory(dir, sizeof(dir))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, program);
+	if ((dir = own_directory())) {
+		path = checked(malloc(strlen(dir) + strlen(program) + 2));
+		sprintf(path, "%s/%s", dir, program);
 		if (!access(path, X_OK))
 			execv(path, argv);
+		free(path);
+		free(dir);
 	}
 	execvp(program, argv);
-	if (errno == ENOENT) {
-		fprintf(stderr, "git rolling: '%s' is not a git rolling command. "
-			"See 'git rolling --help'.\n", command);
-		exit(1);
-	}
+	/* A name too long for a file cannot name a command either. */
+	if (errno == ENOENT || errno == ENAMETOOLONG)
+		not_a_command(command);
 	fprintf(stderr, "fatal: cannot run %s: %s\n", program, strerror(errno));
 	exit(128);
 }

@@ -276,8 +276,8 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 {
 	struct rolling_backfill r;
 	struct rolling_ident ident;
-	struct strbuf key = STRBUF_INIT;
-	char message[256], start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
+	struct strbuf key = STRBUF_INIT, message = STRBUF_INIT;
+	char start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
 	/* As git fetch: --quiet silences progress unless --progress asks for it. */
 	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
 
@@ -289,9 +289,9 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 			hint("use --at <release> to start at a release of your choice");
 		die("%s; nothing created", rolling_last_error());
 	}
-	snprintf(message, sizeof(message), "rolling: created at %s, backfilled %zu step%s",
-		 r.start, r.steps, r.steps == 1 ? "" : "s");
-	create_branch(repo, b, &r.tip, message, o->force);
+	strbuf_addf(&message, "rolling: created at %s, backfilled %zu step%s",
+		    r.start, r.steps, r.steps == 1 ? "" : "s");
+	create_branch(repo, b, &r.tip, xstrbuf(&message), o->force);
 	if (!o->quiet)
 		printf("created '%s' at %s (%s), replayed %zu tag%s since: %zu step%s, tip %s\n",
 		       b->config.branch, r.start, git_oid_tostr(start, 8, &r.start_commit),
@@ -299,6 +299,7 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 		       git_oid_tostr(tip, 13, &r.tip));
 	rolling_backfill_free(&r);
 	rolling_ident_free(&ident);
+	strbuf_release(&message);
 	strbuf_release(&key);
 }
 
@@ -351,8 +352,9 @@ static void split_followed(char **remote, const char **branch, git_repository *r
 static int follow(const struct init_options *o, int argc)
 {
 	const char *release_re, *mainline_re, *branch;
+	struct strbuf refname = STRBUF_INIT;
 	git_repository *repo;
-	char refname[1024], *remote;
+	char *remote;
 
 	if (argc)
 		die("--follow takes no <branch>: it names <remote>/<branch> itself");
@@ -369,9 +371,10 @@ static int follow(const struct init_options *o, int argc)
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	split_followed(&remote, &branch, repo, o->follow);
-	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
-	if (!git_reference_is_valid_name(refname) || branch[0] == '-')
+	strbuf_addf(&refname, "refs/heads/%s", branch);
+	if (!git_reference_is_valid_name(xstrbuf(&refname)) || branch[0] == '-')
 		die("'%s' is not a valid branch name", branch);
+	strbuf_release(&refname);
 	if (rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
 					 o->signatures) < 0)
 		die_last_error();
@@ -514,7 +517,7 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_branch b;
 	struct rolling_ident ident;
 	git_repository *repo;
-	char hex[GIT_OID_HEXSZ + 1], message[256];
+	char hex[GIT_OID_HEXSZ + 1];
 
 	argc = parse_options_or_usage(argc, argv, "init", options, init_usage);
 	if (o.follow)
@@ -557,11 +560,14 @@ static int cmd_init(int argc, const char **argv)
 	if (o.backfill) {
 		backfill(repo, &b, &o);
 	} else {
+		struct strbuf message = STRBUF_INIT;
+
 		target = choose_target(&b, o.at, &followed);
 		if (!o.quiet)
 			show_findings(&b, followed);
-		snprintf(message, sizeof(message), "rolling: created at %s", target->name);
-		create_branch(repo, &b, &target->commit, message, o.force);
+		strbuf_addf(&message, "rolling: created at %s", target->name);
+		create_branch(repo, &b, &target->commit, xstrbuf(&message), o.force);
+		strbuf_release(&message);
 		if (!o.quiet)
 			printf("created '%s' at %s (%s)\n", argv[0], target->name,
 			       git_oid_tostr(hex, 8, &target->commit));

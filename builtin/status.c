@@ -207,9 +207,10 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 
 /*
  * What the next switch waits for, in words ("6.8 becomes the stable
- * series when v6.9-rc1 is tagged"); NULL when none is in sight.
+ * series when v6.9-rc1 is tagged"), added to `out`; returns 0 when none
+ * is in sight.
  */
-static const char *next_switch(char *buf, size_t size, const struct branch_status *s)
+static int next_switch(struct strbuf *out, const struct branch_status *s)
 {
 	const struct rolling_tags *tags = &s->b.tags;
 	char name[ROLLING_SERIES_BUFSZ], after[ROLLING_SERIES_BUFSZ];
@@ -217,7 +218,7 @@ static const char *next_switch(char *buf, size_t size, const struct branch_statu
 	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_release, mainline_past;
 
 	if (s->b.policy.has_pin || !next_series(&next, s))
-		return NULL;
+		return 0;
 	then = successor(&next);
 	has_release = rolling_tags_find_series(tags, &next) != NULL;
 	mainline_past = stable ?
@@ -225,21 +226,41 @@ static const char *next_switch(char *buf, size_t size, const struct branch_statu
 		tags->has_mainline_final && rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
 	series_name(name, &next);
 	series_name(after, &then);
-	snprintf(buf, size, "%s becomes the %s series when %s%s%s%s%s", name,
-		 stable ? "stable" : "lts", has_release ? "" : "it has a release",
-		 has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
-		 mainline_past ? "" : after,
-		 mainline_past ? "" : stable ? "-rc1 is tagged" : " is released");
-	return buf;
+	strbuf_addf(out, "%s becomes the %s series when %s%s%s%s%s", name,
+		    stable ? "stable" : "lts", has_release ? "" : "it has a release",
+		    has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
+		    mainline_past ? "" : after,
+		    mainline_past ? "" : stable ? "-rc1 is tagged" : " is released");
+	return 1;
 }
 
-static const char *hazard_names(char *buf, size_t size, unsigned hazards)
+/* The hazards by name, for both formats. */
+static const struct {
+	unsigned bit;
+	const char *name;
+} hazard_names[] = {
+	{ ROLLING_HAZARD_REPLACE, "replace" },
+	{ ROLLING_HAZARD_GRAFTS, "grafts" },
+	{ ROLLING_HAZARD_SHALLOW, "shallow" },
+};
+
+/*
+ * The names of the hazards in `hazards`: " replace grafts" on the
+ * current line, or for the porcelain format one "hazard <branch> <name>"
+ * line each.
+ */
+static void print_hazards(unsigned hazards, const char *porcelain_branch)
 {
-	snprintf(buf, size, "%s%s%s",
-		 hazards & ROLLING_HAZARD_REPLACE ? " replace" : "",
-		 hazards & ROLLING_HAZARD_GRAFTS ? " grafts" : "",
-		 hazards & ROLLING_HAZARD_SHALLOW ? " shallow" : "");
-	return buf;
+	size_t i;
+
+	for (i = 0; i < sizeof(hazard_names) / sizeof(hazard_names[0]); i++) {
+		if (!(hazards & hazard_names[i].bit))
+			continue;
+		if (porcelain_branch)
+			printf("hazard %s %s\n", porcelain_branch, hazard_names[i].name);
+		else
+			printf(" %s", hazard_names[i].name);
+	}
 }
 
 /* --- the human format -------------------------------------------------- */
@@ -277,9 +298,8 @@ static void print_pending(const struct branch_status *s)
 
 static void print_human(const struct branch_status *s, unsigned hazards)
 {
-	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32], text[512];
-	struct strbuf key = STRBUF_INIT;
-	char names[64];
+	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32];
+	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 
 	printf("%s: policy %s", s->name, s->b.config.policy);
 	if (s->current)
@@ -305,14 +325,17 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		printf("  series switch due: %s -> %s\n",
 		       series_name(series, &s->current->version.series),
 		       series_name(other, &s->target->series));
-	else if (s->target && s->qualifies && next_switch(text, sizeof(text), s))
-		printf("  next switch: %s\n", text);
+	else if (s->target && s->qualifies && next_switch(&text, s))
+		printf("  next switch: %s\n", xstrbuf(&text));
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",
 		       rolling_config_key(&key, s->name, "ident"));
-	if (hazards)
-		printf("  hazards:%s (git shows another history than git rolling reads)\n",
-		       hazard_names(names, sizeof(names), hazards));
+	if (hazards) {
+		printf("  hazards:");
+		print_hazards(hazards, NULL);
+		printf(" (git shows another history than git rolling reads)\n");
+	}
+	strbuf_release(&text);
 	strbuf_release(&key);
 }
 
@@ -357,12 +380,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		printf("problem %s %s\n", s->name, s->problem);
 	if (!s->has_ident)
 		printf("ident %s missing\n", s->name);
-	if (hazards & ROLLING_HAZARD_REPLACE)
-		printf("hazard %s replace\n", s->name);
-	if (hazards & ROLLING_HAZARD_GRAFTS)
-		printf("hazard %s grafts\n", s->name);
-	if (hazards & ROLLING_HAZARD_SHALLOW)
-		printf("hazard %s shallow\n", s->name);
+	print_hazards(hazards, s->name);
 }
 
 static void free_status(struct branch_status *s)
