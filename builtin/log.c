@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 #include <git2.h>
-#include <json.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/json-writer.h"
 #include "../cli/wrapper.h"
 #include "../lib/abbrev.h"
 #include "../lib/branch.h"
@@ -228,31 +228,6 @@ static void print_human(const struct shown_branch *s, git_repository *repo, int 
 
 /* --- the JSON document ------------------------------------------------- */
 
-static json_object *checked(json_object *value)
-{
-	if (!value)
-		die("out of memory");
-	return value;
-}
-
-static void add(json_object *object, const char *key, json_object *value)
-{
-	if (json_object_object_add(object, key, value) < 0)
-		die("out of memory");
-}
-
-static json_object *json_string(const char *s)
-{
-	return checked(json_object_new_string(s));
-}
-
-static json_object *json_oid(const git_oid *oid)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	return json_string(git_oid_tostr(hex, sizeof(hex), oid));
-}
-
 /* As git's %cI: 2024-02-01T10:00:00+01:00, in the time zone it was recorded in. */
 static json_object *json_date(git_time_t time, int offset)
 {
@@ -262,44 +237,42 @@ static json_object *json_date(git_time_t time, int offset)
 	int minutes = offset < 0 ? -offset : offset;
 
 	if (!gmtime_r(&local, &tm))
-		return json_string("?");
+		return json_text("?");
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%c%02d:%02d",
 		 offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
-	return json_string(buf);
+	return json_text(buf);
 }
 
 static json_object *json_step(const struct shown_branch *s, size_t i)
 {
 	const struct rolling_step *step = &s->steps.v[i];
-	json_object *object = checked(json_object_new_object());
+	json_object *object = json_checked(json_object_new_object());
 	char series[ROLLING_SERIES_BUFSZ];
 
-	add(object, "commit", json_oid(&step->commit));
-	add(object, "release", json_string(step->release->name));
-	add(object, "release_commit", json_oid(&step->release->commit));
-	add(object, "series", json_string(series_name(series, s, i)));
-	add(object, "date", json_date(step->time, step->offset));
-	add(object, "base", checked(json_object_new_boolean(step->is_base)));
-	add(object, "series_switch", checked(json_object_new_boolean(step->series_switch)));
-	add(object, "from_series", step->is_base ? NULL : json_string(series_name(series, s, i - 1)));
-	add(object, "commits", step->is_base ? NULL :
-	    checked(json_object_new_int64((int64_t)s->counts[i])));
+	json_add(object, "commit", json_oid(&step->commit));
+	json_add(object, "release", json_text(step->release->name));
+	json_add(object, "release_commit", json_oid(&step->release->commit));
+	json_add(object, "series", json_text(series_name(series, s, i)));
+	json_add(object, "date", json_date(step->time, step->offset));
+	json_add(object, "base", json_boolean(step->is_base));
+	json_add(object, "series_switch", json_boolean(step->series_switch));
+	json_add(object, "from_series", step->is_base ? NULL : json_text(series_name(series, s, i - 1)));
+	json_add(object, "commits", step->is_base ? NULL : json_size(s->counts[i]));
 	return object;
 }
 
 static json_object *json_branch(const struct shown_branch *s)
 {
-	json_object *object = checked(json_object_new_object());
-	json_object *steps = checked(json_object_new_array());
+	json_object *object = json_checked(json_object_new_object());
+	json_object *steps = json_checked(json_object_new_array());
 	size_t k;
 
-	add(object, "name", json_string(s->name));
-	add(object, "tip", json_oid(&s->tip));
+	json_add(object, "name", json_text(s->name));
+	json_add(object, "tip", json_oid(&s->tip));
 	for (k = 0; k < s->shown_nr; k++)
-		if (json_object_array_add(steps, json_step(s, s->shown[k])) < 0)
-			die("out of memory");
-	add(object, "steps", steps);
+		json_append(steps, json_step(s, s->shown[k]));
+	json_add(object, "steps", steps);
 	return object;
 }
 
@@ -363,9 +336,9 @@ static int cmd_log(int argc, const char **argv)
 		die("%s; name a branch (and --preset for one git rolling does not manage)",
 		    rolling_last_error());
 	if (o.json) {
-		root = checked(json_object_new_object());
-		list = checked(json_object_new_array());
-		add(root, "version", checked(json_object_new_int(JSON_FORMAT_VERSION)));
+		root = json_checked(json_object_new_object());
+		list = json_checked(json_object_new_array());
+		json_add(root, "version", json_checked(json_object_new_int(JSON_FORMAT_VERSION)));
 	}
 	for (i = 0; i < nr; i++) {
 		struct shown_branch s;
@@ -374,15 +347,14 @@ static int cmd_log(int argc, const char **argv)
 		choose_steps(&s, repo, &o);
 		count_steps(&s, repo, &o);
 		if (o.json) {
-			if (json_object_array_add(list, json_branch(&s)) < 0)
-				die("out of memory");
+			json_append(list, json_branch(&s));
 		} else {
 			print_human(&s, repo, start, nr > 1);
 		}
 		free_branch(&s);
 	}
 	if (o.json) {
-		add(root, "branches", list);
+		json_add(root, "branches", list);
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 						    JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);

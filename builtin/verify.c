@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
-#include <json.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/wrapper.h"
@@ -16,7 +15,7 @@
 #include "../lib/verify.h"
 #include "../cli/verify-report.h"
 #include "../cli/color.h"
-#include "../lib/utf8.h"
+#include "../cli/json-writer.h"
 #include "../lib/revision.h"
 
 static const char *const verify_usage[] = {
@@ -77,135 +76,88 @@ static const char *series_name(char *buf, const struct rolling_release *release)
 
 /* --- the JSON document ------------------------------------------------- */
 
-static json_object *checked(json_object *value)
-{
-	if (!value)
-		die("out of memory");
-	return value;
-}
-
-static void add(json_object *object, const char *key, json_object *value)
-{
-	if (json_object_object_add(object, key, value) < 0)
-		die("out of memory");
-}
-
-static void append(json_object *array, json_object *value)
-{
-	if (json_object_array_add(array, value) < 0)
-		die("out of memory");
-}
-
-/*
- * JSON text is UTF-8, commit subjects and ref names are bytes: what is
- * not UTF-8 becomes U+FFFD, so that the document always parses.
- */
-static json_object *json_text(const char *s)
-{
-	char *valid = rolling_utf8_sanitize(s);
-	json_object *value;
-
-	if (!valid)
-		die("out of memory");
-	value = checked(json_object_new_string(valid));
-	free(valid);
-	return value;
-}
-
-static json_object *json_oid(const git_oid *oid)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	return checked(json_object_new_string(git_oid_tostr(hex, sizeof(hex), oid)));
-}
-
-static json_object *json_string_or_null(const char *s)
-{
-	return s ? json_text(s) : NULL;
-}
-
 static json_object *json_release(const git_oid *commit, const struct rolling_release *release)
 {
-	json_object *object = checked(json_object_new_object());
+	json_object *object = json_checked(json_object_new_object());
 
-	add(object, "commit", json_oid(commit));
-	add(object, "release", json_string_or_null(release ? release->name : NULL));
+	json_add(object, "commit", json_oid(commit));
+	json_add(object, "release", json_text_or_null(release ? release->name : NULL));
 	return object;
 }
 
 static json_object *json_merges(const struct rolling_verify_result *r)
 {
-	json_object *merges = checked(json_object_new_array());
+	json_object *merges = json_checked(json_object_new_array());
 	size_t i;
 
 	for (i = 0; i < r->steps_nr; i++)
-		append(merges, json_release(&r->steps[i].merge, r->steps[i].release));
+		json_append(merges, json_release(&r->steps[i].merge, r->steps[i].release));
 	return merges;
 }
 
 static json_object *json_switches(const struct target *t)
 {
 	const struct rolling_verify_result *r = &t->result;
-	json_object *switches = checked(json_object_new_array());
+	json_object *switches = json_checked(json_object_new_array());
 	char series[ROLLING_SERIES_BUFSZ];
 	size_t i;
 
 	for (i = 0; i < r->switches_nr; i++) {
 		const struct rolling_verify_switch *s = &r->switches[i];
-		json_object *object = checked(json_object_new_object());
+		json_object *object = json_checked(json_object_new_object());
 
-		add(object, "commit", json_oid(&s->merge));
-		add(object, "from", json_text(s->from->name));
-		add(object, "to", json_text(s->to->name));
-		add(object, "from_series",
+		json_add(object, "commit", json_oid(&s->merge));
+		json_add(object, "from", json_text(s->from->name));
+		json_add(object, "to", json_text(s->to->name));
+		json_add(object, "from_series",
 		    json_text(series_name(series, s->from)));
-		add(object, "to_series",
+		json_add(object, "to_series",
 		    json_text(series_name(series, s->to)));
-		append(switches, object);
+		json_append(switches, object);
 	}
 	return switches;
 }
 
 static json_object *json_failures(const struct rolling_verify_result *r)
 {
-	json_object *failures = checked(json_object_new_array());
+	json_object *failures = json_checked(json_object_new_array());
 	size_t i;
 
 	for (i = 0; i < r->failures_nr; i++) {
 		const struct rolling_verify_failure *f = &r->failures[i];
-		json_object *object = checked(json_object_new_object());
+		json_object *object = json_checked(json_object_new_object());
 
-		add(object, "commit", json_oid(&f->commit));
-		add(object, "check",
+		json_add(object, "commit", json_oid(&f->commit));
+		json_add(object, "check",
 		    json_text(rolling_verify_check_name(f->check)));
-		add(object, "expected", json_text(f->expected));
-		add(object, "found", json_text(f->found));
-		append(failures, object);
+		json_add(object, "expected", json_text(f->expected));
+		json_add(object, "found", json_text(f->found));
+		json_append(failures, object);
 	}
 	return failures;
 }
 
 static json_object *json_hazards(unsigned hazards)
 {
-	json_object *list = checked(json_object_new_array());
+	json_object *list = json_checked(json_object_new_array());
 
 	if (hazards & ROLLING_HAZARD_REPLACE)
-		append(list, json_text("replace"));
+		json_append(list, json_text("replace"));
 	if (hazards & ROLLING_HAZARD_GRAFTS)
-		append(list, json_text("grafts"));
+		json_append(list, json_text("grafts"));
 	if (hazards & ROLLING_HAZARD_SHALLOW)
-		append(list, json_text("shallow"));
+		json_append(list, json_text("shallow"));
 	return list;
 }
 
 static json_object *json_patterns(const struct target *t)
 {
-	json_object *object = checked(json_object_new_object());
+	json_object *object = json_checked(json_object_new_object());
 
-	add(object, "source", json_text(t->pattern_source));
-	add(object, "preset", json_string_or_null(t->preset));
-	add(object, "release", json_text(t->b.config.release_pattern));
-	add(object, "mainline", json_text(t->b.config.mainline_pattern));
+	json_add(object, "source", json_text(t->pattern_source));
+	json_add(object, "preset", json_text_or_null(t->preset));
+	json_add(object, "release", json_text(t->b.config.release_pattern));
+	json_add(object, "mainline", json_text(t->b.config.mainline_pattern));
 	return object;
 }
 
@@ -216,46 +168,47 @@ static json_object *json_since(const struct target *t, const struct verify_optio
 	if (!o->since)
 		return NULL;
 	object = json_release(&t->since, t->result.since_release);
-	add(object, "found", checked(json_object_new_boolean(t->result.since_found)));
+	json_add(object, "found", json_boolean(t->result.since_found));
 	return object;
 }
 
 static json_object *json_target(const struct target *t, const struct verify_options *o)
 {
 	const struct rolling_verify_result *r = &t->result;
-	json_object *object = checked(json_object_new_object());
+	json_object *object = json_checked(json_object_new_object());
 
-	add(object, "name", json_text(t->name));
-	add(object, "verified", checked(json_object_new_boolean(!r->failures_nr)));
-	add(object, "tip", json_oid(&r->tip));
-	add(object, "tip_release", json_string_or_null(r->tip_release ? r->tip_release->name : NULL));
-	add(object, "base", r->has_base ? json_release(&r->base, r->base_release) : NULL);
-	add(object, "since", json_since(t, o));
-	add(object, "steps", checked(json_object_new_int64((int64_t)r->steps_nr)));
-	add(object, "merges", json_merges(r));
-	add(object, "series_switches", json_switches(t));
-	add(object, "rebuild", checked(json_object_new_boolean(o->rebuild)));
-	add(object, "signatures", checked(json_object_new_boolean(o->signatures)));
-	add(object, "signatures_good", checked(json_object_new_int64((int64_t)r->signatures_good)));
-	add(object, "hazards", json_hazards(r->hazards));
-	add(object, "patterns", json_patterns(t));
-	add(object, "failures", json_failures(r));
-	add(object, "truncated", checked(json_object_new_boolean(r->truncated)));
+	json_add(object, "name", json_text(t->name));
+	json_add(object, "verified", json_boolean(!r->failures_nr));
+	json_add(object, "tip", json_oid(&r->tip));
+	json_add(object, "tip_release",
+		 json_text_or_null(r->tip_release ? r->tip_release->name : NULL));
+	json_add(object, "base", r->has_base ? json_release(&r->base, r->base_release) : NULL);
+	json_add(object, "since", json_since(t, o));
+	json_add(object, "steps", json_size(r->steps_nr));
+	json_add(object, "merges", json_merges(r));
+	json_add(object, "series_switches", json_switches(t));
+	json_add(object, "rebuild", json_boolean(o->rebuild));
+	json_add(object, "signatures", json_boolean(o->signatures));
+	json_add(object, "signatures_good", json_size(r->signatures_good));
+	json_add(object, "hazards", json_hazards(r->hazards));
+	json_add(object, "patterns", json_patterns(t));
+	json_add(object, "failures", json_failures(r));
+	json_add(object, "truncated", json_boolean(r->truncated));
 	return object;
 }
 
 static void print_json(const struct target *targets, size_t nr, const struct verify_options *o,
 		       int verified)
 {
-	json_object *root = checked(json_object_new_object());
-	json_object *branches = checked(json_object_new_array());
+	json_object *root = json_checked(json_object_new_object());
+	json_object *branches = json_checked(json_object_new_array());
 	size_t i;
 
-	add(root, "version", checked(json_object_new_int(JSON_FORMAT_VERSION)));
-	add(root, "verified", checked(json_object_new_boolean(verified)));
+	json_add(root, "version", json_checked(json_object_new_int(JSON_FORMAT_VERSION)));
+	json_add(root, "verified", json_boolean(verified));
 	for (i = 0; i < nr; i++)
-		append(branches, json_target(&targets[i], o));
-	add(root, "branches", branches);
+		json_append(branches, json_target(&targets[i], o));
+	json_add(root, "branches", branches);
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
