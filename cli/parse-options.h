@@ -40,8 +40,6 @@ struct rolling_option {
 				     ROLLING_OPTION_NONEG }
 #define OPT_STRING(s, l, v, a, h)  { ROLLING_OPTION_STRING, (s), (l), (v), (a), (h), 0, \
 				     ROLLING_OPTION_NONEG }
-#define OPT_INTEGER(s, l, v, a, h) { ROLLING_OPTION_INTEGER, (s), (l), (v), (a), (h), 0, \
-				     ROLLING_OPTION_NONEG }
 #define OPT_MAX_COUNT(v)           { ROLLING_OPTION_INTEGER, 'n', "max-count", (v), "number", \
 				     "show only the newest <number> (also -<number>)", 0, \
 				     ROLLING_OPTION_NONEG | ROLLING_OPTION_DIGITS }

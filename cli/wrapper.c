@@ -12,26 +12,16 @@ static void *checked(void *ptr)
 	return ptr;
 }
 
-void *xmalloc(size_t size)
-{
-	return checked(malloc(size ? size : 1));
-}
-
 void *xcalloc(size_t nmemb, size_t size)
 {
 	return checked(calloc(nmemb ? nmemb : 1, size ? size : 1));
-}
-
-void *xrealloc(void *ptr, size_t size)
-{
-	return checked(realloc(ptr, size ? size : 1));
 }
 
 void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 {
 	if (size && nmemb > (size_t)-1 / size)
 		die("out of memory: %zu elements of %zu bytes", nmemb, size);
-	return xrealloc(ptr, nmemb * size);
+	return checked(realloc(ptr, nmemb && size ? nmemb * size : 1));
 }
 
 char *xstrdup(const char *s)

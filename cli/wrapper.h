@@ -11,10 +11,8 @@
  * memory", as git's xmalloc() does, so a command never carries its own
  * "out of memory" branch.  The library keeps returning errors.
  */
-void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
-void *xrealloc(void *ptr, size_t size);
-/* xrealloc() of nmemb * size bytes, dying when that overflows. */
+/* realloc() of nmemb * size bytes, dying when that overflows. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 /* xstrdup(), or NULL for NULL. */
