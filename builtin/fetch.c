@@ -30,7 +30,6 @@ static const char *const fetch_usage[] = {
 	NULL,
 };
 
-#define ABBREV 12
 #define SUBJECT_PREFIX "Merge "
 #define TAG_PREFIX "refs/tags/"
 #define MAX_CANDIDATE_TAGS 32
@@ -83,11 +82,6 @@ struct fetch {
 	int own_alternates;      /* the repository borrows objects itself */
 	int signatures;
 };
-
-static const char *abbrev(char *buf, const git_oid *oid)
-{
-	return git_oid_tostr(buf, ABBREV + 1, oid);
-}
 
 /* --- what to fetch ------------------------------------------------------ */
 
@@ -598,21 +592,22 @@ static void update_refs(struct fetch *g)
 
 static void report_update(const struct followed *f)
 {
-	char a[ABBREV + 1], b[ABBREV + 1];
+	char a[ROLLING_REPORT_ABBREV_BUFSZ], b[ROLLING_REPORT_ABBREV_BUFSZ];
+	const char *tip = rolling_report_abbrev(b, &f->tip);
 
 	if (is_unchanged(f)) {
-		printf("%s: up to date at %s\n", f->name, abbrev(a, &f->tip));
+		printf("%s: up to date at %s\n", f->name, tip);
 		return;
 	}
 	if (f->rewound) {
 		rolling_warning("%s: rewound: %s is not on the new chain; accepted after a full"
-				" verify (--allow-rewind)", f->name, abbrev(a, &f->verified));
-		printf("%s: forced update %s...%s\n", f->name, abbrev(a, &f->verified),
-		       abbrev(b, &f->tip));
+				" verify (--allow-rewind)", f->name,
+				rolling_report_abbrev(a, &f->verified));
+		printf("%s: forced update %s...%s\n", f->name, a, tip);
 	} else if (f->has_verified) {
-		printf("%s: updated %s..%s\n", f->name, abbrev(a, &f->verified), abbrev(b, &f->tip));
+		printf("%s: updated %s..%s\n", f->name, rolling_report_abbrev(a, &f->verified), tip);
 	} else {
-		printf("%s: verified for the first time at %s\n", f->name, abbrev(a, &f->tip));
+		printf("%s: verified for the first time at %s\n", f->name, tip);
 	}
 }
 

@@ -3,11 +3,9 @@
 #include "color.h"
 #include "usage.h"
 
-#define ABBREV 12
-
-static const char *abbrev(char *buf, const git_oid *oid)
+const char *rolling_report_abbrev(char *buf, const git_oid *oid)
 {
-	return git_oid_tostr(buf, ABBREV + 1, oid);
+	return git_oid_tostr(buf, ROLLING_REPORT_ABBREV_BUFSZ, oid);
 }
 
 static const char *series_name(char *buf, const struct rolling_release *release)
@@ -35,14 +33,15 @@ void rolling_verify_print_failures(const struct rolling_verify_report *report)
 static void print_extent(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
-	char a[ABBREV + 1];
+	char a[ROLLING_REPORT_ABBREV_BUFSZ];
 
 	printf("%s: %zu step%s", report->name, r->steps_nr, r->steps_nr == 1 ? "" : "s");
 	if (report->since && r->since_found)
 		printf(" since %s (%s)\n", r->since_release ? r->since_release->name : "?",
-		       abbrev(a, report->since));
+		       rolling_report_abbrev(a, report->since));
 	else if (r->has_base)
-		printf(" from base %s (%s)\n", r->base_release->name, abbrev(a, &r->base));
+		printf(" from base %s (%s)\n", r->base_release->name,
+		       rolling_report_abbrev(a, &r->base));
 	else
 		printf(", no base release reached\n");
 }
@@ -50,19 +49,19 @@ static void print_extent(const struct rolling_verify_report *report)
 void rolling_verify_print_report(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
-	char a[ABBREV + 1], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	char a[ROLLING_REPORT_ABBREV_BUFSZ], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
 	const char *name = report->name;
 	size_t i;
 
 	printf("%s: tip %s (%s)\n", name, r->tip_release ? r->tip_release->name :
-	       "is not a rolling merge or a release", abbrev(a, &r->tip));
+	       "is not a rolling merge or a release", rolling_report_abbrev(a, &r->tip));
 	print_extent(report);
 	for (i = 0; i < r->switches_nr; i++) {
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
 		       series_name(from, s->from), series_name(to, s->to),
-		       abbrev(a, &s->merge), s->from->name, s->to->name);
+		       rolling_report_abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	printf("%s: ", name);
 	if (r->failures_nr) {

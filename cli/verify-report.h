@@ -17,6 +17,16 @@ struct rolling_verify_report {
 };
 
 /*
+ * Commits in the report are named by their first 12 hex digits, a
+ * fixed width whatever core.abbrev says, so that scripts and the reports
+ * of verify and fetch line up.
+ */
+#define ROLLING_REPORT_ABBREV 12
+#define ROLLING_REPORT_ABBREV_BUFSZ (ROLLING_REPORT_ABBREV + 1)
+
+const char *rolling_report_abbrev(char *buf, const git_oid *oid);
+
+/*
  * One line on standard error per failure:
  *   error: <name>: <commit>: <check>: expected <what>, found <what>
  */
