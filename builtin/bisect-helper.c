@@ -200,7 +200,8 @@ static void announce(struct helper *h, size_t g, size_t b)
 	if (found(&bad, 1))
 		fprintf(h->progress, "stage one is over: the first bad step is %s\n"
 			"next: git rolling bisect-helper next\n",
-			rolling_steps_find(&h->bs.steps, &bad, &at) ? step_name(&name, h, at) : "?");
+			rolling_steps_find(&h->bs.steps, &bad, &at) ?
+			step_name(&name, h, at) : "?");
 	else if (rolling_bisect_head_step(&at, &h->bs))
 		fprintf(h->progress, "testing %s, step %zu of %zu; mark it with git bisect good"
 			" or git bisect bad\n", step_name(&name, h, at), at - g, b - g);

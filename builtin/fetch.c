@@ -605,7 +605,8 @@ static void report_update(const struct followed *f)
 				rolling_report_abbrev(a, &f->verified));
 		printf("%s: forced update %s...%s\n", f->name, a, tip);
 	} else if (f->has_verified) {
-		printf("%s: updated %s..%s\n", f->name, rolling_report_abbrev(a, &f->verified), tip);
+		printf("%s: updated %s..%s\n", f->name,
+		       rolling_report_abbrev(a, &f->verified), tip);
 	} else {
 		printf("%s: verified for the first time at %s\n", f->name, tip);
 	}

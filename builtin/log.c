@@ -257,7 +257,8 @@ static json_object *json_step(const struct shown_branch *s, size_t i)
 	json_add(object, "date", json_date(step->time, step->offset));
 	json_add(object, "base", json_boolean(step->is_base));
 	json_add(object, "series_switch", json_boolean(step->series_switch));
-	json_add(object, "from_series", step->is_base ? NULL : json_text(series_name(series, s, i - 1)));
+	json_add(object, "from_series",
+		 step->is_base ? NULL : json_text(series_name(series, s, i - 1)));
 	json_add(object, "commits", step->is_base ? NULL : json_size(s->counts[i]));
 	return object;
 }

@@ -169,8 +169,8 @@ void rolling_print_usage(FILE *out, const char *const *usage, const struct rolli
 		if (o->short_name)
 			strbuf_addf(&left, "-%c%s", o->short_name, o->long_name ? ", " : "");
 		if (o->long_name)
-			strbuf_addf(&left, "--%s%s", o->flags & ROLLING_OPTION_NONEG ? "" : "[no-]",
-				    o->long_name);
+			strbuf_addf(&left, "--%s%s",
+				    o->flags & ROLLING_OPTION_NONEG ? "" : "[no-]", o->long_name);
 		if (o->argh)
 			strbuf_addf(&left, " <%s>", o->argh);
 		if (left.len > USAGE_OPTS_WIDTH)
