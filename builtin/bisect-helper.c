@@ -348,7 +348,7 @@ static void report(struct helper *h, const git_oid *culprit)
 	       git_commit_summary(commit));
 	git_commit_free(commit);
 	/* Seconds without a commit-graph: a meter on a terminal, as git would show. */
-	meter = rolling_progress_start("Checking ancestry", 0, rolling_progress_wanted(-1));
+	meter = rolling_progress_start("Checking ancestry", 0, rolling_progress_wanted(-1, 0));
 	err = rolling_steps_first_containing(&k, h->repo, &h->bs.steps, culprit, meter);
 	rolling_progress_stop(&meter);
 	if (err < 0)

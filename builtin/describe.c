@@ -167,7 +167,7 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 	size_t index;
 	/* Without a commit-graph each ancestry query walks history: seconds on a kernel. */
 	struct rolling_progress *progress = rolling_progress_start("Checking ancestry", 0,
-		o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress));
+		rolling_progress_wanted(o->progress, o->quiet));
 	int err = rolling_steps_first_containing(&index, repo, &d->steps, &s->commit, progress);
 
 	rolling_progress_stop(&progress);

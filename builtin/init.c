@@ -278,8 +278,7 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	struct rolling_ident ident;
 	struct strbuf key = STRBUF_INIT, message = STRBUF_INIT;
 	char start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
-	/* As git fetch: --quiet silences progress unless --progress asks for it. */
-	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
+	int progress = rolling_progress_wanted(o->progress, o->quiet);
 
 	if (rolling_ident_for(&ident, repo, b->config.ident,
 			      rolling_config_key(&key, b->config.branch, "ident")) < 0)

@@ -119,7 +119,7 @@ static void count_steps(struct shown_branch *s, git_repository *repo,
 	if (oldest == 0)
 		oldest = 1;
 	progress = rolling_progress_start("Counting commits", s->steps.nr - oldest,
-					  rolling_progress_wanted(o->progress));
+					  rolling_progress_wanted(o->progress, 0));
 	if (!o->switches) {
 		if (rolling_steps_count(s->counts, repo, &s->steps, oldest - 1, s->steps.nr - 1,
 					progress) < 0)

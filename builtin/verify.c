@@ -218,8 +218,7 @@ static void print_json(const struct target *targets, size_t nr, const struct ver
 
 static void verify_target(struct target *t, git_repository *repo, const struct verify_options *o)
 {
-	/* As git's commands: --quiet silences the meter unless --progress asks for it. */
-	int progress = o->quiet && o->progress < 0 ? 0 : rolling_progress_wanted(o->progress);
+	int progress = rolling_progress_wanted(o->progress, o->quiet);
 	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures,
 					     progress };
 

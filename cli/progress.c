@@ -45,9 +45,9 @@ static void set_timer(int on)
 	setitimer(ITIMER_REAL, &v, NULL);
 }
 
-int rolling_progress_wanted(int option)
+int rolling_progress_wanted(int option, int quiet)
 {
-	return option >= 0 ? option : isatty(2);
+	return option >= 0 ? option : !quiet && isatty(2);
 }
 
 /* GIT_PROGRESS_DELAY: seconds, as a non-negative integer; else 2. */

@@ -22,8 +22,10 @@ extern const struct rolling_progress_display rolling_terminal_progress;
 /*
  * Whether to show progress: `option` is 1 for --progress, 0 for
  * --no-progress, -1 when neither was given, which means "when standard
- * error is a terminal", as git's commands decide.
+ * error is a terminal" unless `quiet` (the command's --quiet): as in
+ * git's commands, --quiet silences the meter unless --progress asks for
+ * it.
  */
-int rolling_progress_wanted(int option);
+int rolling_progress_wanted(int option, int quiet);
 
 #endif
