@@ -22,6 +22,7 @@
 #include "../lib/remote-config.h"
 #include "../lib/merge.h"
 #include "../lib/verify.h"
+#include "../cli/verify-report.h"
 
 static const char *const init_usage[] = {
 	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
@@ -393,9 +394,7 @@ static int follow(const struct init_options *o, int argc)
 static void verify_adopted(git_repository *repo, struct rolling_branch *b, const git_oid *tip)
 {
 	const struct rolling_verify_options options = { 0 };
-	const struct rolling_verify_failure *f;
 	struct rolling_verify_result result;
-	char hex[GIT_OID_HEXSZ + 1];
 
 	if (rolling_verify(&result, repo, tip, &b->tags, &b->patterns, &options) < 0)
 		die_last_error();
@@ -403,10 +402,7 @@ static void verify_adopted(git_repository *repo, struct rolling_branch *b, const
 		rolling_verify_free(&result);
 		return;
 	}
-	f = &result.failures[0];
-	error("%s: %s: %s: expected %s, found %s", b->config.branch,
-	      git_oid_tostr(hex, sizeof(hex), &f->commit), rolling_verify_check_name(f->check),
-	      f->expected, f->found);
+	rolling_verify_print_failure(b->config.branch, &result.failures[0]);
 	hint("'git rolling verify' with the same tag patterns lists every failure");
 	die("'%s' does not verify as a rolling branch (%s%zu failure%s); nothing configured",
 	    b->config.branch, result.truncated ? "at least " : "", result.failures_nr,

@@ -13,19 +13,22 @@ static const char *series_name(char *buf, const struct rolling_release *release)
 	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
 }
 
+void rolling_verify_print_failure(const char *name, const struct rolling_verify_failure *f)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	error("%s: %s: %s: expected %s, found %s", name,
+	      git_oid_tostr(hex, sizeof(hex), &f->commit), rolling_verify_check_name(f->check),
+	      f->expected, f->found);
+}
+
 void rolling_verify_print_failures(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
-	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
-	for (i = 0; i < r->failures_nr; i++) {
-		const struct rolling_verify_failure *f = &r->failures[i];
-
-		error("%s: %s: %s: expected %s, found %s", report->name,
-		      git_oid_tostr(hex, sizeof(hex), &f->commit),
-		      rolling_verify_check_name(f->check), f->expected, f->found);
-	}
+	for (i = 0; i < r->failures_nr; i++)
+		rolling_verify_print_failure(report->name, &r->failures[i]);
 	if (r->truncated)
 		error("%s: stopped after %d failures", report->name, ROLLING_VERIFY_MAX_FAILURES);
 }

@@ -27,9 +27,12 @@ struct rolling_verify_report {
 const char *rolling_report_abbrev(char *buf, const git_oid *oid);
 
 /*
- * One line on standard error per failure:
+ * One failure on standard error, as every command words it:
  *   error: <name>: <commit>: <check>: expected <what>, found <what>
  */
+void rolling_verify_print_failure(const char *name, const struct rolling_verify_failure *f);
+
+/* Each failure of the report, then whether verification stopped early. */
 void rolling_verify_print_failures(const struct rolling_verify_report *report);
 
 /* The tip, the extent, the series switches and the verdict on standard output. */
