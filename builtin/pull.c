@@ -24,7 +24,12 @@ static const char *const pull_usage[] = {
 };
 
 #define HEADS "refs/heads/"
-#define MAX_ARGS 16
+/*
+ * git rolling fetch's arguments, bounded by construction: "rolling",
+ * "fetch", at most --quiet, one of --[no-]signatures and three options
+ * with a value, then "--", the remote, the branch and NULL: 14.
+ */
+#define FETCH_ARGS_MAX 14
 
 struct pull_options {
 	struct rolling_scheme_options scheme;
@@ -94,7 +99,7 @@ static void upstream(char **remote, char **branch, git_repository *repo, const c
 
 static void run_fetch(const struct pull_options *o, const char *remote, const char *branch)
 {
-	const char *args[MAX_ARGS] = { "rolling", "fetch" };
+	const char *args[FETCH_ARGS_MAX] = { "rolling", "fetch" };
 	size_t n = 2;
 	int status;
 
