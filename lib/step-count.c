@@ -20,7 +20,6 @@ struct entry {
 };
 
 struct walk {
-	git_repository *repo;
 	git_odb *odb;
 	struct rolling_oidmap seen;
 	struct entry *heap;
@@ -190,7 +189,6 @@ int rolling_steps_count(size_t *counts, git_repository *repo, const struct rolli
 	int err;
 
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
 	if ((err = git_repository_odb(&w.odb, repo)) < 0)
 		return rolling_git_error(err, "cannot read the object database");
 	err = reach(&w, &steps->v[from].release->commit, from, from + 1);
