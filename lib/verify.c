@@ -265,18 +265,28 @@ static int vouched_by_embedded_tag(const struct rolling_merge_exam *exam)
 	return 1;
 }
 
+/* Keep the release the merge's embedded tag describes: the result points to it. */
+static int keep_embedded_release(const struct rolling_release **release, struct walk *w,
+				 struct rolling_merge_exam *exam)
+{
+	struct rolling_verify_result *r = w->result;
+
+	if (ALLOC_GROW(r->embedded_releases, r->embedded_releases_nr + 1, w->releases_alloc) < 0)
+		return ROLLING_ERROR;
+	*release = r->embedded_releases[r->embedded_releases_nr++] = exam->embedded_release;
+	exam->embedded_release = NULL;
+	return 0;
+}
+
 /* Keep the embedded release (the steps point to it) and its tag's bytes. */
 static int adopt_embedded(const struct rolling_release **release, struct walk *w,
 			  struct rolling_merge_exam *exam)
 {
-	struct rolling_verify_result *r = w->result;
 	struct rolling_tag_bytes *bytes;
 
-	if (ALLOC_GROW(r->embedded_releases, r->embedded_releases_nr + 1, w->releases_alloc) < 0 ||
-	    ALLOC_GROW(w->embedded, w->embedded_nr + 1, w->embedded_alloc) < 0)
+	if (ALLOC_GROW(w->embedded, w->embedded_nr + 1, w->embedded_alloc) < 0 ||
+	    keep_embedded_release(release, w, exam) < 0)
 		return ROLLING_ERROR;
-	*release = r->embedded_releases[r->embedded_releases_nr++] = exam->embedded_release;
-	exam->embedded_release = NULL;
 	bytes = &w->embedded[w->embedded_nr++];
 	git_oid_cpy(&bytes->id, &exam->mergetag_id);
 	bytes->data = exam->mergetag;
@@ -401,13 +411,7 @@ static int since_release(struct walk *w, git_commit *commit)
 		r->since_release = exam.release;
 		err = 1;
 	} else if (vouched_by_embedded_tag(&exam)) {
-		if ((err = ALLOC_GROW(r->embedded_releases, r->embedded_releases_nr + 1,
-				      w->releases_alloc)) < 0)
-			goto out;
-		r->since_release = r->embedded_releases[r->embedded_releases_nr++] =
-			exam.embedded_release;
-		exam.embedded_release = NULL;
-		err = 1;
+		err = keep_embedded_release(&r->since_release, w, &exam) < 0 ? ROLLING_ERROR : 1;
 	}
 out:
 	rolling_merge_exam_free(&exam);
