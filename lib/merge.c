@@ -5,6 +5,7 @@
 #include "merge.h"
 #include "signature.h"
 #include "strbuf.h"
+#include "alloc.h"
 #include "utf8.h"
 #include "error.h"
 
@@ -189,15 +190,21 @@ int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *ti
 
 /* --- recognising ---------------------------------------------------------- */
 
-/* A new reason, or NULL when there are too many to record. */
+/*
+ * A new reason, or NULL when memory ran out: then the exam fails, for a
+ * reason lost must not leave a commit that is no rolling merge with none.
+ */
 static struct rolling_merge_finding *add_finding(struct rolling_merge_exam *exam,
 						 enum rolling_merge_fault fault)
 {
 	struct rolling_merge_finding *f;
 
-	if (exam->findings_nr == ROLLING_MERGE_FINDINGS_MAX)
+	if (ALLOC_GROW(exam->findings, exam->findings_nr + 1, exam->findings_alloc) < 0) {
+		exam->findings_oom = 1;
 		return NULL;
+	}
 	f = &exam->findings[exam->findings_nr++];
+	memset(f, 0, sizeof(*f));
 	f->fault = fault;
 	return f;
 }
@@ -551,17 +558,17 @@ void rolling_merge_exam_free(struct rolling_merge_exam *exam)
 		free(exam->embedded_release->name);
 	free(exam->embedded_release);
 	free(exam->mergetag);
+	free(exam->findings);
 	memset(exam, 0, sizeof(*exam));
 }
 
-int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
-			  const struct rolling_tags *tags, struct rolling_patterns *patterns)
+static int examine(struct rolling_merge_exam *exam, git_commit *commit,
+		   const struct rolling_tags *tags, struct rolling_patterns *patterns)
 {
 	struct rolling_version version;
 	const char *name;
 	int err;
 
-	memset(exam, 0, sizeof(*exam));
 	check_parents(exam, commit);
 	if ((name = subject_name(exam, commit, patterns, &version)))
 		check_tag(exam, commit, name, tags, patterns);
@@ -573,6 +580,18 @@ int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
 		return check_mergetag(exam, commit, name, &version,
 				      rolling_tags_find_name(tags, patterns, name));
 	return 0;
+}
+
+int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
+			  const struct rolling_tags *tags, struct rolling_patterns *patterns)
+{
+	int err;
+
+	memset(exam, 0, sizeof(*exam));
+	err = examine(exam, commit, tags, patterns);
+	if (!err && exam->findings_oom)
+		err = rolling_error_nomem();
+	return err;
 }
 
 int rolling_merge_identify(const struct rolling_release **release, git_commit *commit,

@@ -90,8 +90,6 @@ struct rolling_merge_finding {
 	char *found;
 };
 
-#define ROLLING_MERGE_FINDINGS_MAX 8
-
 /*
  * What a commit says about itself as a rolling merge.  `findings` lists
  * every reason it is not one; none, with `release` set, means it is.
@@ -113,8 +111,9 @@ struct rolling_merge_exam {
 	git_oid mergetag_id;
 	git_oid unreadable;     /* with ROLLING_MERGE_UNREADABLE */
 	int has_gpgsig;         /* it carries a commit signature */
-	struct rolling_merge_finding findings[ROLLING_MERGE_FINDINGS_MAX];
-	size_t findings_nr;
+	struct rolling_merge_finding *findings;
+	size_t findings_nr, findings_alloc;
+	int findings_oom;       /* a reason could not be kept: the exam fails */
 };
 
 /*
