@@ -103,6 +103,16 @@ test_expect_success 'the chain verifies, and so do the bytes of every merge' '
 	grep -F -x "rolling: verified, merges rebuilt bit for bit" out
 '
 
+# lib/branch-move.h keeps the reflog message in 256 bytes (and builtin/
+# init.c and advance.c format into it): the message is cut at 255.
+test_expect_failure 'init and advance name the release in full in the reflog' '
+	cd repo &&
+	git reflog --format=%gs rolling >reflog &&
+	grep -F -x "rolling: merge $LONG/v1.0.3" reflog &&
+	grep -F -x "rolling: merge $LONG/v1.0.2" reflog &&
+	grep -F -x "rolling: created at $LONG/v1.0.1" reflog
+'
+
 test_expect_success '--signatures names each unsigned release in full' '
 	cd repo &&
 	base=$(git rev-parse "$LONG/v1.0.1^{commit}") &&
