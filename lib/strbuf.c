@@ -84,6 +84,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int len;
 
+	if (sb->oom)
+		return;         /* sticky: the room left must not take text either */
 	/* Try the room there is, then grow to the exact size once. */
 	va_start(ap, fmt);
 	len = vsnprintf(sb->alloc ? sb->buf + sb->len : NULL,
