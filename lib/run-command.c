@@ -175,8 +175,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 		goto close_pipe;
 	}
 	/* What we printed must come before what git prints. */
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
 	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
 	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv,
 			   envp ? envp : environ);
@@ -225,8 +224,7 @@ int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_pa
 	err = posix_spawn_file_actions_addopen(&actions, 1, stdout_path,
 					       O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (!err) {
-		fflush(stdout);
-		fflush(stderr);
+		fflush(NULL);
 		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv, environ);
 	}
 	posix_spawn_file_actions_destroy(&actions);
