@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../cli/color.h"
 #include "../lib/ident.h"
@@ -42,6 +43,7 @@ struct pending {
 	const struct rolling_series_info *target;
 	struct rolling_plan plan;
 	struct rolling_ref_move *moves;    /* one per step of the plan */
+	char **messages;                   /* their reflog messages */
 };
 
 static const char *series_name(char *buf, const struct rolling_series *s)
@@ -105,14 +107,15 @@ static void plan(git_repository *repo, struct pending *p, const struct advance_o
 	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
 			       p->b.policy.steps) < 0)
 		die("%s: %s", p->b.config.branch, rolling_last_error());
-	if (p->plan.nr && !(p->moves = calloc(p->plan.nr, sizeof(*p->moves))))
+	if (p->plan.nr && (!(p->moves = calloc(p->plan.nr, sizeof(*p->moves))) ||
+			   !(p->messages = calloc(p->plan.nr, sizeof(*p->messages)))))
 		die("out of memory");
 	for (i = 0; i < p->plan.nr; i++) {
 		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
 					 p->b.config.signoff, o->dry_run) < 0)
 			die("%s: %s", p->b.config.branch, rolling_last_error());
-		snprintf(p->moves[i].message, sizeof(p->moves[i].message), "rolling: merge %s",
-			 p->plan.steps[i]->name);
+		p->moves[i].message = p->messages[i] = xasprintf("rolling: merge %s",
+								 p->plan.steps[i]->name);
 		tip = p->moves[i].to;
 	}
 }
@@ -184,6 +187,11 @@ static void move(git_repository *repo, const struct pending *p, const struct adv
 
 static void free_pending(struct pending *p)
 {
+	size_t i;
+
+	for (i = 0; p->messages && i < p->plan.nr; i++)
+		free(p->messages[i]);
+	free(p->messages);
 	free(p->moves);
 	rolling_plan_free(&p->plan);
 	rolling_ident_free(&p->ident);

@@ -3,10 +3,13 @@
 
 #include <git2.h>
 
-/* One move of a branch, recorded in its reflog with `message`. */
+/*
+ * One move of a branch, recorded in its reflog with `message` (of any
+ * length; not copied: the caller keeps it while the move is in use).
+ */
 struct rolling_ref_move {
 	git_oid to;
-	char message[256];
+	const char *message;
 };
 
 /*

@@ -46,18 +46,33 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 	return rolling_branch_prepare(b, repo, &config);
 }
 
+/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
+#define LIBGIT2_REFNAME_MAX 1024
+
+int rolling_branch_refname(struct strbuf *refname, const char *name)
+{
+	strbuf_addf(refname, "refs/heads/%s", name);
+	if (strbuf_oom(refname))
+		return rolling_error_nomem();
+	if (refname->len >= LIBGIT2_REFNAME_MAX)
+		return rolling_error("branch name too long (%zu bytes): libgit2 takes ref names"
+				     " of at most %d bytes, refs/heads/ included", strlen(name),
+				     LIBGIT2_REFNAME_MAX - 1);
+	return 0;
+}
+
 int rolling_branch_tip(git_oid *tip, git_repository *repo, const char *name)
 {
 	struct strbuf refname = STRBUF_INIT;
 	int err;
 
-	strbuf_addf(&refname, "refs/heads/%s", name);
-	if (strbuf_oom(&refname))
-		err = rolling_error_nomem();
-	else if ((err = git_reference_name_to_id(tip, repo, refname.buf)) == GIT_ENOTFOUND)
+	if ((err = rolling_branch_refname(&refname, name)) < 0)
+		goto out;
+	if ((err = git_reference_name_to_id(tip, repo, refname.buf)) == GIT_ENOTFOUND)
 		err = rolling_error_code(ROLLING_ENOTFOUND, "branch '%s' does not exist", name);
 	else if (err < 0)
 		err = rolling_git_error(err, "cannot read %s", refname.buf);
+out:
 	strbuf_release(&refname);
 	return err;
 }
