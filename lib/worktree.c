@@ -38,18 +38,8 @@ static int exists(const char *path)
 static char *read_small_file(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[1024];
-	FILE *f = fopen(path, "r");
-	size_t n;
-	int failed;
 
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)))
-		strbuf_add(&sb, chunk, n);
-	failed = ferror(f);
-	fclose(f);
-	if (failed) {
+	if (strbuf_read_file(&sb, path) < 0) {
 		strbuf_release(&sb);
 		return NULL;
 	}

@@ -109,6 +109,25 @@ test_expect_success 'out of memory sticks until reset, and detach gives NULL' '
 	test_cmp expect actual
 '
 
+test_expect_success 'read appends a whole file, past several reads' '
+	repeat 70000 x >file &&
+	printf "\nlast line" >>file &&
+	test-rolling strbuf add "<" read file add ">" show >actual &&
+	echo "len=70012 oom=0 <$(cat file)>" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'read of an empty file adds nothing; a missing one says why' '
+	: >empty &&
+	test-rolling strbuf add kept read empty show read missing show >actual &&
+	cat >expect <<-\EOF &&
+	len=4 oom=0 kept
+	read: No such file or directory
+	len=4 oom=0 kept
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'ALLOC_GROW: half as big again, at least 16, values kept' '
 	test-rolling alloc-grow 100 >actual &&
 	cat >expect <<-\EOF &&

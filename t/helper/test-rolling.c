@@ -6,10 +6,11 @@
  *   test-rolling classify <preset> <tag>...
  *   test-rolling classify-re <release-re> <mainline-re> <tag>...
  *   test-rolling series <forms> <text>...   (forms: "12" for 1 or 2 numbers)
- *   test-rolling strbuf <op>...   (add <s>, addch <c>, addf <s>, setlen <n>,
- *                                  reset, detach, oom, show)
+ *   test-rolling strbuf <op>...   (add <s>, addch <c>, addf <s>, read <file>,
+ *                                  setlen <n>, reset, detach, oom, show)
  *   test-rolling alloc-grow <nr> [<then>]   (grow an array one at a time, then to <then>)
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +115,10 @@ static int strbuf_ops(int n, char **ops)
 			i++;
 		} else if (!strcmp(op, "setlen")) {
 			strbuf_setlen(&sb, (size_t)strtoul(arg, NULL, 10));
+			i++;
+		} else if (!strcmp(op, "read")) {
+			if (strbuf_read_file(&sb, arg) < 0)
+				printf("read: %s\n", strerror(errno));
 			i++;
 		} else if (!strcmp(op, "reset")) {
 			strbuf_reset(&sb);
