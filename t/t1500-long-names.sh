@@ -112,6 +112,17 @@ test_expect_success 'a killed advance of it checked out is finished by the next'
 	)
 '
 
+test_expect_success 'a long short name that is a tag and a branch is ambiguous' '
+	amb=$(name 950) &&
+	git -C tree branch "$amb" "refs/heads/$LONG" &&
+	git -C tree tag "$amb" "refs/heads/$LONG~1" &&
+	test_when_finished "git -C tree tag -d \"\$amb\" && git -C tree branch -D \"\$amb\"" &&
+	test_expect_code 128 git -C tree rolling verify "$amb" >out 2>err &&
+	test_must_be_empty out &&
+	echo "fatal: refname '\''$amb'\'' is ambiguous: refs/tags/$amb, refs/heads/$amb; name one in full" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'setup: release tags of 270 bytes, a branch following them' '
 	git -C tree checkout -q --detach &&
 	(cd tree && long_tags) &&
