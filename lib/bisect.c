@@ -23,7 +23,6 @@ static void close_branch(struct rolling_bisect *bs)
 
 int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_oid *from)
 {
-	char *why;
 	int err;
 
 	close_branch(bs);
@@ -32,11 +31,8 @@ int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_o
 		return err;
 	if ((err = rolling_steps_list(&bs->steps, bs->repo, from ? from : &bs->tip,
 				      &bs->branch.tags, &bs->branch.patterns)) < 0) {
-		why = strdup(rolling_last_error());
 		rolling_branch_free(&bs->branch);
-		err = rolling_error("%s: %s", name, why ? why : "out of memory");
-		free(why);
-		return err;
+		return rolling_error_prefix(ROLLING_ERROR, "%s", name);
 	}
 	bs->have_branch = 1;
 	return 0;
@@ -174,7 +170,7 @@ int rolling_bisect_locate(struct rolling_bisect *bs)
 	bs->state_path = strdup(state);
 	free(out);
 	if (!bs->bisect_start || !bs->state_path)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	return check_git_version();
 }
 
