@@ -117,7 +117,7 @@ static int open_unmanaged(struct rolling_branch *b, git_oid *tip, git_repository
 	    !(config.release_pattern = strdup(release_re)) ||
 	    !(config.mainline_pattern = strdup(mainline_re))) {
 		rolling_config_free(&config);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if ((err = rolling_resolve_commit(tip, repo, name)) < 0) {
 		rolling_config_free(&config);

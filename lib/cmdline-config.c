@@ -59,7 +59,7 @@ static int write_entry(FILE *out, const char *key, const char *value)
 		char *sub = strndup(first + 1, (size_t)(last - first - 1));
 
 		if (!sub)
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		fputs(" \"", out);
 		write_escaped(out, sub);
 		fputc('"', out);

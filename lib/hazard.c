@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "hazard.h"
+#include "alloc.h"
 #include "error.h"
 
 #define DEFAULT_REPLACE_BASE "refs/replace/"
@@ -16,17 +17,8 @@ struct hazard_list {
 
 static struct rolling_hazard *append(struct hazard_list *l)
 {
-	if (l->nr == l->alloc) {
-		size_t grown_alloc = l->alloc ? l->alloc * 2 : 8;
-		void *grown = realloc(l->list, grown_alloc * sizeof(*l->list));
-
-		if (!grown) {
-			rolling_error("out of memory");
-			return NULL;
-		}
-		l->list = grown;
-		l->alloc = grown_alloc;
-	}
+	if (ALLOC_GROW(l->list, l->nr + 1, l->alloc) < 0)
+		return NULL;
 	memset(&l->list[l->nr], 0, sizeof(*l->list));
 	return &l->list[l->nr++];
 }
@@ -97,7 +89,7 @@ static int add_replacement(struct hazard_list *l, git_reference *ref)
 	git_reference *resolved;
 
 	if (!(h = append(l)) || !(h->refname = strdup(name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (git_reference_resolve(&resolved, ref) < 0) {
 		git_error_clear();
 		return 0;       /* a dangling symbolic ref: listed, not honoured */
@@ -120,7 +112,7 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	if (!rolling_hazard_replace_enabled(repo))
 		return finish(out, nr, &l, 0);
 	if (!(glob = malloc(strlen(base) + 2)))
-		return finish(out, nr, &l, rolling_error("out of memory"));
+		return finish(out, nr, &l, rolling_error_nomem());
 	sprintf(glob, "%s*", base);
 	err = git_reference_iterator_glob_new(&iter, repo, glob);
 	free(glob);
@@ -218,7 +210,7 @@ int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repositor
 	int err;
 
 	if (!path)
-		return finish(out, nr, &l, rolling_error("out of memory"));
+		return finish(out, nr, &l, rolling_error_nomem());
 	err = for_each_line(path, graft_line, &l);
 	free(path);
 	return finish(out, nr, &l, err);
@@ -250,7 +242,7 @@ int rolling_hazard_shallow(struct rolling_oidmap *shallow, git_repository *repo)
 
 	memset(shallow, 0, sizeof(*shallow));
 	if (!path)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if ((err = for_each_line(path, shallow_line, shallow)) < 0)
 		rolling_oidmap_free(shallow);
 	free(path);

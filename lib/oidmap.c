@@ -30,7 +30,7 @@ static int grow(struct rolling_oidmap *map)
 	map->entries = calloc(map->size, sizeof(*map->entries));
 	if (!map->entries) {
 		*map = old;
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	for (i = 0; i < old.size; i++)
 		if (old.entries[i].used)

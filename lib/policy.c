@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy.h"
+#include "alloc.h"
 #include "error.h"
 
 
@@ -17,19 +18,10 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 	int err = 0;
 
 	if (!copy)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (word = strtok_r(copy, " \t,", &save); word; word = strtok_r(NULL, " \t,", &save)) {
-		if (policy->lts_nr == alloc) {
-			void *grown;
-
-			alloc = alloc ? alloc * 2 : 16;
-			if (!(grown = realloc(policy->lts, alloc * sizeof(*policy->lts)))) {
-				err = rolling_error("out of memory");
-				break;
-			}
-			policy->lts = grown;
-		}
-		if ((err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
+		if ((err = ALLOC_GROW(policy->lts, policy->lts_nr + 1, alloc)) < 0 ||
+		    (err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
 						forms, key)) < 0)
 			break;
 		policy->lts_nr++;
@@ -200,15 +192,8 @@ static int plan_add(struct rolling_plan *plan, const struct rolling_tags *tags,
 {
 	if (!rolling_release_is_commit(tags, release))
 		return 0;
-	if (plan->nr == plan->alloc) {
-		size_t alloc = plan->alloc ? plan->alloc * 2 : 8;
-		void *grown = realloc(plan->steps, alloc * sizeof(*plan->steps));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		plan->steps = grown;
-		plan->alloc = alloc;
-	}
+	if (ALLOC_GROW(plan->steps, plan->nr + 1, plan->alloc) < 0)
+		return ROLLING_ERROR;
 	plan->steps[plan->nr++] = release;
 	return 0;
 }

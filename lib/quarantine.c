@@ -93,7 +93,7 @@ static int objects_dir(char **objects, git_repository *repo)
 		len--;
 	*objects = strndup(buf.ptr, len);
 	git_buf_dispose(&buf);
-	return *objects ? 0 : rolling_error("out of memory");
+	return *objects ? 0 : rolling_error_nomem();
 }
 
 static int take_ownership(struct rolling_quarantine *q)
@@ -101,7 +101,7 @@ static int take_ownership(struct rolling_quarantine *q)
 	char *owner;
 
 	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	q->lock_fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	free(owner);
 	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0)
@@ -120,7 +120,7 @@ static int make_pack_dir(const struct rolling_quarantine *q)
 	int err = 0;
 
 	if (asprintf(&pack, "%s/pack", q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (mkdir(pack, 0777) < 0)
 		err = rolling_error("cannot create %s: %s", pack, strerror(errno));
 	free(pack);
@@ -138,7 +138,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 		goto fail;
 	if (asprintf(&q->path, "%s/" PREFIX "XXXXXX", q->objects) < 0) {
 		q->path = NULL;
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto fail;
 	}
 	if (!mkdtemp(q->path)) {
@@ -179,7 +179,7 @@ static int save_env(struct rolling_quarantine_env *env)
 		env->had[i] = value != NULL;
 		if (value && !(env->saved[i] = strdup(value))) {
 			rolling_quarantine_env_restore(env);
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		}
 	}
 	return 0;
@@ -193,7 +193,7 @@ static int set_alternates(const struct rolling_quarantine_env *env, const char *
 	int err;
 
 	if (asprintf(&value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	err = setenv(env_names[1], value, 1);
 	free(value);
 	return err < 0 ? rolling_error("cannot set %s", env_names[1]) : 0;
@@ -271,7 +271,7 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 	if (asprintf(&from_dir, "%s/%s", q->path, fanout) < 0 ||
 	    asprintf(&to_dir, "%s/%s", q->objects, fanout) < 0) {
 		free(from_dir);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if (mkdir(to_dir, 0777) < 0 && errno != EEXIST)
 		err = rolling_error("cannot create %s: %s", to_dir, strerror(errno));
@@ -283,12 +283,12 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 		if (entry->d_name[0] == '.')
 			continue;
 		if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-			err = rolling_error("out of memory");
+			err = rolling_error_nomem();
 			break;
 		}
 		if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
 			free(from);
-			err = rolling_error("out of memory");
+			err = rolling_error_nomem();
 			break;
 		}
 		err = move_file(from, to);
@@ -324,10 +324,10 @@ static int migrate_packs(const struct rolling_quarantine *q)
 	int rank, err = 0;
 
 	if (asprintf(&from_dir, "%s/pack", q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (asprintf(&to_dir, "%s/pack", q->objects) < 0) {
 		free(from_dir);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	for (rank = 0; rank <= 2 && !err; rank++) {
 		DIR *dir = opendir(from_dir);
@@ -341,12 +341,12 @@ static int migrate_packs(const struct rolling_quarantine *q)
 			if (pack_rank(entry->d_name) != rank)
 				continue;
 			if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-				err = rolling_error("out of memory");
+				err = rolling_error_nomem();
 				break;
 			}
 			if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
 				free(from);
-				err = rolling_error("out of memory");
+				err = rolling_error_nomem();
 				break;
 			}
 			err = move_file(from, to);
