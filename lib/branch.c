@@ -86,6 +86,18 @@ void rolling_branch_free(struct rolling_branch *b)
 }
 
 
+static int unknown_preset(const char *name)
+{
+	struct strbuf known = STRBUF_INIT;
+	int err;
+
+	rolling_preset_names(&known);
+	err = strbuf_oom(&known) ? rolling_error_nomem() :
+	      rolling_error("unknown preset '%s' (known: %s)", name, known.buf);
+	strbuf_release(&known);
+	return err;
+}
+
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
 				  const struct rolling_scheme_options *o)
 {
@@ -93,8 +105,7 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
 
 	*release_re = *mainline_re = NULL;
 	if (o->preset && !(p = rolling_preset_find(o->preset)))
-		return rolling_error("unknown preset '%s' (known: %s)", o->preset,
-				     rolling_preset_names());
+		return unknown_preset(o->preset);
 	if (!p && !o->release_pattern && !o->mainline_pattern)
 		return 0;
 	*release_re = o->release_pattern ? o->release_pattern : p ? p->release_pattern : NULL;
