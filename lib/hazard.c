@@ -64,7 +64,12 @@ const char *rolling_hazard_replace_base(void)
 	return base ? base : DEFAULT_REPLACE_BASE;
 }
 
-int rolling_hazard_replace_enabled(git_repository *repo)
+/*
+ * Whether git would honour replace refs in this repository: not when
+ * GIT_NO_REPLACE_OBJECTS is set (to anything, as git tests it) nor when
+ * core.useReplaceRefs is false.
+ */
+static int replace_enabled(git_repository *repo)
 {
 	git_config *config;
 	int use = 1;
@@ -109,7 +114,7 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	char *glob;
 	int err;
 
-	if (!rolling_hazard_replace_enabled(repo))
+	if (!replace_enabled(repo))
 		return finish(out, nr, &l, 0);
 	if (!(glob = malloc(strlen(base) + 2)))
 		return finish(out, nr, &l, rolling_error_nomem());

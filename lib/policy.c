@@ -4,10 +4,26 @@
 #include "alloc.h"
 #include "error.h"
 
-
 static int cmp_series(const void *a, const void *b)
 {
 	return rolling_series_cmp(a, b);
+}
+
+/*
+ * Parse the value of rolling.<branch>.steps (NULL: the default), naming
+ * `key` in the error message.
+ */
+static int parse_steps_mode(enum rolling_steps_mode *mode, const char *value,
+			    const char *key)
+{
+	*mode = ROLLING_STEPS_NEWEST;
+	if (!value || !strcmp(value, "newest"))
+		return 0;
+	if (!strcmp(value, "each")) {
+		*mode = ROLLING_STEPS_EACH;
+		return 0;
+	}
+	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
 }
 
 static int parse_series_list(struct rolling_policy *policy, const char *list,
@@ -54,7 +70,7 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 					rolling_config_key(&key, cfg->branch, "series"),
 					forms);
 	if (!err)
-		err = rolling_steps_mode_parse(&policy->steps, cfg->steps,
+		err = parse_steps_mode(&policy->steps, cfg->steps,
 					       rolling_config_key(&key, cfg->branch,
 								  "steps"));
 	if (!err && cfg->pin) {
@@ -121,19 +137,6 @@ int rolling_policy_series(const struct rolling_series_info **out,
 	return rolling_error_code(ROLLING_ENOTFOUND,
 				  "no series qualifies yet: no long-term series has both a release "
 				  "and a later mainline final release");
-}
-
-int rolling_steps_mode_parse(enum rolling_steps_mode *mode, const char *value,
-			     const char *key)
-{
-	*mode = ROLLING_STEPS_NEWEST;
-	if (!value || !strcmp(value, "newest"))
-		return 0;
-	if (!strcmp(value, "each")) {
-		*mode = ROLLING_STEPS_EACH;
-		return 0;
-	}
-	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
 }
 
 const char *rolling_steps_mode_name(enum rolling_steps_mode mode)
