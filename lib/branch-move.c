@@ -37,8 +37,7 @@ static int stale_ref_lock(git_repository *repo, const char *refname)
 		return 0;
 	exists = !access(lock, F_OK);
 	if (exists)
-		rolling_error_code(ROLLING_ELOCKED,
-				   "cannot lock ref '%s': '%s' exists\n"
+		rolling_error("cannot lock ref '%s': '%s' exists\n"
 				   "another git process seems to be running in this repository;"
 				   " if none is, one crashed earlier: remove the file and try again",
 				   refname, lock);
@@ -57,11 +56,11 @@ static int move_ref(git_repository *repo, const char *refname, const git_oid *fr
 	if (err >= 0)
 		return 0;
 	if (err == GIT_EEXISTS)
-		return rolling_error_code(ROLLING_ERACE, "%s already exists", refname);
+		return rolling_error("%s already exists", refname);
 	if (stale_ref_lock(repo, refname))
-		return ROLLING_ELOCKED;
+		return ROLLING_ERROR;
 	if (err == GIT_EMODIFIED || err == GIT_ELOCKED || err == GIT_ENOTFOUND)
-		return rolling_git_error(ROLLING_ERACE, "%s was changed by another process", refname);
+		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process", refname);
 	return rolling_git_error(err, "cannot update %s", refname);
 }
 
@@ -102,11 +101,10 @@ static int check_unmoved(git_repository *repo, const char *refname, const git_oi
 	git_oid now;
 
 	if (git_reference_name_to_id(&now, repo, refname) < 0)
-		return rolling_git_error(ROLLING_ERACE, "%s was changed by another process",
+		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process",
 					 refname);
 	if (!git_oid_equal(&now, old_tip))
-		return rolling_error_code(ROLLING_ERACE,
-					  "%s was changed by another process (it is now at %s);"
+		return rolling_error("%s was changed by another process (it is now at %s);"
 					  " nothing was changed", refname,
 					  git_oid_tostr(hex, 13, &now));
 	return 0;

@@ -20,9 +20,9 @@ struct rolling_ref_move {
  *
  * Where the branch is checked out in this repository's work tree, the
  * work tree and index first follow the final tip as `git merge --ff-only`
- * would; if local changes would be overwritten, nothing changes and
- * ROLLING_ECONFLICT is returned.  A branch checked out in another work
- * tree is refused.  ROLLING_ERACE means another process moved the branch.
+ * would; if local changes would be overwritten, nothing changes and the
+ * error lists them.  A branch checked out in another work tree is
+ * refused, and so is a branch another process moved meanwhile.
  */
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr);

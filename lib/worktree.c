@@ -259,8 +259,7 @@ static int copy_fd(int to, int from)
 
 static int index_lock_exists_error(const char *lock)
 {
-	return rolling_error_code(ROLLING_ELOCKED,
-				  "unable to create '%s': File exists\n"
+	return rolling_error("unable to create '%s': File exists\n"
 				  "another git process seems to be running in this repository;"
 				  " if none is, one crashed earlier: remove the file and try again;"
 				  " nothing was changed", lock);
@@ -582,14 +581,12 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 		git_checkout_tree(tx->repo, (git_object *)target, &opts);
 	}
 	if (list.len && !strbuf_oom(&list))
-		err = rolling_error_code(ROLLING_ECONFLICT,
-					 "your local changes to the following files would be "
+		err = rolling_error("your local changes to the following files would be "
 					 "overwritten by advancing '%s':%s\n"
 					 "commit or stash them, then try again; nothing was changed",
 					 tx->branch, list.buf);
 	else
-		err = rolling_error_code(ROLLING_ECONFLICT,
-					 "local changes would be overwritten by advancing '%s';"
+		err = rolling_error("local changes would be overwritten by advancing '%s';"
 					 " git read-tree said:\n%s"
 					 "commit or stash them, then try again; nothing was changed",
 					 tx->branch, git_said);
@@ -620,8 +617,7 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 			git_index_conflict_iterator_free(it);
 		}
 		err = strbuf_oom(&list) ? rolling_error_nomem() :
-		      rolling_error_code(ROLLING_ECONFLICT,
-					 "cannot advance '%s': the index has unmerged entries:%s\n"
+		      rolling_error("cannot advance '%s': the index has unmerged entries:%s\n"
 					 "resolve them first; nothing was changed",
 					 tx->branch, list.buf);
 		strbuf_release(&list);
@@ -922,8 +918,7 @@ int rolling_worktree_recover(git_repository *repo)
 		text = read_small_file(intent);
 		if (!text || parse_intent(&in, text) < 0)
 			in.pid = 0;
-		err = rolling_error_code(ROLLING_ELOCKED,
-					 "another git rolling advance (pid %ld on %s) is updating this"
+		err = rolling_error("another git rolling advance (pid %ld on %s) is updating this"
 					 " work tree (it holds '%s'); wait for it to finish;"
 					 " if it hangs, end it ('kill %ld' on %s) and run"
 					 " git rolling advance again", in.pid, owner_host(&in),
