@@ -6,7 +6,8 @@ A branch name of 1,012 bytes (refs/heads/ and it: 1,023, the most
 libgit2 1.5 takes, while git takes any length) and release tags of 270
 bytes go through init, advance of a branch checked out or not, the
 recovery of a killed advance and the reflog, whole: nothing is cut.  A
-longer branch name is refused, saying why, and nothing changes.
+longer branch name is refused, saying why, and nothing changes; a
+TMPDIR too long for the file system gets its error, not a cut path.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -152,6 +153,16 @@ test_expect_success 'advance merges them and records their whole names' '
 	git -C tree reflog show -1 --format=%gs long-tags >actual &&
 	echo "rolling: merge $target" >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success 'a TMPDIR past PATH_MAX: the error is the file system'\''s' '
+	# git -c settings go through a temporary file (lib/cmdline-config.c),
+	# whose path was cut to 4,096 bytes, cutting its XXXXXX too.
+	long_tmp=$TRASH_DIRECTORY/$(name 5000) &&
+	test_expect_code 128 env TMPDIR="$long_tmp" \
+		git -C tree -c rolling.other.policy=stable rolling status 2>err &&
+	echo "fatal: cannot create a temporary file in $long_tmp: File name too long" >expect &&
+	test_cmp expect err
 '
 
 test_done
