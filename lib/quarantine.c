@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "quarantine.h"
 #include "error.h"
+#include "strbuf.h"
 
 #define PREFIX "rolling-incoming-"
 #define OWNER "owner"
@@ -256,6 +257,21 @@ static int move_file(const char *from, const char *to)
 	return rolling_error("cannot move %s to %s: %s", from, to, strerror(errno));
 }
 
+/* Move <from_dir>/<name> to <to_dir>/<name>. */
+static int move_entry(const char *from_dir, const char *to_dir, const char *name)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int err;
+
+	strbuf_addf(&from, "%s/%s", from_dir, name);
+	strbuf_addf(&to, "%s/%s", to_dir, name);
+	err = strbuf_oom(&from) || strbuf_oom(&to) ? rolling_error_nomem() :
+	      move_file(from.buf, to.buf);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return err;
+}
+
 static int is_hex_dir(const char *name)
 {
 	return strlen(name) == 2 && strspn(name, "0123456789abcdef") == 2;
@@ -277,24 +293,9 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 		err = rolling_error("cannot create %s: %s", to_dir, strerror(errno));
 	if (!err && !(dir = opendir(from_dir)))
 		err = rolling_error("cannot read %s: %s", from_dir, strerror(errno));
-	while (!err && (entry = readdir(dir))) {
-		char *from, *to;
-
-		if (entry->d_name[0] == '.')
-			continue;
-		if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-			err = rolling_error_nomem();
-			break;
-		}
-		if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
-			free(from);
-			err = rolling_error_nomem();
-			break;
-		}
-		err = move_file(from, to);
-		free(from);
-		free(to);
-	}
+	while (!err && (entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			err = move_entry(from_dir, to_dir, entry->d_name);
 	if (dir)
 		closedir(dir);
 	free(from_dir);
@@ -335,24 +336,9 @@ static int migrate_packs(const struct rolling_quarantine *q)
 
 		if (!dir)
 			break;
-		while (!err && (entry = readdir(dir))) {
-			char *from, *to;
-
-			if (pack_rank(entry->d_name) != rank)
-				continue;
-			if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-				err = rolling_error_nomem();
-				break;
-			}
-			if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
-				free(from);
-				err = rolling_error_nomem();
-				break;
-			}
-			err = move_file(from, to);
-			free(from);
-			free(to);
-		}
+		while (!err && (entry = readdir(dir)))
+			if (pack_rank(entry->d_name) == rank)
+				err = move_entry(from_dir, to_dir, entry->d_name);
 		closedir(dir);
 	}
 	free(from_dir);
