@@ -24,23 +24,31 @@ static int checked_out_here(git_repository *repo, const char *refname)
 	return here;
 }
 
+char *rolling_ref_lock_path(git_repository *repo, const char *refname)
+{
+	char *lock;
+
+	return asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0 ?
+	       NULL : lock;
+}
+
 /*
  * A lock file left where git takes the ref's lock: name it and say how
  * to recover, as git does, rather than blame a concurrent writer.
  */
 static int stale_ref_lock(git_repository *repo, const char *refname)
 {
-	char *lock;
+	char *lock = rolling_ref_lock_path(repo, refname);
 	int exists;
 
-	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0)
+	if (!lock)
 		return 0;
 	exists = !access(lock, F_OK);
 	if (exists)
 		rolling_error("cannot lock ref '%s': '%s' exists\n"
-				   "another git process seems to be running in this repository;"
-				   " if none is, one crashed earlier: remove the file and try again",
-				   refname, lock);
+			      "another git process seems to be running in this repository;"
+			      " if none is, one crashed earlier: remove the file and try again",
+			      refname, lock);
 	free(lock);
 	return exists;
 }
@@ -105,8 +113,8 @@ static int check_unmoved(git_repository *repo, const char *refname, const git_oi
 					 refname);
 	if (!git_oid_equal(&now, old_tip))
 		return rolling_error("%s was changed by another process (it is now at %s);"
-					  " nothing was changed", refname,
-					  git_oid_tostr(hex, 13, &now));
+				     " nothing was changed", refname,
+				     git_oid_tostr(hex, 13, &now));
 	return 0;
 }
 

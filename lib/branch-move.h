@@ -27,6 +27,12 @@ struct rolling_ref_move {
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr);
 
+/*
+ * <common git dir>/<refname>.lock, where git takes the lock of the ref;
+ * the caller frees it (NULL when out of memory).
+ */
+char *rolling_ref_lock_path(git_repository *repo, const char *refname);
+
 struct rolling_config;
 
 /*

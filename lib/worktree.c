@@ -260,9 +260,9 @@ static int copy_fd(int to, int from)
 static int index_lock_exists_error(const char *lock)
 {
 	return rolling_error("unable to create '%s': File exists\n"
-				  "another git process seems to be running in this repository;"
-				  " if none is, one crashed earlier: remove the file and try again;"
-				  " nothing was changed", lock);
+			     "another git process seems to be running in this repository;"
+			     " if none is, one crashed earlier: remove the file and try again;"
+			     " nothing was changed", lock);
 }
 
 /* Take index.lock as git does, with a copy of the index in it. */
@@ -582,14 +582,14 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 	}
 	if (list.len && !strbuf_oom(&list))
 		err = rolling_error("your local changes to the following files would be "
-					 "overwritten by advancing '%s':%s\n"
-					 "commit or stash them, then try again; nothing was changed",
-					 tx->branch, list.buf);
+				    "overwritten by advancing '%s':%s\n"
+				    "commit or stash them, then try again; nothing was changed",
+				    tx->branch, list.buf);
 	else
 		err = rolling_error("local changes would be overwritten by advancing '%s';"
-					 " git read-tree said:\n%s"
-					 "commit or stash them, then try again; nothing was changed",
-					 tx->branch, git_said);
+				    " git read-tree said:\n%s"
+				    "commit or stash them, then try again; nothing was changed",
+				    tx->branch, git_said);
 	strbuf_release(&list);
 	git_tree_free(target);
 	git_tree_free(baseline);
@@ -618,8 +618,8 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 		}
 		err = strbuf_oom(&list) ? rolling_error_nomem() :
 		      rolling_error("cannot advance '%s': the index has unmerged entries:%s\n"
-					 "resolve them first; nothing was changed",
-					 tx->branch, list.buf);
+				    "resolve them first; nothing was changed",
+				    tx->branch, list.buf);
 		strbuf_release(&list);
 	}
 	git_index_free(index);
@@ -804,10 +804,10 @@ static int wait_flock(int fd)
 /* A lock of the branch left by the killed run: empty, or our next tip. */
 static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 {
-	char *lock, *content;
+	char *lock = rolling_ref_lock_path(repo, in->refname), *content;
 	size_t i;
 
-	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), in->refname) < 0)
+	if (!lock)
 		return;
 	if ((content = read_small_file(lock))) {
 		int ours = !*content;
@@ -919,10 +919,10 @@ int rolling_worktree_recover(git_repository *repo)
 		if (!text || parse_intent(&in, text) < 0)
 			in.pid = 0;
 		err = rolling_error("another git rolling advance (pid %ld on %s) is updating this"
-					 " work tree (it holds '%s'); wait for it to finish;"
-					 " if it hangs, end it ('kill %ld' on %s) and run"
-					 " git rolling advance again", in.pid, owner_host(&in),
-					 intent, in.pid, owner_host(&in));
+				    " work tree (it holds '%s'); wait for it to finish;"
+				    " if it hangs, end it ('kill %ld' on %s) and run"
+				    " git rolling advance again", in.pid, owner_host(&in),
+				    intent, in.pid, owner_host(&in));
 		goto out;
 	}
 	/* Whoever held it may have finished and removed it meanwhile. */
