@@ -7,6 +7,7 @@
 #include "hazard.h"
 #include "alloc.h"
 #include "error.h"
+#include "strbuf.h"
 
 #define DEFAULT_REPLACE_BASE "refs/replace/"
 
@@ -111,16 +112,16 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	struct hazard_list l = { NULL, 0, 0 };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
-	char *glob;
+	struct strbuf glob = STRBUF_INIT;
 	int err;
 
 	if (!replace_enabled(repo))
 		return finish(out, nr, &l, 0);
-	if (!(glob = malloc(strlen(base) + 2)))
+	strbuf_addf(&glob, "%s*", base);
+	if (strbuf_oom(&glob))
 		return finish(out, nr, &l, rolling_error_nomem());
-	sprintf(glob, "%s*", base);
-	err = git_reference_iterator_glob_new(&iter, repo, glob);
-	free(glob);
+	err = git_reference_iterator_glob_new(&iter, repo, glob.buf);
+	strbuf_release(&glob);
 	if (err < 0)
 		return finish(out, nr, &l, rolling_git_error(err, "cannot read %s", base));
 	while (!(err = git_reference_next(&ref, iter))) {
@@ -143,14 +144,13 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 static char *git_file(git_repository *repo, const char *variable, const char *name)
 {
 	const char *set = getenv(variable), *common = git_repository_commondir(repo);
-	char *path;
+	struct strbuf path = STRBUF_INIT;
 
 	if (set && *set)
 		return strdup(set);
-	if ((path = malloc(strlen(common) + strlen(name) + 2)))
-		sprintf(path, "%s%s%s", common,
-			*common && common[strlen(common) - 1] == '/' ? "" : "/", name);
-	return path;
+	strbuf_addf(&path, "%s%s%s", common,
+		    *common && common[strlen(common) - 1] == '/' ? "" : "/", name);
+	return strbuf_detach(&path);
 }
 
 /* Call `line_fn` for each line of a file, without its "\n"; a missing file has none. */
