@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include "abbrev.h"
 #include "config.h"
+#include "strbuf.h"
 #include "error.h"
 
 #define MINIMUM_ABBREV 4
@@ -64,36 +65,42 @@ static unsigned long idx_count(const char *path)
 	       (unsigned long)last[2] << 8 | last[3];
 }
 
-/* Git counts a pack only when both its .idx and its .pack are there. */
+/*
+ * Git counts a pack only when both its .idx and its .pack are there.
+ * (Out of memory, the count is short: it only chooses a starting length.)
+ */
 static unsigned long count_packs(const char *objects)
 {
+	struct strbuf path = STRBUF_INIT;
 	unsigned long count = 0;
-	char *dir_path, *path;
 	struct dirent *e;
 	struct stat st;
+	size_t dir_len;
 	DIR *dir;
 
-	if (asprintf(&dir_path, "%s/pack", objects) < 0)
-		return 0;
-	dir = opendir(dir_path);
+	strbuf_addf(&path, "%s/pack", objects);
+	dir_len = path.len;
+	dir = strbuf_oom(&path) ? NULL : opendir(path.buf);
 	while (dir && (e = readdir(dir))) {
 		size_t len = strlen(e->d_name);
-		int has_pack;
 
 		if (len < 4 || strcmp(e->d_name + len - 4, ".idx"))
 			continue;
-		if (asprintf(&path, "%s/%.*s.pack", dir_path, (int)(len - 4), e->d_name) < 0)
+		strbuf_setlen(&path, dir_len);
+		strbuf_addf(&path, "/%.*s.pack", (int)(len - 4), e->d_name);
+		if (strbuf_oom(&path))
 			break;
-		has_pack = !stat(path, &st);
-		free(path);
-		if (!has_pack || asprintf(&path, "%s/%s", dir_path, e->d_name) < 0)
+		if (stat(path.buf, &st))
 			continue;
-		count += idx_count(path);
-		free(path);
+		strbuf_setlen(&path, dir_len);
+		strbuf_addf(&path, "/%s", e->d_name);
+		if (strbuf_oom(&path))
+			break;
+		count += idx_count(path.buf);
 	}
 	if (dir)
 		closedir(dir);
-	free(dir_path);
+	strbuf_release(&path);
 	return count;
 }
 
@@ -101,43 +108,48 @@ static unsigned long count_packs(const char *objects)
 static unsigned long count_objects(const char *objects, int depth)
 {
 	unsigned long count = count_packs(objects);
-	char *path, *line = NULL;
+	struct strbuf path = STRBUF_INIT;
+	char *line = NULL;
 	size_t size = 0;
-	FILE *f;
+	FILE *f = NULL;
 
-	if (depth >= ALTERNATES_DEPTH || asprintf(&path, "%s/info/alternates", objects) < 0)
-		return count;
-	f = fopen(path, "r");
-	free(path);
+	if (depth < ALTERNATES_DEPTH) {
+		strbuf_addf(&path, "%s/info/alternates", objects);
+		if (!strbuf_oom(&path))
+			f = fopen(path.buf, "r");
+	}
 	while (f && getline(&line, &size, f) > 0) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!*line || *line == '#')
 			continue;
-		if (*line == '/')
+		if (*line == '/') {
 			count += count_objects(line, depth + 1);
-		else if (asprintf(&path, "%s/%s", objects, line) >= 0) {
-			count += count_objects(path, depth + 1);
-			free(path);
+			continue;
 		}
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", objects, line);
+		if (!strbuf_oom(&path))
+			count += count_objects(path.buf, depth + 1);
 	}
 	free(line);
 	if (f)
 		fclose(f);
+	strbuf_release(&path);
 	return count;
 }
 
 static unsigned long repository_objects(git_repository *repo)
 {
 	const char *env = getenv("GIT_OBJECT_DIRECTORY");
+	struct strbuf dir = STRBUF_INIT;
 	unsigned long count = 0;
-	char *dir;
 
 	if (env && *env)
 		return count_objects(env, 0);
-	if (asprintf(&dir, "%sobjects", git_repository_commondir(repo)) >= 0) {
-		count = count_objects(dir, 0);
-		free(dir);
-	}
+	strbuf_addf(&dir, "%sobjects", git_repository_commondir(repo));
+	if (!strbuf_oom(&dir))
+		count = count_objects(dir.buf, 0);
+	strbuf_release(&dir);
 	return count;
 }
 

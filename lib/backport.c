@@ -45,7 +45,8 @@ static size_t hex_token(const char *p, const char *hex)
 	return len;
 }
 
-int rolling_backport_names(const char *message, const git_oid *upstream)
+/* Does `message` name `upstream` in one of the ways backport.h lists? */
+static int names_upstream(const char *message, const git_oid *upstream)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	const char *p;
@@ -100,11 +101,26 @@ static int walk_one(struct search *s, git_oid *id, int *hit)
 		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
 	recent = git_commit_time(commit) >= s->oldest;
 	more = recent && git_commit_parentcount(commit);
-	*hit = recent && rolling_backport_names(git_commit_message(commit), s->upstream);
+	*hit = recent && names_upstream(git_commit_message(commit), s->upstream);
 	if (more)
 		git_oid_cpy(id, git_commit_parent_id(commit, 0));
 	git_commit_free(commit);
 	return more;
+}
+
+/* Backports are not older than the upstream commit (less some clock skew). */
+static int set_oldest(struct search *s)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *commit;
+	int err;
+
+	if ((err = git_commit_lookup(&commit, s->repo, s->upstream)) < 0)
+		return rolling_git_error(err, "cannot read %s",
+					 git_oid_tostr(hex, sizeof(hex), s->upstream));
+	s->oldest = git_commit_time(commit) - CLOCK_SLACK;
+	git_commit_free(commit);
+	return 0;
 }
 
 /*
@@ -142,16 +158,12 @@ int rolling_backport_find(git_oid *found, int *truncated, git_repository *repo,
 			  const git_oid *upstream, size_t limit)
 {
 	struct search s = { repo, mainline, upstream, 0, { 0 }, 0, limit };
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *commit;
 	size_t i;
 	int err = 0;
 
 	*truncated = 0;
-	if ((err = git_commit_lookup(&commit, repo, upstream)) < 0)
-		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), upstream));
-	s.oldest = git_commit_time(commit) - CLOCK_SLACK;
-	git_commit_free(commit);
+	if ((err = set_oldest(&s)) < 0)
+		return err;
 	for (i = 0; i < steps->nr && !err; i++) {
 		if (steps->v[i].time < s.oldest)
 			continue;
@@ -219,19 +231,14 @@ int rolling_backport_find_left(git_oid *found, const struct rolling_release **re
 {
 	struct search s = { repo, mainline, upstream, 0, { 0 }, 0, limit };
 	const struct rolling_series *tip_series;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *commit;
 	size_t i;
 	int err = 0;
 
 	*truncated = 0;
 	if (!steps->nr)
 		return 0;
-	if ((err = git_commit_lookup(&commit, repo, upstream)) < 0)
-		return rolling_git_error(err, "cannot read %s",
-					 git_oid_tostr(hex, sizeof(hex), upstream));
-	s.oldest = git_commit_time(commit) - CLOCK_SLACK;
-	git_commit_free(commit);
+	if ((err = set_oldest(&s)) < 0)
+		return err;
 	tip_series = &steps->v[steps->nr - 1].release->version.series;
 	for (i = 0; i < tags->series_nr && !err; i++) {
 		const struct rolling_series_info *info = &tags->series[i];

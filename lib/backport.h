@@ -13,10 +13,8 @@
  *   [ Upstream commit <sha> ]               (Linux stable, adapted backports)
  *   (cherry picked from commit <sha>)       (git cherry-pick -x)
  *
- * <sha> may be abbreviated to no fewer than 12 hex digits.  Returns 1
- * when `message` names `upstream` in one of these ways, else 0.
+ * <sha> may be abbreviated to no fewer than 12 hex digits.
  */
-int rolling_backport_names(const char *message, const git_oid *upstream);
 
 /* How many commits a search reads at most before it gives up. */
 #define ROLLING_BACKPORT_LIMIT 200000

@@ -2,25 +2,31 @@
 #include <sys/stat.h>
 #include "contains.h"
 #include "run-command.h"
+#include "strbuf.h"
 #include "error.h"
 
-/* Does the repository have a commit-graph file, of any version? */
+/*
+ * Does the repository have a commit-graph file, of any version?  (Out of
+ * memory, say no: the answer only chooses how ancestry is asked.)
+ */
 static int has_commit_graph(git_repository *repo)
 {
 	const char *const names[] = {
 		"objects/info/commit-graph",
 		"objects/info/commit-graphs/commit-graph-chain",
 	};
-	char path[4096];
+	struct strbuf path = STRBUF_INIT;
 	struct stat st;
 	size_t i;
+	int found = 0;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", git_repository_commondir(repo), names[i]);
-		if (!stat(path, &st))
-			return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !found; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", git_repository_commondir(repo), names[i]);
+		found = !strbuf_oom(&path) && !stat(path.buf, &st);
 	}
-	return 0;
+	strbuf_release(&path);
+	return found;
 }
 
 /*
@@ -42,8 +48,9 @@ static int git_is_ancestor(const git_oid *ancestor, const git_oid *descendant)
 	return status == 0 ? 1 : status == 1 ? 0 : -1;
 }
 
-int rolling_step_contains(git_repository *repo, const struct rolling_steps *steps, size_t i,
-			  const git_oid *commit)
+/* Does step `i` contain `commit`?  1, 0 or a negative error. */
+static int step_contains(git_repository *repo, const struct rolling_steps *steps, size_t i,
+			 const git_oid *commit)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	int err;
@@ -74,10 +81,10 @@ struct search {
 	size_t queries;
 };
 
-/* rolling_step_contains(), counted for the progress meter. */
+/* step_contains(), counted for the progress meter. */
 static int ask(struct search *s, size_t i)
 {
-	int err = rolling_step_contains(s->repo, s->steps, i, s->commit);
+	int err = step_contains(s->repo, s->steps, i, s->commit);
 
 	rolling_progress_update(s->progress, ++s->queries);
 	return err;

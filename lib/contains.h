@@ -19,8 +19,4 @@ int rolling_steps_first_containing(size_t *index, git_repository *repo,
 				   const struct rolling_steps *steps, const git_oid *commit,
 				   struct rolling_progress *progress);
 
-/* Does step `i` contain `commit`?  1, 0 or a negative error. */
-int rolling_step_contains(git_repository *repo, const struct rolling_steps *steps, size_t i,
-			  const git_oid *commit);
-
 #endif

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "merge.h"
 #include "signature.h"
+#include "strbuf.h"
+#include "alloc.h"
 #include "utf8.h"
 #include "error.h"
 
@@ -13,35 +15,35 @@
 #define QUOTE_MAX 100
 #define LISTED_PARENTS_MAX 4
 
-void rolling_merge_format_time(char *buf, size_t size, const git_time *when)
+void rolling_merge_add_time(struct strbuf *sb, const git_time *when)
 {
 	int offset = when->offset < 0 ? -when->offset : when->offset;
 	char sign = when->offset < 0 || (!when->offset && when->sign == '-') ? '-' : '+';
 
-	snprintf(buf, size, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60,
-		 offset % 60);
+	strbuf_addf(sb, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60, offset % 60);
 }
 
-int rolling_merge_message(char **message, const char *tag_name,
-			  const struct rolling_ident *ident, int signoff)
+void rolling_merge_add_message(struct strbuf *sb, const char *tag_name,
+			       const struct rolling_ident *ident, int signoff)
 {
-	int len;
-
+	strbuf_addf(sb, SUBJECT_PREFIX "%s\n", tag_name);
 	if (signoff)
-		len = asprintf(message, SUBJECT_PREFIX "%s\n" SIGNOFF_TRAILER "%s <%s>\n",
-			       tag_name, ident->name, ident->email);
-	else
-		len = asprintf(message, SUBJECT_PREFIX "%s\n", tag_name);
-	if (len < 0) {
-		*message = NULL;
-		return rolling_error("out of memory");
-	}
-	return 0;
+		strbuf_addf(sb, SIGNOFF_TRAILER "%s <%s>\n", ident->name, ident->email);
 }
 
 /* --- writing -------------------------------------------------------------- */
 
-int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
+/*
+ * The tag object a merge of `release` embeds in its `mergetag` header,
+ * as git does (commit.c, handle_signed_tag()): the object the tag ref
+ * names (MERGE_HEAD records it), when it is a tag object carrying a
+ * signature.  git does not check the signature there, and neither does
+ * this: a tag nobody can verify is embedded all the same.  An unsigned
+ * annotated tag, a lightweight tag or a tag of a tag whose outer tag is
+ * unsigned embeds nothing.  Sets *tag (freed with git_odb_object_free())
+ * or NULL; returns 0 or a negative error.
+ */
+static int signed_tag_object(git_odb_object **tag, git_repository *repo,
 			     const struct rolling_release *release)
 {
 	git_odb *odb;
@@ -67,87 +69,51 @@ int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
 /*
  * "mergetag <line>\n <line>\n ...": git's add_extra_header() prefixes
  * every line of the tag, empty ones too, with a space, and ends the
- * last one with a newline.  Returns the length written into out, which
- * may be NULL to measure.
+ * last one with a newline.
  */
-static size_t format_mergetag(char *out, const char *tag, size_t size)
+static void add_mergetag(struct strbuf *sb, const char *tag, size_t size)
 {
-	size_t n = strlen(MERGETAG), i;
-	int line_start = 1;
+	const char *end = tag + size;
 
-	if (out)
-		memcpy(out, MERGETAG, n);
-	for (i = 0; i < size; i++) {
-		if (line_start) {
-			if (out)
-				out[n] = ' ';
-			n++;
-		}
-		if (out)
-			out[n] = tag[i];
-		n++;
-		line_start = tag[i] == '\n';
+	strbuf_addstr(sb, MERGETAG);
+	while (tag < end) {
+		const char *nl = memchr(tag, '\n', (size_t)(end - tag));
+		const char *next = nl ? nl + 1 : end;
+
+		strbuf_addch(sb, ' ');
+		strbuf_add(sb, tag, (size_t)(next - tag));
+		tag = next;
 	}
-	if (!line_start) {
-		if (out)
-			out[n] = '\n';
-		n++;
-	}
-	return n;
+	if (size && end[-1] != '\n')
+		strbuf_addch(sb, '\n');
 }
 
-/* "Name <email> 1700000000 +0100", as git writes identities in commits. */
-static char *format_ident(const struct rolling_ident *ident, const git_time *when)
+/* "author Name <email> 1700000000 +0100\n", as git writes identities in commits. */
+static void add_ident(struct strbuf *sb, const char *role, const struct rolling_ident *ident,
+		      const git_time *when)
 {
-	char date[ROLLING_TIME_MAX];
-	char *out;
-
-	rolling_merge_format_time(date, sizeof(date), when);
-	return asprintf(&out, "%s <%s> %s", ident->name, ident->email, date) < 0 ? NULL : out;
+	strbuf_addf(sb, "%s %s <%s> ", role, ident->name, ident->email);
+	rolling_merge_add_time(sb, when);
+	strbuf_addch(sb, '\n');
 }
 
-/* Everything up to the mergetag: tree, parents, author, committer. */
-static int format_head(char **head, git_commit *release_commit, const git_oid *tip,
-		       const git_oid *release, const struct rolling_ident *ident)
+/* The commit's bytes: tree, parents, author, committer, mergetag, message. */
+static void add_merge(struct strbuf *sb, git_commit *release_commit, const git_oid *tip,
+		      const struct rolling_release *release, const struct rolling_ident *ident,
+		      int signoff, const char *tag_data, size_t tag_size)
 {
-	char tree_hex[GIT_OID_HEXSZ + 1], tip_hex[GIT_OID_HEXSZ + 1], release_hex[GIT_OID_HEXSZ + 1];
-	char *author = format_ident(ident, &git_commit_author(release_commit)->when);
-	char *committer = format_ident(ident, &git_commit_committer(release_commit)->when);
-	int len = -1;
+	char hex[GIT_OID_HEXSZ + 1];
 
-	if (author && committer)
-		len = asprintf(head, "tree %s\nparent %s\nparent %s\nauthor %s\ncommitter %s\n",
-			       git_oid_tostr(tree_hex, sizeof(tree_hex),
-					     git_commit_tree_id(release_commit)),
-			       git_oid_tostr(tip_hex, sizeof(tip_hex), tip),
-			       git_oid_tostr(release_hex, sizeof(release_hex), release),
-			       author, committer);
-	free(author);
-	free(committer);
-	if (len < 0) {
-		*head = NULL;
-		return rolling_error("out of memory");
-	}
-	return 0;
-}
-
-static int join(char **raw, size_t *len, const char *head, const char *tag_data,
-		size_t tag_size, const char *message)
-{
-	size_t head_len = strlen(head), message_len = strlen(message);
-	size_t tag_len = tag_data ? format_mergetag(NULL, tag_data, tag_size) : 0;
-	char *out = malloc(head_len + tag_len + 1 + message_len + 1);
-
-	if (!out)
-		return rolling_error("out of memory");
-	memcpy(out, head, head_len);
+	strbuf_addf(sb, "tree %s\n",
+		    git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(release_commit)));
+	strbuf_addf(sb, "parent %s\n", git_oid_tostr(hex, sizeof(hex), tip));
+	strbuf_addf(sb, "parent %s\n", git_oid_tostr(hex, sizeof(hex), &release->commit));
+	add_ident(sb, "author", ident, &git_commit_author(release_commit)->when);
+	add_ident(sb, "committer", ident, &git_commit_committer(release_commit)->when);
 	if (tag_data)
-		format_mergetag(out + head_len, tag_data, tag_size);
-	out[head_len + tag_len] = '\n';
-	memcpy(out + head_len + tag_len + 1, message, message_len + 1);
-	*raw = out;
-	*len = head_len + tag_len + 1 + message_len;
-	return 0;
+		add_mergetag(sb, tag_data, tag_size);
+	strbuf_addch(sb, '\n');
+	rolling_merge_add_message(sb, release->name, ident, signoff);
 }
 
 int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git_oid *tip,
@@ -155,9 +121,9 @@ int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git
 			const struct rolling_ident *ident, int signoff,
 			const struct rolling_tag_bytes *embedded)
 {
+	struct strbuf sb = STRBUF_INIT;
 	git_commit *release_commit = NULL;
 	git_odb_object *tag = NULL;
-	char *head = NULL, *message = NULL;
 	int err;
 
 	*raw = NULL;
@@ -169,18 +135,19 @@ int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git
 	 * exactly those git's commit_tree_extended() writes (no encoding,
 	 * no signature).
 	 */
-	if ((err = format_head(&head, release_commit, tip, &release->commit, ident)) < 0 ||
-	    (!embedded && (err = rolling_merge_tag_object(&tag, repo, release)) < 0) ||
-	    (err = rolling_merge_message(&message, release->name, ident, signoff)) < 0)
-		goto out;
 	if (embedded)
-		err = join(raw, len, head, embedded->data, embedded->size, message);
-	else
-		err = join(raw, len, head, tag ? git_odb_object_data(tag) : NULL,
-			   tag ? git_odb_object_size(tag) : 0, message);
-out:
-	free(message);
-	free(head);
+		add_merge(&sb, release_commit, tip, release, ident, signoff, embedded->data,
+			  embedded->size);
+	else if (!(err = signed_tag_object(&tag, repo, release)))
+		add_merge(&sb, release_commit, tip, release, ident, signoff,
+			  tag ? git_odb_object_data(tag) : NULL, tag ? git_odb_object_size(tag) : 0);
+	if (!err && strbuf_oom(&sb))
+		err = rolling_error_nomem();
+	if (!err) {
+		*len = sb.len;
+		*raw = strbuf_detach(&sb);
+	}
+	strbuf_release(&sb);
 	git_odb_object_free(tag);
 	git_commit_free(release_commit);
 	return err;
@@ -223,6 +190,25 @@ int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *ti
 
 /* --- recognising ---------------------------------------------------------- */
 
+/*
+ * A new reason, or NULL when memory ran out: then the exam fails, for a
+ * reason lost must not leave a commit that is no rolling merge with none.
+ */
+static struct rolling_merge_finding *add_finding(struct rolling_merge_exam *exam,
+						 enum rolling_merge_fault fault)
+{
+	struct rolling_merge_finding *f;
+
+	if (ALLOC_GROW(exam->findings, exam->findings_nr + 1, exam->findings_alloc) < 0) {
+		exam->findings_oom = 1;
+		return NULL;
+	}
+	f = &exam->findings[exam->findings_nr++];
+	memset(f, 0, sizeof(*f));
+	f->fault = fault;
+	return f;
+}
+
 static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault,
 		 const char *expected, const char *found_fmt, ...) ROLLING_PRINTF(4, 5);
 
@@ -230,13 +216,11 @@ static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault
 static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault,
 		 const char *expected, const char *found_fmt, ...)
 {
-	struct rolling_merge_finding *f;
+	struct rolling_merge_finding *f = add_finding(exam, fault);
 	va_list ap;
 
-	if (exam->findings_nr == ROLLING_MERGE_FINDINGS_MAX)
+	if (!f)
 		return;
-	f = &exam->findings[exam->findings_nr++];
-	f->fault = fault;
 	f->expected = strdup(expected);
 	va_start(ap, found_fmt);
 	if (vasprintf(&f->found, found_fmt, ap) < 0)
@@ -244,31 +228,47 @@ static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault
 	va_end(ap);
 }
 
-/* "1234...abcd (v6.6.4)" or "1234...abcd (not a release commit)". */
-static const char *describe_commit(char *buf, size_t size, const struct rolling_tags *tags,
-				   const git_oid *commit)
+/* note() with texts built in strbufs, which it takes (they are left empty). */
+static void note_sb(struct rolling_merge_exam *exam, enum rolling_merge_fault fault,
+		    struct strbuf *expected, struct strbuf *found)
+{
+	struct rolling_merge_finding *f = add_finding(exam, fault);
+
+	if (f) {
+		f->expected = strbuf_detach(expected);
+		f->found = strbuf_detach(found);
+	}
+	strbuf_release(expected);
+	strbuf_release(found);
+}
+
+/* Add "1234...abcd (v6.6.4)" or "1234...abcd (not a release commit)". */
+static void add_described(struct strbuf *sb, const struct rolling_tags *tags,
+			  const git_oid *commit)
 {
 	const struct rolling_release *release = rolling_tags_find_commit(tags, commit);
 	char h[GIT_OID_HEXSZ + 1];
 
-	snprintf(buf, size, "%s (%s)", git_oid_tostr(h, sizeof(h), commit),
-		 release ? release->name : "not a release commit");
-	return buf;
+	strbuf_addf(sb, "%s (%s)", git_oid_tostr(h, sizeof(h), commit),
+		    release ? release->name : "not a release commit");
 }
 
 static void check_parents(struct rolling_merge_exam *exam, git_commit *commit)
 {
 	unsigned n = git_commit_parentcount(commit), i;
-	char list[GIT_OID_HEXSZ * LISTED_PARENTS_MAX + 16] = "", h[GIT_OID_HEXSZ + 1];
-	size_t len = 0;
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
 
 	if (n == 2)
 		return;
+	strbuf_addstr(&expected, "2 parents: the previous tip and a release commit");
+	strbuf_addf(&found, "%u parent%s", n, n == 1 ? "" : "s");
 	for (i = 0; i < n && i < LISTED_PARENTS_MAX; i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : ": ",
-					git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, i)));
-	note(exam, ROLLING_MERGE_PARENTS, "2 parents: the previous tip and a release commit",
-	     "%u parent%s%s%s", n, n == 1 ? "" : "s", list, n > LISTED_PARENTS_MAX ? ", ..." : "");
+		strbuf_addf(&found, "%s%s", i ? ", " : ": ",
+			    git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, i)));
+	if (n > LISTED_PARENTS_MAX)
+		strbuf_addstr(&found, ", ...");
+	note_sb(exam, ROLLING_MERGE_PARENTS, &expected, &found);
 }
 
 /* The release tag name of a subject "Merge <tag>", or NULL (noted). */
@@ -303,20 +303,21 @@ static void check_tag(struct rolling_merge_exam *exam, git_commit *commit, const
 		      const struct rolling_tags *tags, struct rolling_patterns *patterns)
 {
 	const struct rolling_release *release = rolling_tags_find_name(tags, patterns, name);
-	char expected[2 * QUOTE_MAX], described[GIT_OID_HEXSZ + QUOTE_MAX];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
 
 	if (!release) {
-		snprintf(expected, sizeof(expected), "release tag %.*s", QUOTE_MAX, name);
-		note(exam, ROLLING_MERGE_TAG, expected, "no such tag leading to a commit");
+		strbuf_addf(&expected, "release tag %s", name);
+		strbuf_addstr(&found, "no such tag leading to a commit");
+		note_sb(exam, ROLLING_MERGE_TAG, &expected, &found);
 		return;
 	}
 	if (git_commit_parentcount(commit) >= 2 &&
 	    !git_oid_equal(&release->commit, git_commit_parent_id(commit, 1))) {
-		snprintf(expected, sizeof(expected), "second parent %s",
-			 describe_commit(described, sizeof(described), tags, &release->commit));
-		note(exam, ROLLING_MERGE_TAG, expected, "second parent %s",
-		     describe_commit(described, sizeof(described), tags,
-				     git_commit_parent_id(commit, 1)));
+		strbuf_addstr(&expected, "second parent ");
+		add_described(&expected, tags, &release->commit);
+		strbuf_addstr(&found, "second parent ");
+		add_described(&found, tags, git_commit_parent_id(commit, 1));
+		note_sb(exam, ROLLING_MERGE_TAG, &expected, &found);
 		return;
 	}
 	exam->release = release;
@@ -327,7 +328,7 @@ static int check_tree(struct rolling_merge_exam *exam, git_commit *commit,
 		      const struct rolling_tags *tags)
 {
 	const git_oid *merged_id = git_commit_parent_id(commit, 1);
-	char expected[2 * GIT_OID_HEXSZ + QUOTE_MAX], described[GIT_OID_HEXSZ + QUOTE_MAX];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
 	char h[GIT_OID_HEXSZ + 1];
 	git_commit *merged;
 	int err = git_commit_lookup(&merged, git_commit_owner(commit), merged_id);
@@ -342,11 +343,11 @@ static int check_tree(struct rolling_merge_exam *exam, git_commit *commit,
 		return rolling_git_error(err, "cannot read commit %s",
 					 git_oid_tostr(h, sizeof(h), merged_id));
 	if (!git_oid_equal(git_commit_tree_id(commit), git_commit_tree_id(merged))) {
-		snprintf(expected, sizeof(expected), "tree %s of %s",
-			 git_oid_tostr(h, sizeof(h), git_commit_tree_id(merged)),
-			 describe_commit(described, sizeof(described), tags, merged_id));
-		note(exam, ROLLING_MERGE_TREE, expected, "tree %s",
-		     git_oid_tostr(h, sizeof(h), git_commit_tree_id(commit)));
+		strbuf_addf(&expected, "tree %s of ",
+			    git_oid_tostr(h, sizeof(h), git_commit_tree_id(merged)));
+		add_described(&expected, tags, merged_id);
+		strbuf_addf(&found, "tree %s", git_oid_tostr(h, sizeof(h), git_commit_tree_id(commit)));
+		note_sb(exam, ROLLING_MERGE_TREE, &expected, &found);
 	}
 	git_commit_free(merged);
 	return 0;
@@ -365,7 +366,7 @@ static int header_value(char **value, size_t *len, const char *line, size_t key_
 	char *out = malloc(strlen(p) + 2);
 
 	if (!out)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (;;) {
 		const char *end = strchrnul(p, '\n');
 
@@ -488,7 +489,7 @@ static int embed_release(struct rolling_merge_exam *exam, git_commit *commit, co
 
 	if (!r || !(r->name = strdup(name))) {
 		free(r);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	r->version = *version;
 	git_oid_cpy(&r->commit, git_commit_parent_id(commit, 1));
@@ -508,7 +509,8 @@ static int check_mergetag(struct rolling_merge_exam *exam, git_commit *commit, c
 			  const struct rolling_version *version, const struct rolling_release *named)
 {
 	const struct rolling_release *release = exam->release;
-	char expected[GIT_OID_HEXSZ + 2 * QUOTE_MAX], h[GIT_OID_HEXSZ + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
 	struct tag_head head;
 	int is_ref_tag, direct;
 
@@ -521,19 +523,23 @@ static int check_mergetag(struct rolling_merge_exam *exam, git_commit *commit, c
 	direct = git_oid_equal(&head.object, git_commit_parent_id(commit, 1)) &&
 		 !strcmp(head.type, "commit");
 	if (head.name_len != strlen(name) || memcmp(head.name, name, head.name_len)) {
-		snprintf(expected, sizeof(expected), "a tag named %.*s", QUOTE_MAX, name);
-		note(exam, ROLLING_MERGE_MERGETAG, expected, "embedded tag %.*s",
-		     (int)(head.name_len > QUOTE_MAX ? QUOTE_MAX : head.name_len), head.name);
+		/* The embedded name is whatever the tag's bytes say: quoted. */
+		strbuf_addf(&expected, "a tag named %s", name);
+		strbuf_addstr(&found, "embedded tag ");
+		strbuf_add(&found, head.name, rolling_utf8_cut(head.name, head.name_len, QUOTE_MAX));
+		note_sb(exam, ROLLING_MERGE_MERGETAG, &expected, &found);
 	} else if (!is_ref_tag && !direct) {
-		snprintf(expected, sizeof(expected), "a tag of commit %s (the second parent)",
-			 git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, 1)));
-		note(exam, ROLLING_MERGE_MERGETAG, expected, "a tag of %s %s", head.type,
-		     git_oid_tostr(h, sizeof(h), &head.object));
+		strbuf_addf(&expected, "a tag of commit %s (the second parent)",
+			    git_oid_tostr(h, sizeof(h), git_commit_parent_id(commit, 1)));
+		strbuf_addf(&found, "a tag of %s %s", head.type,
+			    git_oid_tostr(h, sizeof(h), &head.object));
+		note_sb(exam, ROLLING_MERGE_MERGETAG, &expected, &found);
 	} else if (release && !is_ref_tag) {
-		snprintf(expected, sizeof(expected), "tag object %s (refs/tags/%.*s)",
-			 git_oid_tostr(h, sizeof(h), &release->tag), QUOTE_MAX, name);
-		note(exam, ROLLING_MERGE_MERGETAG, expected, "another tag object %s",
-		     git_oid_tostr(h, sizeof(h), &exam->mergetag_id));
+		strbuf_addf(&expected, "tag object %s (refs/tags/%s)",
+			    git_oid_tostr(h, sizeof(h), &release->tag), name);
+		strbuf_addf(&found, "another tag object %s",
+			    git_oid_tostr(h, sizeof(h), &exam->mergetag_id));
+		note_sb(exam, ROLLING_MERGE_MERGETAG, &expected, &found);
 	} else if (!named) {
 		return embed_release(exam, commit, name, version);
 	}
@@ -552,17 +558,17 @@ void rolling_merge_exam_free(struct rolling_merge_exam *exam)
 		free(exam->embedded_release->name);
 	free(exam->embedded_release);
 	free(exam->mergetag);
+	free(exam->findings);
 	memset(exam, 0, sizeof(*exam));
 }
 
-int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
-			  const struct rolling_tags *tags, struct rolling_patterns *patterns)
+static int examine(struct rolling_merge_exam *exam, git_commit *commit,
+		   const struct rolling_tags *tags, struct rolling_patterns *patterns)
 {
 	struct rolling_version version;
 	const char *name;
 	int err;
 
-	memset(exam, 0, sizeof(*exam));
 	check_parents(exam, commit);
 	if ((name = subject_name(exam, commit, patterns, &version)))
 		check_tag(exam, commit, name, tags, patterns);
@@ -574,6 +580,18 @@ int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
 		return check_mergetag(exam, commit, name, &version,
 				      rolling_tags_find_name(tags, patterns, name));
 	return 0;
+}
+
+int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
+			  const struct rolling_tags *tags, struct rolling_patterns *patterns)
+{
+	int err;
+
+	memset(exam, 0, sizeof(*exam));
+	err = examine(exam, commit, tags, patterns);
+	if (!err && exam->findings_oom)
+		err = rolling_error_nomem();
+	return err;
 }
 
 int rolling_merge_identify(const struct rolling_release **release, git_commit *commit,

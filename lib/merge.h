@@ -5,6 +5,7 @@
 #include "ident.h"
 #include "tags.h"
 #include "signature.h"
+#include "strbuf.h"
 
 /*
  * The rolling merge, defined once.  The maintainers' recipe
@@ -19,29 +20,15 @@
  * advance builds.
  */
 
-/* "1700000000 +0100": a date as git writes it in commits. */
-#define ROLLING_TIME_MAX 32
-void rolling_merge_format_time(char *buf, size_t size, const git_time *when);
+/* Add a date as git writes it in commits: "1700000000 +0100". */
+void rolling_merge_add_time(struct strbuf *sb, const git_time *when);
 
 /*
- * The message of a rolling merge, byte for byte what `git commit -s -m
- * "Merge <tag>"` writes.  The caller frees *message.
+ * Add the message of a rolling merge, byte for byte what `git commit -s
+ * -m "Merge <tag>"` writes.
  */
-int rolling_merge_message(char **message, const char *tag_name,
-			  const struct rolling_ident *ident, int signoff);
-
-/*
- * The tag object a merge of `release` embeds in its `mergetag` header,
- * as git does (commit.c, handle_signed_tag()): the object the tag ref
- * names (MERGE_HEAD records it), when it is a tag object carrying a
- * signature.  git does not check the signature there, and neither does
- * this: a tag nobody can verify is embedded all the same.  An unsigned
- * annotated tag, a lightweight tag or a tag of a tag whose outer tag is
- * unsigned embeds nothing.  Sets *tag (freed with git_odb_object_free())
- * or NULL; returns 0 or a negative error.
- */
-int rolling_merge_tag_object(git_odb_object **tag, git_repository *repo,
-			     const struct rolling_release *release);
+void rolling_merge_add_message(struct strbuf *sb, const char *tag_name,
+			       const struct rolling_ident *ident, int signoff);
 
 /*
  * The bytes of the rolling merge of `release` on top of `tip`: parents
@@ -103,8 +90,6 @@ struct rolling_merge_finding {
 	char *found;
 };
 
-#define ROLLING_MERGE_FINDINGS_MAX 8
-
 /*
  * What a commit says about itself as a rolling merge.  `findings` lists
  * every reason it is not one; none, with `release` set, means it is.
@@ -126,8 +111,9 @@ struct rolling_merge_exam {
 	git_oid mergetag_id;
 	git_oid unreadable;     /* with ROLLING_MERGE_UNREADABLE */
 	int has_gpgsig;         /* it carries a commit signature */
-	struct rolling_merge_finding findings[ROLLING_MERGE_FINDINGS_MAX];
-	size_t findings_nr;
+	struct rolling_merge_finding *findings;
+	size_t findings_nr, findings_alloc;
+	int findings_oom;       /* a reason could not be kept: the exam fails */
 };
 
 /*

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "rebuild.h"
 #include "merge.h"
+#include "strbuf.h"
 #include "error.h"
 
 #define QUOTE_MAX 60
@@ -29,7 +30,7 @@ static const char *mergetag_block(const char *headers, size_t *len)
 }
 
 /* The merge embeds no tag, or another one, than the recipe does. */
-static int differing_mergetag(char **out, git_commit *merge, const char *expected_raw)
+static int differing_mergetag(struct strbuf *out, git_commit *merge, const char *expected_raw)
 {
 	size_t found_len = 0, expected_len = 0;
 	const char *found = mergetag_block(git_commit_raw_header(merge), &found_len);
@@ -38,18 +39,19 @@ static int differing_mergetag(char **out, git_commit *merge, const char *expecte
 	if (!found && !expected)
 		return 0;
 	if (!found)
-		return asprintf(out, "no mergetag header: the recipe embeds the signed release"
-				" tag") < 0 ? -1 : 1;
-	if (!expected)
-		return asprintf(out, "a mergetag header: the recipe embeds none, the release tag"
-				" being no signed tag object") < 0 ? -1 : 1;
-	if (found_len != expected_len || memcmp(found, expected, found_len))
-		return asprintf(out, "its mergetag is not the release's tag object") < 0 ? -1 : 1;
-	return 0;
+		strbuf_addstr(out, "no mergetag header: the recipe embeds the signed release tag");
+	else if (!expected)
+		strbuf_addstr(out, "a mergetag header: the recipe embeds none, the release tag"
+			      " being no signed tag object");
+	else if (found_len != expected_len || memcmp(found, expected, found_len))
+		strbuf_addstr(out, "its mergetag is not the release's tag object");
+	else
+		return 0;
+	return 1;
 }
 
 /* The first header that the recipe does not write (gpgsig, encoding...). */
-static int extra_header(char **out, git_commit *merge)
+static int extra_header(struct strbuf *out, git_commit *merge)
 {
 	const char *line = git_commit_raw_header(merge);
 
@@ -58,8 +60,10 @@ static int extra_header(char **out, git_commit *merge)
 		size_t key_len = strcspn(line, " \n");
 
 		/* Continuation lines of a multi-line header start with a space. */
-		if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len))
-			return asprintf(out, "extra header '%.*s'", (int)key_len, line) < 0 ? -1 : 1;
+		if (*line != ' ' && !rolling_merge_is_recipe_header(line, key_len)) {
+			strbuf_addf(out, "extra header '%.*s'", (int)key_len, line);
+			return 1;
+		}
 		line = *end ? end + 1 : end;
 	}
 	return 0;
@@ -71,62 +75,54 @@ static int same_time(const git_time *a, const git_time *b)
 	       (a->offset || a->sign == b->sign);
 }
 
-static int differing_date(char **out, const char *what, const git_time *found,
-			  const git_time *expected)
+static void differing_date(struct strbuf *out, const char *what, const git_time *found,
+			   const git_time *expected)
 {
-	char f[ROLLING_TIME_MAX], e[ROLLING_TIME_MAX];
-
-	rolling_merge_format_time(f, sizeof(f), found);
-	rolling_merge_format_time(e, sizeof(e), expected);
-	return asprintf(out, "%s date %s is not the release commit's %s", what, f, e) < 0 ? -1 : 1;
+	strbuf_addf(out, "%s date ", what);
+	rolling_merge_add_time(out, found);
+	strbuf_addstr(out, " is not the release commit's ");
+	rolling_merge_add_time(out, expected);
 }
 
 /* A message quoted on one line, shortened: enough to recognise it. */
-static int quoted_message(char **out, const char *message)
+static void quoted_message(struct strbuf *out, const char *message)
 {
-	char quoted[2 * QUOTE_MAX + 8];
-	size_t n = 0, i;
+	size_t start, i;
 
-	for (i = 0; message[i] && n < 2 * QUOTE_MAX; i++) {
-		if (message[i] == '\n') {
-			quoted[n++] = '\\';
-			quoted[n++] = 'n';
-		} else {
-			quoted[n++] = message[i];
-		}
+	strbuf_addstr(out, "message \"");
+	start = out->len;
+	for (i = 0; message[i] && out->len - start < 2 * QUOTE_MAX; i++) {
+		if (message[i] == '\n')
+			strbuf_addstr(out, "\\n");
+		else
+			strbuf_addch(out, message[i]);
+		if (strbuf_oom(out))
+			return;
 	}
-	quoted[n] = '\0';
-	return asprintf(out, "message \"%s%s\" is not the recipe's", quoted,
-			message[i] ? "..." : "") < 0 ? -1 : 1;
+	strbuf_addf(out, "%s\" is not the recipe's", message[i] ? "..." : "");
 }
 
-/*
- * Say which part of the merge differs from the recipe's.  Returns 1 with
- * *out set, or -1 when out of memory.
- */
-static int describe_difference(char **out, git_commit *merge, git_commit *release,
-			       const char *expected_raw, const char *expected_message)
+/* Say which part of the merge differs from the recipe's. */
+static void describe_difference(struct strbuf *out, git_commit *merge, git_commit *release,
+				const char *expected_raw, const char *expected_message)
 {
 	const git_signature *author = git_commit_author(merge);
 	const git_signature *committer = git_commit_committer(merge);
-	int err;
 
-	if ((err = extra_header(out, merge)) != 0 ||
-	    (err = differing_mergetag(out, merge, expected_raw)) != 0)
-		return err;
+	if (extra_header(out, merge) || differing_mergetag(out, merge, expected_raw))
+		return;
 	if (strcmp(author->name, committer->name) || strcmp(author->email, committer->email))
-		return asprintf(out, "author '%s <%s>' is not the committer '%s <%s>'",
-				author->name, author->email, committer->name,
-				committer->email) < 0 ? -1 : 1;
-	if (!same_time(&author->when, &git_commit_author(release)->when))
-		return differing_date(out, "author", &author->when,
-				      &git_commit_author(release)->when);
-	if (!same_time(&committer->when, &git_commit_committer(release)->when))
-		return differing_date(out, "committer", &committer->when,
-				      &git_commit_committer(release)->when);
-	if (strcmp(git_commit_message_raw(merge), expected_message))
-		return quoted_message(out, git_commit_message_raw(merge));
-	return asprintf(out, "its bytes are not the recipe's") < 0 ? -1 : 1;
+		strbuf_addf(out, "author '%s <%s>' is not the committer '%s <%s>'",
+			    author->name, author->email, committer->name, committer->email);
+	else if (!same_time(&author->when, &git_commit_author(release)->when))
+		differing_date(out, "author", &author->when, &git_commit_author(release)->when);
+	else if (!same_time(&committer->when, &git_commit_committer(release)->when))
+		differing_date(out, "committer", &committer->when,
+			       &git_commit_committer(release)->when);
+	else if (strcmp(git_commit_message_raw(merge), expected_message))
+		quoted_message(out, git_commit_message_raw(merge));
+	else
+		strbuf_addstr(out, "its bytes are not the recipe's");
 }
 
 int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *repo,
@@ -136,14 +132,15 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 	const git_signature *committer = git_commit_committer(merge);
 	int signoff = rolling_merge_has_signoff(git_commit_message_raw(merge));
 	struct rolling_ident ident = { NULL, NULL };
+	struct strbuf expected_message = STRBUF_INIT, described = STRBUF_INIT;
 	git_commit *release_commit = NULL;
-	char *expected_message = NULL, *raw = NULL;
+	char *raw = NULL;
 	size_t len;
 	int err;
 
 	*difference = NULL;
 	if (!(ident.name = strdup(committer->name)) || !(ident.email = strdup(committer->email))) {
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto out;
 	}
 	if ((err = rolling_merge_bytes(&raw, &len, repo, git_commit_parent_id(merge, 0), release,
@@ -159,16 +156,16 @@ int rolling_merge_rebuild(git_oid *rebuilt, char **difference, git_repository *r
 		err = rolling_git_error(err, "cannot read %s", release->name);
 		goto out;
 	}
-	if ((err = rolling_merge_message(&expected_message, release->name, &ident, signoff)) < 0)
-		goto out;
-	if ((err = describe_difference(difference, merge, release_commit, raw,
-				       expected_message)) < 0) {
-		*difference = NULL;
-		err = rolling_error("out of memory");
-	}
+	rolling_merge_add_message(&expected_message, release->name, &ident, signoff);
+	describe_difference(&described, merge, release_commit, raw, expected_message.buf);
+	if (strbuf_oom(&expected_message) || !(*difference = strbuf_detach(&described)))
+		err = rolling_error_nomem();
+	else
+		err = 1;
 out:
 	free(raw);
-	free(expected_message);
+	strbuf_release(&expected_message);
+	strbuf_release(&described);
 	git_commit_free(release_commit);
 	rolling_ident_free(&ident);
 	return err;

@@ -6,6 +6,7 @@
 #include "signature.h"
 #include "oidmap.h"
 #include "run-command.h"
+#include "strbuf.h"
 #include "error.h"
 
 /* Tags verified per git process, within rolling_run_git()'s argument limit. */
@@ -242,21 +243,23 @@ struct side_objects {
 static int write_side_objects(struct side_objects *side)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct strbuf dir = STRBUF_INIT;
 	git_odb_backend *backend = NULL;
 	git_odb *odb = NULL;
 	size_t i;
 	int err;
 
-	if (asprintf(&side->dir, "%s/git-rolling-tags.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) {
-		side->dir = NULL;
-		return rolling_error("out of memory");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	strbuf_addf(&dir, "%s/git-rolling-tags.XXXXXX", tmp);
+	err = strbuf_oom(&dir) ? rolling_error_nomem() :
+	      !mkdtemp(dir.buf) ? rolling_error("cannot create a temporary directory in %s", tmp) :
+	      0;
+	if (err < 0) {
+		strbuf_release(&dir);
+		return err;
 	}
-	if (!mkdtemp(side->dir)) {
-		free(side->dir);
-		side->dir = NULL;
-		return rolling_error("cannot create a temporary directory in %s",
-				     tmp && *tmp ? tmp : "/tmp");
-	}
+	side->dir = strbuf_detach(&dir);
 	if ((err = git_odb_new(&odb)) < 0 ||
 	    (err = git_odb_backend_loose(&backend, side->dir, -1, 0, 0, 0)) < 0 ||
 	    (err = git_odb_add_backend(odb, backend, 1)) < 0) {
@@ -279,22 +282,29 @@ static int write_side_objects(struct side_objects *side)
 static int use_side_objects(struct side_objects *side)
 {
 	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	char *value;
+	struct strbuf value = STRBUF_INIT;
 	int err;
 
 	side->had_alternates = old != NULL;
 	if (old && !(side->saved_alternates = strdup(old)))
-		return rolling_error("out of memory");
-	if (asprintf(&value, "%s%s%s", side->dir, old && *old ? ":" : "", old ? old : "") < 0)
-		return rolling_error("out of memory");
-	err = setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", value, 1);
-	free(value);
-	return err ? rolling_error("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES") : 0;
+		return rolling_error_nomem();
+	strbuf_addstr(&value, side->dir);
+	if (old && *old)
+		strbuf_addf(&value, ":%s", old);
+	if (strbuf_oom(&value))
+		err = rolling_error_nomem();
+	else if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf, 1))
+		err = rolling_error("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	else
+		err = 0;
+	strbuf_release(&value);
+	return err;
 }
 
 static void remove_side_objects(struct side_objects *side)
 {
-	char hex[GIT_OID_HEXSZ + 1], *path;
+	struct strbuf path = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
 	if (side->had_alternates)
@@ -306,14 +316,20 @@ static void remove_side_objects(struct side_objects *side)
 	if (!side->dir)
 		return;
 	for (i = 0; i < side->extra_nr; i++) {
+		size_t fan_out_len;
+
 		git_oid_tostr(hex, sizeof(hex), &side->extra[i].id);
-		if (asprintf(&path, "%s/%.2s/%s", side->dir, hex, hex + 2) >= 0) {
-			unlink(path);
-			path[strlen(side->dir) + 3] = '\0';
-			rmdir(path);
-			free(path);
-		}
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%.2s", side->dir, hex);
+		fan_out_len = path.len;
+		strbuf_addf(&path, "/%s", hex + 2);
+		if (strbuf_oom(&path))
+			continue;
+		unlink(path.buf);
+		strbuf_setlen(&path, fan_out_len);
+		rmdir(path.buf);
 	}
+	strbuf_release(&path);
 	rmdir(side->dir);
 	free(side->dir);
 	side->dir = NULL;
@@ -356,15 +372,11 @@ int rolling_tag_object_signatures(enum rolling_signature_status *status, git_rep
 				  const struct rolling_tag_bytes *extra, size_t extra_nr,
 				  struct rolling_progress *progress)
 {
-	char (*hex)[GIT_OID_HEXSZ + 1] = malloc(BATCH * sizeof(*hex));
-	size_t *index = malloc(BATCH * sizeof(*index));
+	char hex[BATCH][GIT_OID_HEXSZ + 1];
+	size_t index[BATCH];
 	struct side_objects side = { NULL, extra, extra_nr, NULL, 0 };
 	int err;
 
-	if (!hex || !index) {
-		err = rolling_error("out of memory");
-		goto out;
-	}
 	if (extra_nr && ((err = write_side_objects(&side)) < 0 ||
 			 (err = use_side_objects(&side)) < 0))
 		goto out;
@@ -372,8 +384,6 @@ int rolling_tag_object_signatures(enum rolling_signature_status *status, git_rep
 out:
 	if (extra_nr)
 		remove_side_objects(&side);
-	free(index);
-	free(hex);
 	return err;
 }
 

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "step-count.h"
 #include "oidmap.h"
+#include "alloc.h"
 #include "error.h"
 
 /*
@@ -19,7 +20,6 @@ struct entry {
 };
 
 struct walk {
-	git_repository *repo;
 	git_odb *odb;
 	struct rolling_oidmap seen;
 	struct entry *heap;
@@ -43,25 +43,11 @@ static void swap(struct entry *a, struct entry *b)
 	*b = t;
 }
 
-static int grow(void **array, size_t *alloc, size_t nr, size_t size)
-{
-	size_t want = *alloc ? *alloc * 2 : 256;
-	void *grown;
-
-	if (nr < *alloc)
-		return 0;
-	if (!(grown = realloc(*array, want * size)))
-		return rolling_error("out of memory");
-	*array = grown;
-	*alloc = want;
-	return 0;
-}
-
 static int heap_push(struct walk *w, const struct entry *e)
 {
 	size_t i;
 
-	if (grow((void **)&w->heap, &w->alloc, w->nr, sizeof(*w->heap)) < 0)
+	if (ALLOC_GROW(w->heap, w->nr + 1, w->alloc) < 0)
 		return ROLLING_ERROR;
 	i = w->nr++;
 	w->heap[i] = *e;
@@ -108,11 +94,11 @@ static int parse_commit(struct walk *w, struct entry *e, const char *data, size_
 		if (!(line_end = memchr(p, '\n', (size_t)(end - p))))
 			break;
 		if (!strncmp(p, "parent ", 7)) {
-			if (grow((void **)&w->pool, &w->pool_alloc, w->pool_nr, sizeof(*w->pool)) < 0)
+			if (ALLOC_GROW(w->pool, w->pool_nr + 1, w->pool_alloc) < 0)
 				return ROLLING_ERROR;
 			if (line_end - p < 7 + GIT_OID_HEXSZ ||
 			    git_oid_fromstrn(&w->pool[w->pool_nr], p + 7, GIT_OID_HEXSZ) < 0)
-				return ROLLING_ERROR;
+				return rolling_error("a bad parent line");
 			w->pool_nr++;
 			e->parents_nr++;
 		} else if (!strncmp(p, "committer ", 10)) {
@@ -141,7 +127,8 @@ static int read_commit(struct walk *w, struct entry *e, const git_oid *id)
 		err = rolling_error("%s is not a commit", git_oid_tostr(hex, sizeof(hex), id));
 	else if ((err = parse_commit(w, e, git_odb_object_data(object),
 				     git_odb_object_size(object))) < 0)
-		err = rolling_error("cannot parse commit %s", git_oid_tostr(hex, sizeof(hex), id));
+		err = rolling_error_prefix(err, "cannot parse commit %s",
+					   git_oid_tostr(hex, sizeof(hex), id));
 	git_odb_object_free(object);
 	return err;
 }
@@ -202,7 +189,6 @@ int rolling_steps_count(size_t *counts, git_repository *repo, const struct rolli
 	int err;
 
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
 	if ((err = git_repository_odb(&w.odb, repo)) < 0)
 		return rolling_git_error(err, "cannot read the object database");
 	err = reach(&w, &steps->v[from].release->commit, from, from + 1);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "steps.h"
 #include "merge.h"
+#include "alloc.h"
 #include "error.h"
 
 static int append(struct rolling_steps *steps, size_t *alloc, git_commit *commit,
@@ -9,15 +10,8 @@ static int append(struct rolling_steps *steps, size_t *alloc, git_commit *commit
 {
 	struct rolling_step *step;
 
-	if (steps->nr == *alloc) {
-		size_t grown_alloc = *alloc ? *alloc * 2 : 64;
-		void *grown = realloc(steps->v, grown_alloc * sizeof(*steps->v));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		steps->v = grown;
-		*alloc = grown_alloc;
-	}
+	if (ALLOC_GROW(steps->v, steps->nr + 1, *alloc) < 0)
+		return ROLLING_ERROR;
 	step = &steps->v[steps->nr++];
 	memset(step, 0, sizeof(*step));
 	git_oid_cpy(&step->commit, git_commit_id(commit));

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tags.h"
+#include "alloc.h"
 #include "error.h"
 
 #define TAG_PREFIX "refs/tags/"
@@ -13,7 +14,6 @@ struct loader {
 	git_repository *repo;
 	git_odb *odb;
 	struct rolling_patterns *patterns;
-	size_t alloc;
 };
 
 static const char *type_name(git_object_t type)
@@ -91,18 +91,11 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	struct rolling_tags *tags = l->tags;
 	struct rolling_release *release;
 
-	if (tags->releases_nr == l->alloc) {
-		size_t alloc = l->alloc ? l->alloc * 2 : 256;
-		void *grown = realloc(tags->releases, alloc * sizeof(*tags->releases));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		tags->releases = grown;
-		l->alloc = alloc;
-	}
+	if (ALLOC_GROW(tags->releases, tags->releases_nr + 1, tags->releases_alloc) < 0)
+		return ROLLING_ERROR;
 	release = &tags->releases[tags->releases_nr];
 	if (!(release->name = strdup(name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	release->version = *v;
 	git_oid_cpy(&release->commit, commit);
 	git_oid_cpy(&release->tag, tag);
@@ -133,7 +126,7 @@ static int note_both(struct rolling_tags *tags, const char *name)
 		return 0;
 	free(tags->both_example);
 	if (!(tags->both_example = strdup(name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	return 0;
 }
 
@@ -235,7 +228,8 @@ static int index_releases(struct rolling_tags *tags)
 
 	tags->series = calloc(tags->releases_nr + 1, sizeof(*tags->series));
 	if (!tags->series)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
+	tags->series_alloc = tags->releases_nr + 1;
 	for (i = 0; i < tags->releases_nr; i++) {
 		const struct rolling_release *r = &tags->releases[i];
 		struct rolling_series_info *last = tags->series_nr ?
@@ -257,7 +251,7 @@ static int index_releases(struct rolling_tags *tags)
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns)
 {
-	struct loader l = { tags, repo, NULL, patterns, 0 };
+	struct loader l = { tags, repo, NULL, patterns };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
 	int err;
@@ -295,7 +289,7 @@ out:
 int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *patterns,
 		     const struct rolling_tag_ref *extra, size_t extra_nr)
 {
-	struct loader l = { tags, tags->repo, NULL, patterns, tags->releases_nr };
+	struct loader l = { tags, tags->repo, NULL, patterns };
 	struct rolling_version version;
 	size_t i;
 	int err = 0;
@@ -314,7 +308,7 @@ int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *pattern
 	drop_duplicates(tags);
 	free(tags->series);
 	tags->series = NULL;
-	tags->series_nr = 0;
+	tags->series_nr = tags->series_alloc = 0;
 	rolling_oidmap_free(&tags->by_commit);
 	return index_releases(tags);
 }
@@ -387,7 +381,7 @@ static int unsound(struct rolling_release *r, const char *fmt, ...)
 	va_end(ap);
 	if (len < 0) {
 		r->problem = NULL;
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	r->is_commit = -1;
 	return 0;
@@ -520,20 +514,6 @@ void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_v
 	note_mainline(tags, version);
 }
 
-static int grow_array(void **array, size_t *alloc, size_t nr, size_t size)
-{
-	size_t want = *alloc ? *alloc * 2 : 64;
-	void *grown;
-
-	if (nr + 1 < *alloc)
-		return 0;
-	if (!(grown = realloc(*array, want * size)))
-		return rolling_error("out of memory");
-	*array = grown;
-	*alloc = want;
-	return 0;
-}
-
 /* The index of the first element not before `key` in a sorted array (lower bound). */
 static size_t release_position(const struct rolling_tags *tags, const struct rolling_version *v)
 {
@@ -571,8 +551,7 @@ static int index_added(struct rolling_tags *tags, const struct rolling_series *s
 	size_t i = series_position(tags, s), k;
 
 	if (i == tags->series_nr || rolling_series_cmp(&tags->series[i].series, s)) {
-		if (grow_array((void **)&tags->series, &tags->series_alloc, tags->series_nr,
-			       sizeof(*tags->series)) < 0)
+		if (ALLOC_GROW(tags->series, tags->series_nr + 1, tags->series_alloc) < 0)
 			return ROLLING_ERROR;
 		memmove(&tags->series[i + 1], &tags->series[i],
 			(tags->series_nr - i) * sizeof(*tags->series));
@@ -596,12 +575,12 @@ int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_rel
 							   &release->version))
 		return 0;
 	copy.problem = NULL;
-	if (grow_array((void **)&tags->releases, &tags->releases_alloc, tags->releases_nr,
-		       sizeof(*tags->releases)) < 0 ||
-	    !(copy.name = strdup(release->name)) ||
+	if (ALLOC_GROW(tags->releases, tags->releases_nr + 1, tags->releases_alloc) < 0)
+		return ROLLING_ERROR;
+	if (!(copy.name = strdup(release->name)) ||
 	    (release->problem && !(copy.problem = strdup(release->problem)))) {
 		free(copy.name);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	memmove(&tags->releases[at + 1], &tags->releases[at],
 		(tags->releases_nr - at) * sizeof(*tags->releases));

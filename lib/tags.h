@@ -54,7 +54,7 @@ struct rolling_tags {
 	size_t both_nr;                   /* tags that match both patterns */
 	char *both_example;               /* the first of them by name, or NULL */
 	git_repository *repo;             /* borrowed, for the checks above */
-	size_t releases_alloc, series_alloc;   /* for tags grown one by one */
+	size_t releases_alloc, series_alloc;
 };
 
 /*

@@ -10,13 +10,17 @@
 #include "rebuild.h"
 #include "repo.h"
 #include "signature.h"
+#include "strbuf.h"
+#include "alloc.h"
 #include "utf8.h"
 #include "error.h"
 
-#define TEXT_MAX 512
+/*
+ * A subject is free text of any length that anyone can write: a failure
+ * quotes enough of it to recognise the commit.  Names (of releases, refs)
+ * are given in full: they are what the reader acts on.
+ */
 #define QUOTE_MAX 100
-/* "%.*s" arguments quoting at most QUOTE_MAX bytes of s, never half a character. */
-#define QUOTE(s) (int)rolling_utf8_cut((s), strlen(s), QUOTE_MAX), (s)
 
 static const char *const check_names[] = {
 	[ROLLING_CHECK_PARENTS] = "parents",
@@ -66,11 +70,11 @@ static const char *hex(char buf[GIT_OID_HEXSZ + 1], const git_oid *oid)
 }
 
 /*
- * A commit's subject as git log shows it: converted to UTF-8 when an
+ * Add a commit's subject as git log shows it: converted to UTF-8 when an
  * "encoding" header names another encoding, cut to QUOTE_MAX bytes
  * between characters.
  */
-static const char *quote_subject(char *buf, size_t size, git_commit *commit)
+static void quote_subject(struct strbuf *sb, git_commit *commit)
 {
 	const char *summary = git_commit_summary(commit), *encoding;
 	char *converted = NULL;
@@ -82,24 +86,8 @@ static const char *quote_subject(char *buf, size_t size, git_commit *commit)
 		converted = rolling_utf8_reencode(summary, encoding);
 	if (converted)
 		summary = converted;
-	snprintf(buf, size, "%.*s", QUOTE(summary));
+	strbuf_add(sb, summary, rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX));
 	free(converted);
-	return buf;
-}
-
-static int grow(void **array, size_t *alloc, size_t nr, size_t size)
-{
-	size_t grown_alloc;
-	void *grown;
-
-	if (nr < *alloc)
-		return 0;
-	grown_alloc = *alloc ? *alloc * 2 : 64;
-	if (!(grown = realloc(*array, grown_alloc * size)))
-		return rolling_error("out of memory");
-	*array = grown;
-	*alloc = grown_alloc;
-	return 0;
 }
 
 /*
@@ -116,8 +104,7 @@ static int fail(struct walk *w, enum rolling_verify_check check, const git_oid *
 		r->truncated = 1;
 		return 0;
 	}
-	if (grow((void **)&r->failures, &w->failures_alloc, r->failures_nr,
-		 sizeof(*r->failures)) < 0)
+	if (ALLOC_GROW(r->failures, r->failures_nr + 1, w->failures_alloc) < 0)
 		return ROLLING_ERROR;
 	failure = &r->failures[r->failures_nr];
 	memset(failure, 0, sizeof(*failure));
@@ -125,10 +112,22 @@ static int fail(struct walk *w, enum rolling_verify_check check, const git_oid *
 	git_oid_cpy(&failure->commit, commit);
 	if (!(failure->expected = strdup(expected)) || !(failure->found = strdup(found))) {
 		free(failure->expected);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	r->failures_nr++;
 	return 0;
+}
+
+/* fail() with texts built in strbufs, which it releases. */
+static int fail_sb(struct walk *w, enum rolling_verify_check check, const git_oid *commit,
+		   struct strbuf *expected, struct strbuf *found)
+{
+	int err = strbuf_oom(expected) || strbuf_oom(found) ? rolling_error_nomem() :
+		  fail(w, check, commit, expected->buf, found->buf);
+
+	strbuf_release(expected);
+	strbuf_release(found);
+	return err;
 }
 
 static int object_exists(git_repository *repo, const git_oid *id)
@@ -147,30 +146,32 @@ static int object_exists(git_repository *repo, const git_oid *id)
  * Why a commit the proof needs cannot be read: cut off by a shallow
  * clone, missing from a broken repository, or another kind of object.
  */
-static enum rolling_verify_check why_missing(char *found, size_t size, struct walk *w,
+static enum rolling_verify_check why_missing(struct strbuf *found, struct walk *w,
 					     const git_oid *missing)
 {
 	if (object_exists(w->repo, missing)) {
-		snprintf(found, size, "an object that is not a commit");
+		strbuf_addstr(found, "an object that is not a commit");
 		return ROLLING_CHECK_MISSING;
 	}
 	if (w->result->hazards & ROLLING_HAZARD_SHALLOW) {
-		snprintf(found, size, "not in this shallow clone: the chain is cut"
-			 " (fetch with --unshallow)");
+		strbuf_addstr(found, "not in this shallow clone: the chain is cut"
+			      " (fetch with --unshallow)");
 		return ROLLING_CHECK_SHALLOW;
 	}
-	snprintf(found, size, "not in the repository");
+	strbuf_addstr(found, "not in the repository");
 	return ROLLING_CHECK_MISSING;
 }
 
+/* `commit` needs `missing` (its `what`), which cannot be read. */
 static int fail_missing(struct walk *w, const git_oid *commit, const git_oid *missing,
 			const char *what)
 {
-	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
-	enum rolling_verify_check check = why_missing(found, sizeof(found), w, missing);
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	enum rolling_verify_check check = why_missing(&found, w, missing);
+	char h[GIT_OID_HEXSZ + 1];
 
-	snprintf(expected, sizeof(expected), "%s %s", what, hex(h, missing));
-	return fail(w, check, commit, expected, found);
+	strbuf_addf(&expected, "%s %s", what, hex(h, missing));
+	return fail_sb(w, check, commit, &expected, &found);
 }
 
 /* Read a commit; *commit stays NULL (and 0 is returned) when it is missing. */
@@ -218,7 +219,6 @@ static enum rolling_verify_check fault_check(enum rolling_merge_fault fault)
 static int record_findings(struct walk *w, const git_oid *commit,
 			   const struct rolling_merge_exam *exam)
 {
-	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
 	size_t i;
 	int err = 0;
 
@@ -226,21 +226,19 @@ static int record_findings(struct walk *w, const git_oid *commit,
 		const struct rolling_merge_finding *f = &exam->findings[i];
 
 		if (f->fault == ROLLING_MERGE_UNREADABLE) {
-			enum rolling_verify_check check = why_missing(found, sizeof(found), w,
-								      &exam->unreadable);
-
-			snprintf(expected, sizeof(expected), "second parent %s",
-				 hex(h, &exam->unreadable));
-			err = fail(w, check, commit, expected, found);
+			err = fail_missing(w, commit, &exam->unreadable, "second parent");
 			continue;
 		}
 		if (!f->expected || !f->found)
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		if (f->fault == ROLLING_MERGE_TAG && exam->embedded_release) {
+			struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+
 			/* Say how the merge could still be proven without the tag ref. */
-			snprintf(found, sizeof(found), "%s (the merge embeds a tag of it:"
-				 " --signatures can check that one)", f->found);
-			err = fail(w, ROLLING_CHECK_TAG, commit, f->expected, found);
+			strbuf_addstr(&expected, f->expected);
+			strbuf_addf(&found, "%s (the merge embeds a tag of it:"
+				    " --signatures can check that one)", f->found);
+			err = fail_sb(w, ROLLING_CHECK_TAG, commit, &expected, &found);
 			continue;
 		}
 		err = fail(w, fault_check(f->fault), commit, f->expected, f->found);
@@ -267,20 +265,28 @@ static int vouched_by_embedded_tag(const struct rolling_merge_exam *exam)
 	return 1;
 }
 
+/* Keep the release the merge's embedded tag describes: the result points to it. */
+static int keep_embedded_release(const struct rolling_release **release, struct walk *w,
+				 struct rolling_merge_exam *exam)
+{
+	struct rolling_verify_result *r = w->result;
+
+	if (ALLOC_GROW(r->embedded_releases, r->embedded_releases_nr + 1, w->releases_alloc) < 0)
+		return ROLLING_ERROR;
+	*release = r->embedded_releases[r->embedded_releases_nr++] = exam->embedded_release;
+	exam->embedded_release = NULL;
+	return 0;
+}
+
 /* Keep the embedded release (the steps point to it) and its tag's bytes. */
 static int adopt_embedded(const struct rolling_release **release, struct walk *w,
 			  struct rolling_merge_exam *exam)
 {
-	struct rolling_verify_result *r = w->result;
 	struct rolling_tag_bytes *bytes;
 
-	if (grow((void **)&r->embedded_releases, &w->releases_alloc, r->embedded_releases_nr,
-		 sizeof(*r->embedded_releases)) < 0 ||
-	    grow((void **)&w->embedded, &w->embedded_alloc, w->embedded_nr,
-		 sizeof(*w->embedded)) < 0)
+	if (ALLOC_GROW(w->embedded, w->embedded_nr + 1, w->embedded_alloc) < 0 ||
+	    keep_embedded_release(release, w, exam) < 0)
 		return ROLLING_ERROR;
-	*release = r->embedded_releases[r->embedded_releases_nr++] = exam->embedded_release;
-	exam->embedded_release = NULL;
 	bytes = &w->embedded[w->embedded_nr++];
 	git_oid_cpy(&bytes->id, &exam->mergetag_id);
 	bytes->data = exam->mergetag;
@@ -292,8 +298,7 @@ static int adopt_embedded(const struct rolling_release **release, struct walk *w
 /* A merge signed with `git commit -S`: --signatures checks its signature too. */
 static int note_signed_merge(struct walk *w, const git_oid *merge)
 {
-	if (grow((void **)&w->signed_merges, &w->signed_merges_alloc, w->signed_merges_nr,
-		 sizeof(*w->signed_merges)) < 0)
+	if (ALLOC_GROW(w->signed_merges, w->signed_merges_nr + 1, w->signed_merges_alloc) < 0)
 		return ROLLING_ERROR;
 	git_oid_cpy(&w->signed_merges[w->signed_merges_nr++], merge);
 	return 0;
@@ -309,7 +314,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 {
 	const git_oid *id = git_commit_id(commit);
 	struct rolling_merge_exam exam;
-	char found[TEXT_MAX], quoted[QUOTE_MAX + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
 	int err;
 
 	if ((err = rolling_merge_examine(&exam, commit, w->tags, w->patterns)) < 0)
@@ -335,9 +340,11 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 		err = record_findings(w, id, &exam);
 		goto out;
 	}
-	snprintf(found, sizeof(found), "plain commit \"%s\"",
-		 quote_subject(quoted, sizeof(quoted), commit));
-	err = fail(w, ROLLING_CHECK_INJECTED, id, "a rolling merge or a release commit", found);
+	strbuf_addstr(&expected, "a rolling merge or a release commit");
+	strbuf_addstr(&found, "plain commit \"");
+	quote_subject(&found, commit);
+	strbuf_addch(&found, '"');
+	err = fail_sb(w, ROLLING_CHECK_INJECTED, id, &expected, &found);
 out:
 	rolling_merge_exam_free(&exam);
 	return err;
@@ -348,7 +355,7 @@ static int add_step(struct walk *w, const git_oid *merge, const struct rolling_r
 {
 	struct rolling_verify_result *r = w->result;
 
-	if (grow((void **)&r->steps, &w->steps_alloc, r->steps_nr, sizeof(*r->steps)) < 0)
+	if (ALLOC_GROW(r->steps, r->steps_nr + 1, w->steps_alloc) < 0)
 		return ROLLING_ERROR;
 	git_oid_cpy(&r->steps[r->steps_nr].merge, merge);
 	git_oid_cpy(&r->steps[r->steps_nr].tag, tag);
@@ -370,17 +377,21 @@ static const struct rolling_tag_bytes *embedded_tag(const struct walk *w,
 
 static int check_rebuild(struct walk *w, git_commit *commit, const struct rolling_release *release)
 {
-	char *difference = NULL, expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	struct strbuf found = STRBUF_INIT;
+	char *difference = NULL, h[GIT_OID_HEXSZ + 1];
 	git_oid rebuilt;
 	int err = rolling_merge_rebuild(&rebuilt, &difference, w->repo, commit, release,
 					embedded_tag(w, release));
 
 	if (err <= 0)
 		return err;
-	snprintf(expected, sizeof(expected), "%s", hex(h, &rebuilt));
-	snprintf(found, sizeof(found), "%s (%s)", hex(h, git_commit_id(commit)), difference);
+	strbuf_addf(&found, "%s (%s)", hex(h, git_commit_id(commit)), difference);
 	free(difference);
-	return fail(w, ROLLING_CHECK_REBUILD, git_commit_id(commit), expected, found);
+	if (strbuf_oom(&found))
+		return rolling_error_nomem();
+	err = fail(w, ROLLING_CHECK_REBUILD, git_commit_id(commit), hex(h, &rebuilt), found.buf);
+	strbuf_release(&found);
+	return err;
 }
 
 /*
@@ -400,13 +411,7 @@ static int since_release(struct walk *w, git_commit *commit)
 		r->since_release = exam.release;
 		err = 1;
 	} else if (vouched_by_embedded_tag(&exam)) {
-		if ((err = grow((void **)&r->embedded_releases, &w->releases_alloc,
-				r->embedded_releases_nr, sizeof(*r->embedded_releases))) < 0)
-			goto out;
-		r->since_release = r->embedded_releases[r->embedded_releases_nr++] =
-			exam.embedded_release;
-		exam.embedded_release = NULL;
-		err = 1;
+		err = keep_embedded_release(&r->since_release, w, &exam) < 0 ? ROLLING_ERROR : 1;
 	}
 out:
 	rolling_merge_exam_free(&exam);
@@ -420,7 +425,8 @@ out:
 static int reach_since(struct walk *w, const git_oid *since)
 {
 	struct rolling_verify_result *r = w->result;
-	char h[GIT_OID_HEXSZ + 1], found[TEXT_MAX];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
 	git_commit *commit;
 	int err;
 
@@ -435,25 +441,27 @@ static int reach_since(struct walk *w, const git_oid *since)
 	git_commit_free(commit);
 	if (err)
 		return err < 0 ? err : 0;
-	snprintf(found, sizeof(found), "%s is neither", hex(h, since));
-	return fail(w, ROLLING_CHECK_SINCE, since, "a rolling merge or a release commit", found);
+	strbuf_addstr(&expected, "a rolling merge or a release commit");
+	strbuf_addf(&found, "%s is neither", hex(h, since));
+	return fail_sb(w, ROLLING_CHECK_SINCE, since, &expected, &found);
 }
 
 /* The walk went past the end of the chain without meeting --since. */
 static int fail_since(struct walk *w)
 {
 	const struct rolling_verify_result *r = w->result;
-	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1], t[GIT_OID_HEXSZ + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1], t[GIT_OID_HEXSZ + 1];
 
-	snprintf(expected, sizeof(expected), "%s on the first-parent chain of %s",
-		 hex(h, w->options->since), hex(t, &r->tip));
+	strbuf_addf(&expected, "%s on the first-parent chain of %s",
+		    hex(h, w->options->since), hex(t, &r->tip));
 	if (r->has_base)
-		snprintf(found, sizeof(found), "not there: the chain ends at %s (%s) without it;"
-			 " the branch was rewound or rewritten",
-			 hex(h, &r->base), r->base_release->name);
+		strbuf_addf(&found, "not there: the chain ends at %s (%s) without it;"
+			    " the branch was rewound or rewritten",
+			    hex(h, &r->base), r->base_release->name);
 	else
-		snprintf(found, sizeof(found), "not there: the branch was rewound or rewritten");
-	return fail(w, ROLLING_CHECK_SINCE, w->options->since, expected, found);
+		strbuf_addstr(&found, "not there: the branch was rewound or rewritten");
+	return fail_sb(w, ROLLING_CHECK_SINCE, w->options->since, &expected, &found);
 }
 
 /*
@@ -464,15 +472,16 @@ static int fail_since(struct walk *w)
 static int check_cut(struct walk *w, git_commit *commit)
 {
 	const git_oid *id = git_commit_id(commit);
-	char expected[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
 	size_t unused;
 	int err;
 
 	if (!rolling_oidmap_get(&w->shallow, id, &unused))
 		return 0;
-	snprintf(expected, sizeof(expected), "the parents of %s", hex(h, id));
-	err = fail(w, ROLLING_CHECK_SHALLOW, id, expected,
-		   "cut off by the shallow clone (fetch with --unshallow)");
+	strbuf_addf(&expected, "the parents of %s", hex(h, id));
+	strbuf_addstr(&found, "cut off by the shallow clone (fetch with --unshallow)");
+	err = fail_sb(w, ROLLING_CHECK_SHALLOW, id, &expected, &found);
 	return err < 0 ? err : 1;
 }
 
@@ -483,13 +492,14 @@ static int check_cut(struct walk *w, git_commit *commit)
 static int step_down(struct walk *w, git_commit *commit, git_oid *next)
 {
 	const git_oid *id = git_commit_id(commit);
-	char found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
 	int err;
 
 	if (!git_commit_parentcount(commit)) {
-		snprintf(found, sizeof(found), "root commit %s, not a release commit", hex(h, id));
-		err = fail(w, ROLLING_CHECK_BASE, id,
-			   "a release commit at the end of the first-parent chain", found);
+		strbuf_addstr(&expected, "a release commit at the end of the first-parent chain");
+		strbuf_addf(&found, "root commit %s, not a release commit", hex(h, id));
+		err = fail_sb(w, ROLLING_CHECK_BASE, id, &expected, &found);
 		return err < 0 ? err : 1;
 	}
 	git_oid_cpy(next, git_commit_parent_id(commit, 0));
@@ -605,8 +615,7 @@ static int add_switch(struct walk *w, const git_oid *merge, const struct rolling
 	struct rolling_verify_result *r = w->result;
 	struct rolling_verify_switch *s;
 
-	if (grow((void **)&r->switches, &w->switches_alloc, r->switches_nr,
-		 sizeof(*r->switches)) < 0)
+	if (ALLOC_GROW(r->switches, r->switches_nr + 1, w->switches_alloc) < 0)
 		return ROLLING_ERROR;
 	s = &r->switches[r->switches_nr++];
 	git_oid_cpy(&s->merge, merge);
@@ -625,7 +634,6 @@ static int check_order(struct walk *w)
 {
 	struct rolling_verify_result *r = w->result;
 	const struct rolling_release *newest = r->has_base ? r->base_release : r->since_release;
-	char expected[TEXT_MAX], found[TEXT_MAX];
 	size_t i;
 	int err;
 
@@ -634,12 +642,14 @@ static int check_order(struct walk *w)
 		const struct rolling_series *s = &release->version.series;
 
 		if (newest && rolling_version_cmp(&release->version, &newest->version) < 0) {
-			snprintf(expected, sizeof(expected), "%s or a later release", newest->name);
-			snprintf(found, sizeof(found), "%s: %s", release->name,
-				 rolling_series_cmp(s, &newest->version.series) < 0 ?
-				 "the series goes back" : "the version goes back");
-			if ((err = fail(w, ROLLING_CHECK_ORDER, &r->steps[i].merge, expected,
-					found)) < 0)
+			struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+
+			strbuf_addf(&expected, "%s or a later release", newest->name);
+			strbuf_addf(&found, "%s: %s", release->name,
+				    rolling_series_cmp(s, &newest->version.series) < 0 ?
+				    "the series goes back" : "the version goes back");
+			if ((err = fail_sb(w, ROLLING_CHECK_ORDER, &r->steps[i].merge, &expected,
+					   &found)) < 0)
 				return err;
 			continue;
 		}
@@ -670,15 +680,15 @@ static int check_releases(struct walk *w)
 {
 	struct rolling_verify_result *r = w->result;
 	unsigned char *seen = calloc(w->tags->releases_nr + 1, 1);
-	char expected[TEXT_MAX], found[TEXT_MAX];
 	size_t i;
 	int err = 0;
 
 	if (!seen)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (i = 0; i <= r->steps_nr && !err; i++) {
 		const struct rolling_release *release = i ? r->steps[i - 1].release :
 			r->has_base ? r->base_release : NULL;
+		struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
 		const char *problem;
 		size_t index;
 		int sound;
@@ -693,12 +703,10 @@ static int check_releases(struct walk *w)
 		}
 		if (sound)
 			continue;
-		snprintf(expected, sizeof(expected), "release tag %.*s, as its objects say",
-			 QUOTE(release->name));
-		snprintf(found, sizeof(found), "%.*s: %s", QUOTE(release->name),
-			 problem ? problem : "unusable");
-		err = fail(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
-			   expected, found);
+		strbuf_addf(&expected, "release tag %s, as its objects say", release->name);
+		strbuf_addf(&found, "%s: %s", release->name, problem ? problem : "unusable");
+		err = fail_sb(w, ROLLING_CHECK_TAG, i ? &r->steps[i - 1].merge : &r->base,
+			      &expected, &found);
 	}
 	free(seen);
 	return err;
@@ -723,7 +731,7 @@ static int collect_tags(struct signed_tags *t, const struct rolling_verify_resul
 	t->commits = calloc(max, sizeof(*t->commits));
 	t->status = calloc(max, sizeof(*t->status));
 	if (!t->ids || !t->names || !t->commits || !t->status)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (i = 0; i <= r->steps_nr; i++) {
 		const struct rolling_verify_step *step = i ? &r->steps[i - 1] : NULL;
 		const git_oid *tag = step ? &step->tag : &r->base_tag;
@@ -757,7 +765,7 @@ static int check_signatures(struct walk *w)
 	struct rolling_verify_result *r = w->result;
 	struct signed_tags t = { NULL, NULL, NULL, NULL, 0, { NULL, 0, 0 } };
 	struct rolling_progress *progress;
-	char expected[TEXT_MAX], found[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	char h[GIT_OID_HEXSZ + 1];
 	size_t i;
 	int err;
 
@@ -770,19 +778,20 @@ static int check_signatures(struct walk *w)
 	if (err < 0)
 		goto out;
 	for (i = 0; i < t.nr && !err; i++) {
+		struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+
 		if (t.status[i] == ROLLING_SIGNATURE_GOOD) {
 			r->signatures_good++;
 			continue;
 		}
 		if (rolling_tags_find_name(w->tags, w->patterns, t.names[i]))
-			snprintf(expected, sizeof(expected), "a good signature on tag %s"
-				 " (see git verify-tag %s)", t.names[i], t.names[i]);
+			strbuf_addf(&expected, "a good signature on tag %s (see git verify-tag %s)",
+				    t.names[i], t.names[i]);
 		else
-			snprintf(expected, sizeof(expected), "a good signature on tag %s %s,"
-				 " embedded in the merge", t.names[i], hex(h, &t.ids[i]));
-		snprintf(found, sizeof(found), "%s: %s", t.names[i],
-			 rolling_signature_status_name(t.status[i]));
-		err = fail(w, ROLLING_CHECK_SIGNATURE, t.commits[i], expected, found);
+			strbuf_addf(&expected, "a good signature on tag %s %s, embedded in the merge",
+				    t.names[i], hex(h, &t.ids[i]));
+		strbuf_addf(&found, "%s: %s", t.names[i], rolling_signature_status_name(t.status[i]));
+		err = fail_sb(w, ROLLING_CHECK_SIGNATURE, t.commits[i], &expected, &found);
 	}
 out:
 	free_tags(&t);
@@ -795,7 +804,7 @@ out:
  */
 static int check_merge_signatures(struct walk *w)
 {
-	char expected[TEXT_MAX], h[GIT_OID_HEXSZ + 1];
+	char h[GIT_OID_HEXSZ + 1];
 	int *good;
 	size_t i;
 	int err;
@@ -803,15 +812,17 @@ static int check_merge_signatures(struct walk *w)
 	if (!w->signed_merges_nr)
 		return 0;
 	if (!(good = calloc(w->signed_merges_nr, sizeof(*good))))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	err = rolling_commit_signatures(good, w->repo, w->signed_merges, w->signed_merges_nr);
 	for (i = 0; i < w->signed_merges_nr && !err; i++) {
+		struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+
 		if (good[i])
 			continue;
-		snprintf(expected, sizeof(expected), "a good signature on the merge, or none"
-			 " (see git verify-commit %s)", hex(h, &w->signed_merges[i]));
-		err = fail(w, ROLLING_CHECK_SIGNATURE, &w->signed_merges[i], expected,
-			   "a commit signature git does not accept");
+		strbuf_addf(&expected, "a good signature on the merge, or none"
+			    " (see git verify-commit %s)", hex(h, &w->signed_merges[i]));
+		strbuf_addstr(&found, "a commit signature git does not accept");
+		err = fail_sb(w, ROLLING_CHECK_SIGNATURE, &w->signed_merges[i], &expected, &found);
 	}
 	free(good);
 	return err;
@@ -819,16 +830,18 @@ static int check_merge_signatures(struct walk *w)
 
 static int report_replacement(struct walk *w, const struct rolling_hazard *h)
 {
-	char found[TEXT_MAX], by[GIT_OID_HEXSZ + 1];
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char by[GIT_OID_HEXSZ + 1];
 
+	strbuf_addstr(&expected, "no replacement: git and git rolling must see the same objects");
 	if (h->honoured)
-		snprintf(found, sizeof(found), "%.*s makes git read %s instead",
-			 QUOTE(h->refname), hex(by, &h->replacement));
+		strbuf_addf(&found, "%s makes git read %s instead", h->refname,
+			    hex(by, &h->replacement));
 	else
-		snprintf(found, sizeof(found), "%.*s, which git skips today as a bad replace"
-			 " ref name", QUOTE(h->refname));
-	return fail(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
-		    "no replacement: git and git rolling must see the same objects", found);
+		strbuf_addf(&found, "%s, which git skips today as a bad replace ref name",
+			    h->refname);
+	return fail_sb(w, ROLLING_CHECK_REPLACE, h->honoured ? &h->oid : &h->replacement,
+		       &expected, &found);
 }
 
 static int report_replacements(struct walk *w)
