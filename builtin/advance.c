@@ -43,6 +43,7 @@ struct pending {
 	const struct rolling_series_info *target;
 	struct rolling_plan plan;
 	struct rolling_ref_move *moves;    /* one per step of the plan */
+	char **messages;                   /* their reflog messages */
 };
 
 static const char *series_name(char *buf, const struct rolling_series *s)
@@ -107,12 +108,13 @@ static void plan(git_repository *repo, struct pending *p, const struct advance_o
 			       p->b.policy.steps) < 0)
 		die_error_context("%s", p->b.config.branch);
 	p->moves = xcalloc(p->plan.nr, sizeof(*p->moves));
+	p->messages = xcalloc(p->plan.nr, sizeof(*p->messages));
 	for (i = 0; i < p->plan.nr; i++) {
 		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
 					 p->b.config.signoff, o->dry_run) < 0)
 			die_error_context("%s", p->b.config.branch);
-		snprintf(p->moves[i].message, sizeof(p->moves[i].message), "rolling: merge %s",
-			 p->plan.steps[i]->name);
+		p->moves[i].message = p->messages[i] = xasprintf("rolling: merge %s",
+								 p->plan.steps[i]->name);
 		tip = p->moves[i].to;
 	}
 }
@@ -182,6 +184,11 @@ static void move(git_repository *repo, const struct pending *p, const struct adv
 
 static void free_pending(struct pending *p)
 {
+	size_t i;
+
+	for (i = 0; p->messages && i < p->plan.nr; i++)
+		free(p->messages[i]);
+	free(p->messages);
 	free(p->moves);
 	rolling_plan_free(&p->plan);
 	rolling_ident_free(&p->ident);

@@ -264,7 +264,7 @@ static void create_branch(git_repository *repo, struct rolling_branch *b, const 
 	int exists = force && !rolling_branch_tip(&old_tip, repo, b->config.branch);
 
 	git_oid_cpy(&move.to, tip);
-	snprintf(move.message, sizeof(move.message), "%s", message);
+	move.message = message;
 	if (rolling_branch_create(repo, &b->config, exists ? &old_tip : NULL, &move) < 0)
 		die_last_error();
 }

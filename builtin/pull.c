@@ -160,7 +160,7 @@ static void fast_forward(git_repository *repo, const char *current, const git_oi
 	if (!is_ancestor(local, verified))
 		die("Not possible to fast-forward, aborting.");
 	git_oid_cpy(&move.to, verified);
-	snprintf(move.message, sizeof(move.message), "rolling pull: Fast-forward");
+	move.message = "rolling pull: Fast-forward";
 	if (rolling_branch_move(repo, current, local, &move, 1) < 0)
 		die_last_error();
 	if (!quiet)

@@ -3,10 +3,10 @@
 #include "backfill.h"
 #include "merge.h"
 #include "policy.h"
+#include "alloc.h"
 #include "error.h"
 
 #define TAG_PREFIX "refs/tags/"
-#define REFNAME_MAX 1024
 
 /* A tag's appearance. */
 struct event {
@@ -70,15 +70,8 @@ static int tag_time(git_time_t *time, git_repository *repo, const char *refname)
 
 static int add_event(struct timeline *tl, const struct event *e)
 {
-	if (tl->nr == tl->alloc) {
-		size_t alloc = tl->alloc ? tl->alloc * 2 : 256;
-		void *grown = realloc(tl->v, alloc * sizeof(*tl->v));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		tl->v = grown;
-		tl->alloc = alloc;
-	}
+	if (ALLOC_GROW(tl->v, tl->nr + 1, tl->alloc) < 0)
+		return ROLLING_ERROR;
 	tl->v[tl->nr++] = *e;
 	return 0;
 }
@@ -203,7 +196,7 @@ static int find_start(size_t *next, struct rolling_version *version, struct roll
 			  : rolling_error_code(ROLLING_ENOTFOUND,
 					       "no series ever qualified under the policy");
 	if (!(r->start = strdup(start->name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	git_oid_cpy(&r->start_commit, &start->commit);
 	git_oid_cpy(&r->tip, &start->commit);
 	*version = start->version;

@@ -11,7 +11,7 @@
 static int set_string(char **field, const char *value)
 {
 	free(*field);
-	return (*field = strdup(value)) ? 0 : rolling_error("out of memory");
+	return (*field = strdup(value)) ? 0 : rolling_error_nomem();
 }
 
 static int set_oid(git_oid *field, const char *value, int *seen)
@@ -106,7 +106,7 @@ int rolling_bisect_state_write(const struct rolling_bisect_state *s, const char 
 	    has_newline(s->mainline_pattern))
 		return rolling_error("cannot record a name or pattern that spans lines");
 	if (asprintf(&tmp, "%s.lock", path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (!(f = fopen(tmp, "w"))) {
 		rolling_error("cannot write %s: %s", tmp, strerror(errno));
 		free(tmp);

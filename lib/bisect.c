@@ -21,9 +21,12 @@ static void close_branch(struct rolling_bisect *bs)
 	bs->have_branch = 0;
 }
 
-int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_oid *from)
+/*
+ * Read a rolling branch and its steps, from `from` down (default: its
+ * tip), replacing the branch read before, if any.
+ */
+static int open_branch(struct rolling_bisect *bs, const char *name, const git_oid *from)
 {
-	char *why;
 	int err;
 
 	close_branch(bs);
@@ -32,11 +35,8 @@ int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_o
 		return err;
 	if ((err = rolling_steps_list(&bs->steps, bs->repo, from ? from : &bs->tip,
 				      &bs->branch.tags, &bs->branch.patterns)) < 0) {
-		why = strdup(rolling_last_error());
 		rolling_branch_free(&bs->branch);
-		err = rolling_error("%s: %s", name, why ? why : "out of memory");
-		free(why);
-		return err;
+		return rolling_error_prefix(ROLLING_ERROR, "%s", name);
 	}
 	bs->have_branch = 1;
 	return 0;
@@ -51,7 +51,7 @@ static int infer_branch(char **found, struct rolling_bisect *bs, const char *rev
 	*found = NULL;
 	for (i = 0; i < nr; i++) {
 		/* A configured branch that cannot be read is not the one meant. */
-		if (rolling_bisect_open(bs, branches[i], NULL) < 0)
+		if (open_branch(bs, branches[i], NULL) < 0)
 			continue;
 		if (rolling_steps_find(&bs->steps, commit, &index)) {
 			if (*found)
@@ -75,7 +75,7 @@ int rolling_bisect_choose(struct rolling_bisect *bs, const char *name, const cha
 	int err;
 
 	if (name)
-		return rolling_bisect_open(bs, name, NULL);
+		return open_branch(bs, name, NULL);
 	if (rev && (err = rolling_resolve_commit(&commit, bs->repo, rev)) < 0)
 		return err;
 	if ((err = rolling_config_branches(&branches, &nr, bs->repo)) < 0)
@@ -88,14 +88,15 @@ int rolling_bisect_choose(struct rolling_bisect *bs, const char *name, const cha
 				    nr ? "several rolling branches are configured"
 				       : "no rolling branches are configured");
 	else if (!rev)
-		err = rolling_bisect_open(bs, branches[0], NULL);
+		err = open_branch(bs, branches[0], NULL);
 	else if (!(err = infer_branch(&found, bs, rev, &commit, branches, nr)))
-		err = rolling_bisect_open(bs, found, NULL);
+		err = open_branch(bs, found, NULL);
 	rolling_config_free_branches(branches, nr);
 	return err;
 }
 
-int rolling_bisect_point(size_t *index, struct rolling_bisect *bs, const char *rev)
+/* The step a revision stands for: a rolling merge, or a release one merged. */
+static int step_of_rev(size_t *index, struct rolling_bisect *bs, const char *rev)
 {
 	git_oid commit;
 	int err;
@@ -115,8 +116,8 @@ int rolling_bisect_range(size_t *good_index, size_t *bad_index, struct rolling_b
 
 	*good_index = 0;
 	*bad_index = bs->steps.nr - 1;
-	if ((good && (err = rolling_bisect_point(good_index, bs, good)) < 0) ||
-	    (bad && (err = rolling_bisect_point(bad_index, bs, bad)) < 0))
+	if ((good && (err = step_of_rev(good_index, bs, good)) < 0) ||
+	    (bad && (err = step_of_rev(bad_index, bs, bad)) < 0))
 		return err;
 	if (*good_index >= *bad_index)
 		return rolling_error("%s (%s) is not older than %s (%s) on %s",
@@ -174,7 +175,7 @@ int rolling_bisect_locate(struct rolling_bisect *bs)
 	bs->state_path = strdup(state);
 	free(out);
 	if (!bs->bisect_start || !bs->state_path)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	return check_git_version();
 }
 
@@ -248,7 +249,7 @@ int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state
 	bs->release_re = state->release_pattern;
 	bs->mainline_re = state->mainline_pattern;
 	/* The branch may have moved on since: its steps are read from where stage one began. */
-	if ((err = rolling_bisect_open(bs, state->branch, &state->bad)) < 0)
+	if ((err = open_branch(bs, state->branch, &state->bad)) < 0)
 		rolling_bisect_state_free(state);
 	return err;
 }

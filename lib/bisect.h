@@ -31,21 +31,12 @@ struct rolling_bisect {
 };
 
 /*
- * Read a rolling branch and its steps, from `from` down (default: its
- * tip), replacing the branch read before, if any.
- */
-int rolling_bisect_open(struct rolling_bisect *bs, const char *name, const git_oid *from);
-
-/*
  * Which branch a command means: `name` if given; else the one configured
  * rolling branch that `rev` is a step of (or that merged the release
  * `rev` names); else, without `rev`, the only configured rolling branch.
  * Exactly one must fit: the error says why not.  Opens it.
  */
 int rolling_bisect_choose(struct rolling_bisect *bs, const char *name, const char *rev);
-
-/* The step a revision stands for: a rolling merge, or a release one merged. */
-int rolling_bisect_point(size_t *index, struct rolling_bisect *bs, const char *rev);
 
 /*
  * The steps from `good` (default: the base) to `bad` (default: the

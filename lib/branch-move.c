@@ -3,11 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "branch-move.h"
+#include "branch.h"
 #include "error.h"
 #include "config.h"
+#include "strbuf.h"
 #include "worktree.h"
-
-#define REF_MAX 1024
 
 /* 1 when HEAD of this repository's work tree is refs/heads/<branch>. */
 static int checked_out_here(git_repository *repo, const char *refname)
@@ -24,24 +24,31 @@ static int checked_out_here(git_repository *repo, const char *refname)
 	return here;
 }
 
+char *rolling_ref_lock_path(git_repository *repo, const char *refname)
+{
+	char *lock;
+
+	return asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0 ?
+	       NULL : lock;
+}
+
 /*
  * A lock file left where git takes the ref's lock: name it and say how
  * to recover, as git does, rather than blame a concurrent writer.
  */
 static int stale_ref_lock(git_repository *repo, const char *refname)
 {
-	char *lock;
+	char *lock = rolling_ref_lock_path(repo, refname);
 	int exists;
 
-	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0)
+	if (!lock)
 		return 0;
 	exists = !access(lock, F_OK);
 	if (exists)
-		rolling_error_code(ROLLING_ELOCKED,
-				   "cannot lock ref '%s': '%s' exists\n"
-				   "another git process seems to be running in this repository;"
-				   " if none is, one crashed earlier: remove the file and try again",
-				   refname, lock);
+		rolling_error("cannot lock ref '%s': '%s' exists\n"
+			      "another git process seems to be running in this repository;"
+			      " if none is, one crashed earlier: remove the file and try again",
+			      refname, lock);
 	free(lock);
 	return exists;
 }
@@ -57,11 +64,11 @@ static int move_ref(git_repository *repo, const char *refname, const git_oid *fr
 	if (err >= 0)
 		return 0;
 	if (err == GIT_EEXISTS)
-		return rolling_error_code(ROLLING_ERACE, "%s already exists", refname);
+		return rolling_error("%s already exists", refname);
 	if (stale_ref_lock(repo, refname))
-		return ROLLING_ELOCKED;
+		return ROLLING_ERROR;
 	if (err == GIT_EMODIFIED || err == GIT_ELOCKED || err == GIT_ENOTFOUND)
-		return rolling_git_error(ROLLING_ERACE, "%s was changed by another process", refname);
+		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process", refname);
 	return rolling_git_error(err, "cannot update %s", refname);
 }
 
@@ -102,13 +109,12 @@ static int check_unmoved(git_repository *repo, const char *refname, const git_oi
 	git_oid now;
 
 	if (git_reference_name_to_id(&now, repo, refname) < 0)
-		return rolling_git_error(ROLLING_ERACE, "%s was changed by another process",
+		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process",
 					 refname);
 	if (!git_oid_equal(&now, old_tip))
-		return rolling_error_code(ROLLING_ERACE,
-					  "%s was changed by another process (it is now at %s);"
-					  " nothing was changed", refname,
-					  git_oid_tostr(hex, 13, &now));
+		return rolling_error("%s was changed by another process (it is now at %s);"
+				     " nothing was changed", refname,
+				     git_oid_tostr(hex, 13, &now));
 	return 0;
 }
 
@@ -137,28 +143,32 @@ static int move_checked_out(git_repository *repo, const char *branch, const char
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr)
 {
-	char refname[REF_MAX];
+	struct strbuf refname = STRBUF_INIT;
 	int err;
 
 	if (!nr)
 		return 0;
-	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
-	if ((err = rolling_worktree_recover(repo)) < 0 ||
-	    (err = refuse_symbolic(repo, refname)) < 0)
-		return err;
-	if (rolling_worktree_elsewhere(repo, refname))
-		return rolling_error("'%s' is checked out in another work tree; not moving it",
-				     branch);
-	if (checked_out_here(repo, refname))
-		return move_checked_out(repo, branch, refname, old_tip, moves, nr);
-	return move_refs(repo, refname, old_tip, moves, nr);
+	if ((err = rolling_branch_refname(&refname, branch)) < 0 ||
+	    (err = rolling_worktree_recover(repo)) < 0 ||
+	    (err = refuse_symbolic(repo, refname.buf)) < 0)
+		goto out;
+	if (rolling_worktree_elsewhere(repo, refname.buf))
+		err = rolling_error("'%s' is checked out in another work tree; not moving it",
+				    branch);
+	else if (checked_out_here(repo, refname.buf))
+		err = move_checked_out(repo, branch, refname.buf, old_tip, moves, nr);
+	else
+		err = move_refs(repo, refname.buf, old_tip, moves, nr);
+out:
+	strbuf_release(&refname);
+	return err;
 }
 
 /* Put the branch back as it was after its configuration could not be written. */
 static void undo_create(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *made)
 {
-	char refname[REF_MAX];
+	struct strbuf refname = STRBUF_INIT;
 	git_reference *ref;
 
 	if (old_tip) {
@@ -168,13 +178,16 @@ static void undo_create(git_repository *repo, const char *branch, const git_oid 
 		rolling_branch_move(repo, branch, &made->to, &back, 1);
 		return;
 	}
-	snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
-	if (git_reference_lookup(&ref, repo, refname) < 0)
+	if (rolling_branch_refname(&refname, branch) < 0 ||
+	    git_reference_lookup(&ref, repo, refname.buf) < 0) {
+		strbuf_release(&refname);
 		return;
+	}
 	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
 	    git_oid_equal(git_reference_target(ref), &made->to))
 		git_reference_delete(ref);
 	git_reference_free(ref);
+	strbuf_release(&refname);
 }
 
 int rolling_branch_create(git_repository *repo, const struct rolling_config *cfg,
@@ -191,6 +204,7 @@ int rolling_branch_create(git_repository *repo, const struct rolling_config *cfg
 		return err;
 	}
 	if ((err = rolling_config_commit(&tx)) < 0) {
+		/* Undoing records errors of its own: the reason is the commit's. */
 		why = rolling_error_take();
 		undo_create(repo, cfg->branch, old_tip, move);
 		return rolling_error_restore(err, why);

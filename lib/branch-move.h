@@ -3,10 +3,13 @@
 
 #include <git2.h>
 
-/* One move of a branch, recorded in its reflog with `message`. */
+/*
+ * One move of a branch, recorded in its reflog with `message` (of any
+ * length; not copied: the caller keeps it while the move is in use).
+ */
 struct rolling_ref_move {
 	git_oid to;
-	char message[256];
+	const char *message;
 };
 
 /*
@@ -17,12 +20,18 @@ struct rolling_ref_move {
  *
  * Where the branch is checked out in this repository's work tree, the
  * work tree and index first follow the final tip as `git merge --ff-only`
- * would; if local changes would be overwritten, nothing changes and
- * ROLLING_ECONFLICT is returned.  A branch checked out in another work
- * tree is refused.  ROLLING_ERACE means another process moved the branch.
+ * would; if local changes would be overwritten, nothing changes and the
+ * error lists them.  A branch checked out in another work tree is
+ * refused, and so is a branch another process moved meanwhile.
  */
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr);
+
+/*
+ * <common git dir>/<refname>.lock, where git takes the lock of the ref;
+ * the caller frees it (NULL when out of memory).
+ */
+char *rolling_ref_lock_path(git_repository *repo, const char *refname);
 
 struct rolling_config;
 

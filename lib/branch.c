@@ -46,18 +46,33 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 	return rolling_branch_prepare(b, repo, &config);
 }
 
+/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
+#define LIBGIT2_REFNAME_MAX 1024
+
+int rolling_branch_refname(struct strbuf *refname, const char *name)
+{
+	strbuf_addf(refname, "refs/heads/%s", name);
+	if (strbuf_oom(refname))
+		return rolling_error_nomem();
+	if (refname->len >= LIBGIT2_REFNAME_MAX)
+		return rolling_error("branch name too long (%zu bytes): libgit2 takes ref names"
+				     " of at most %d bytes, refs/heads/ included", strlen(name),
+				     LIBGIT2_REFNAME_MAX - 1);
+	return 0;
+}
+
 int rolling_branch_tip(git_oid *tip, git_repository *repo, const char *name)
 {
 	struct strbuf refname = STRBUF_INIT;
 	int err;
 
-	strbuf_addf(&refname, "refs/heads/%s", name);
-	if (strbuf_oom(&refname))
-		err = rolling_error_nomem();
-	else if ((err = git_reference_name_to_id(tip, repo, refname.buf)) == GIT_ENOTFOUND)
+	if ((err = rolling_branch_refname(&refname, name)) < 0)
+		goto out;
+	if ((err = git_reference_name_to_id(tip, repo, refname.buf)) == GIT_ENOTFOUND)
 		err = rolling_error_code(ROLLING_ENOTFOUND, "branch '%s' does not exist", name);
 	else if (err < 0)
 		err = rolling_git_error(err, "cannot read %s", refname.buf);
+out:
 	strbuf_release(&refname);
 	return err;
 }
@@ -71,6 +86,18 @@ void rolling_branch_free(struct rolling_branch *b)
 }
 
 
+static int unknown_preset(const char *name)
+{
+	struct strbuf known = STRBUF_INIT;
+	int err;
+
+	rolling_preset_names(&known);
+	err = strbuf_oom(&known) ? rolling_error_nomem() :
+	      rolling_error("unknown preset '%s' (known: %s)", name, known.buf);
+	strbuf_release(&known);
+	return err;
+}
+
 int rolling_patterns_from_options(const char **release_re, const char **mainline_re,
 				  const struct rolling_scheme_options *o)
 {
@@ -78,8 +105,7 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
 
 	*release_re = *mainline_re = NULL;
 	if (o->preset && !(p = rolling_preset_find(o->preset)))
-		return rolling_error("unknown preset '%s' (known: %s)", o->preset,
-				     rolling_preset_names());
+		return unknown_preset(o->preset);
 	if (!p && !o->release_pattern && !o->mainline_pattern)
 		return 0;
 	*release_re = o->release_pattern ? o->release_pattern : p ? p->release_pattern : NULL;
@@ -102,7 +128,7 @@ static int open_unmanaged(struct rolling_branch *b, git_oid *tip, git_repository
 	    !(config.release_pattern = strdup(release_re)) ||
 	    !(config.mainline_pattern = strdup(mainline_re))) {
 		rolling_config_free(&config);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if ((err = rolling_resolve_commit(tip, repo, name)) < 0) {
 		rolling_config_free(&config);

@@ -27,6 +27,15 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 /* Read rolling.<name>.* and prepare the branch. */
 int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const char *name);
 
+struct strbuf;
+
+/*
+ * Put refs/heads/<name> in `refname`.  libgit2 1.5 takes ref names of
+ * at most 1023 bytes (git has no such limit): a longer one is an error
+ * that says so, where libgit2 would speak of its buffer.
+ */
+int rolling_branch_refname(struct strbuf *refname, const char *name);
+
 /*
  * The tip of refs/heads/<name>: ROLLING_ENOTFOUND when the branch does
  * not exist.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "cmdline-config.h"
 #include "error.h"
+#include "strbuf.h"
 
 /*
  * Read one single-quoted word of GIT_CONFIG_PARAMETERS, where git writes
@@ -59,7 +60,7 @@ static int write_entry(FILE *out, const char *key, const char *value)
 		char *sub = strndup(first + 1, (size_t)(last - first - 1));
 
 		if (!sub)
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		fputs(" \"", out);
 		write_escaped(out, sub);
 		fputc('"', out);
@@ -139,23 +140,29 @@ int rolling_apply_cmdline_config(git_repository *repo)
 	const char *params = getenv("GIT_CONFIG_PARAMETERS");
 	const char *count = getenv("GIT_CONFIG_COUNT");
 	const char *tmpdir = getenv("TMPDIR");
-	char path[4096];
+	struct strbuf path = STRBUF_INIT;
 	git_config *config = NULL;
 	FILE *out;
 	int fd, err;
 
 	if ((!params || !*params) && (!count || !*count))
 		return 0;
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
 	/*
 	 * libgit2 has no public in-memory config backend: the settings go
 	 * through a private file that libgit2 reads when it is added.
 	 */
-	snprintf(path, sizeof(path), "%s/git-rolling-config.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if ((fd = mkstemp(path)) < 0 || !(out = fdopen(fd, "w"))) {
-		if (fd >= 0)
+	strbuf_addf(&path, "%s/git-rolling-config.XXXXXX", tmpdir);
+	if (strbuf_oom(&path))
+		return rolling_error_nomem();
+	if ((fd = mkstemp(path.buf)) < 0 || !(out = fdopen(fd, "w"))) {
+		if (fd >= 0) {
 			close(fd);
-		return rolling_error("cannot create a temporary file in %s: %m",
-				     tmpdir && *tmpdir ? tmpdir : "/tmp");
+			unlink(path.buf);
+		}
+		strbuf_release(&path);
+		return rolling_error("cannot create a temporary file in %s: %m", tmpdir);
 	}
 	err = 0;
 	if (count && *count)
@@ -163,13 +170,14 @@ int rolling_apply_cmdline_config(git_repository *repo)
 	if (!err && params && *params)
 		err = write_parameters(out, params);
 	if (fclose(out) && !err)
-		err = rolling_error("cannot write %s: %m", path);
+		err = rolling_error("cannot write %s: %m", path.buf);
 	if (!err && (err = git_repository_config(&config, repo)) >= 0 &&
-	    (err = git_config_add_file_ondisk(config, path, GIT_CONFIG_LEVEL_APP, repo, 0)) < 0)
+	    (err = git_config_add_file_ondisk(config, path.buf, GIT_CONFIG_LEVEL_APP, repo, 0)) < 0)
 		err = rolling_git_error(err, "cannot read the command line configuration");
 	else if (err < 0 && !config)
 		err = err == ROLLING_ERROR ? err : rolling_git_error(err, "cannot read the configuration");
 	git_config_free(config);
-	unlink(path);
+	unlink(path.buf);
+	strbuf_release(&path);
 	return err < 0 ? err : 0;
 }

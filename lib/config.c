@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "alloc.h"
 #include "error.h"
 
 const char *rolling_config_key(struct strbuf *name, const char *branch, const char *key)
@@ -24,7 +25,7 @@ int rolling_config_get_string(char **value, git_config *config, const char *key)
 		return rolling_git_error(err, "%s", key);
 	*value = strdup(buf.ptr);
 	git_buf_dispose(&buf);
-	return *value ? 0 : rolling_error("out of memory");
+	return *value ? 0 : rolling_error_nomem();
 }
 
 /* Read rolling.<branch>.<key>: *out stays NULL when it is not set. */
@@ -74,7 +75,7 @@ int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const 
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
 	if (!(cfg->branch = strdup(branch))) {
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto out;
 	}
 	if ((err = read_string(&cfg->policy, config, branch, "policy")) < 0 ||
@@ -252,17 +253,9 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 
 		if (!is_policy_key(entry->name) || !(branch = branch_of_key(entry->name)))
 			continue;
-		if (*nr + 1 >= alloc) {
-			char **grown;
-
-			alloc = alloc ? alloc * 2 : 8;
-			grown = realloc(*branches, alloc * sizeof(**branches));
-			if (!grown) {
-				free(branch);
-				err = rolling_error("out of memory");
-				goto out;
-			}
-			*branches = grown;
+		if ((err = ALLOC_GROW(*branches, *nr + 1, alloc)) < 0) {
+			free(branch);
+			goto out;
 		}
 		(*branches)[(*nr)++] = branch;
 	}
@@ -294,12 +287,12 @@ int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repositor
 	}
 	*nr = 0;
 	if (!(*branches = calloc(named_nr, sizeof(**branches))))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (i = 0; i < named_nr; i++) {
 		if (!((*branches)[i] = strdup(named[i]))) {
 			rolling_config_free_branches(*branches, i);
 			*branches = NULL;
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		}
 	}
 	*nr = named_nr;

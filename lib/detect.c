@@ -35,7 +35,7 @@ static int stable_pick(char **pick, const struct rolling_tags *tags)
 	    !(release = rolling_series_newest(tags, series)))
 		return 0;
 	if (!(*pick = strdup(release->name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	return 0;
 }
 
@@ -83,7 +83,7 @@ int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr,
 
 	*best = NULL;
 	if (!(*fits = calloc(*nr, sizeof(**fits))))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (i = 0; i < *nr; i++) {
 		(*fits)[i].preset = &presets[i];
 		if ((err = try_preset(&(*fits)[i], repo)) < 0) {

@@ -48,22 +48,32 @@ int rolling_error_code(int code, const char *fmt, ...)
 	return code;
 }
 
+/* Record "<what>: <reason>", `what` formatted from fmt. */
+static void record_with_reason(const char *reason, const char *fmt, va_list ap)
+	ROLLING_PRINTF(2, 0);
+
+static void record_with_reason(const char *reason, const char *fmt, va_list ap)
+{
+	char *what, *message;
+
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	if (!what || asprintf(&message, "%s: %s", what, reason) < 0)
+		message = NULL;
+	free(what);
+	set_message(message);
+}
+
 int rolling_git_error(int code, const char *fmt, ...)
 {
 	const git_error *git_err = git_error_last();
 	const char *reason = git_err && git_err->message && *git_err->message ?
 			     git_err->message : "unknown libgit2 error";
-	char *what, *message;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
+	record_with_reason(reason, fmt, ap);
 	va_end(ap);
-	if (!what || asprintf(&message, "%s: %s", what, reason) < 0)
-		message = NULL;
-	free(what);
-	set_message(message);
 	return code < 0 ? code : ROLLING_ERROR;
 }
 
@@ -93,17 +103,12 @@ int rolling_error_restore(int code, char *message)
 
 int rolling_error_prefix(int code, const char *fmt, ...)
 {
-	char *what, *message;
 	va_list ap;
 
+	/* The new message is made before the last one is freed. */
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
+	record_with_reason(rolling_last_error(), fmt, ap);
 	va_end(ap);
-	if (!what || asprintf(&message, "%s: %s", what, rolling_last_error()) < 0)
-		message = NULL;
-	free(what);
-	set_message(message);
 	return code;
 }
 

@@ -9,9 +9,6 @@
 
 #define ROLLING_ERROR      -1
 #define ROLLING_ENOTFOUND  -3   /* matches GIT_ENOTFOUND on purpose */
-#define ROLLING_ECONFLICT  -13  /* local changes would be overwritten */
-#define ROLLING_ELOCKED    -14  /* a lock file is in the way (GIT_ELOCKED) */
-#define ROLLING_ERACE      -100 /* the ref moved under us */
 
 #ifdef __GNUC__
 #define ROLLING_PRINTF(f, a) __attribute__((format(printf, f, a)))

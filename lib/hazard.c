@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "hazard.h"
+#include "alloc.h"
 #include "error.h"
+#include "strbuf.h"
 
 #define DEFAULT_REPLACE_BASE "refs/replace/"
 
@@ -16,17 +18,8 @@ struct hazard_list {
 
 static struct rolling_hazard *append(struct hazard_list *l)
 {
-	if (l->nr == l->alloc) {
-		size_t grown_alloc = l->alloc ? l->alloc * 2 : 8;
-		void *grown = realloc(l->list, grown_alloc * sizeof(*l->list));
-
-		if (!grown) {
-			rolling_error("out of memory");
-			return NULL;
-		}
-		l->list = grown;
-		l->alloc = grown_alloc;
-	}
+	if (ALLOC_GROW(l->list, l->nr + 1, l->alloc) < 0)
+		return NULL;
 	memset(&l->list[l->nr], 0, sizeof(*l->list));
 	return &l->list[l->nr++];
 }
@@ -72,7 +65,12 @@ const char *rolling_hazard_replace_base(void)
 	return base ? base : DEFAULT_REPLACE_BASE;
 }
 
-int rolling_hazard_replace_enabled(git_repository *repo)
+/*
+ * Whether git would honour replace refs in this repository: not when
+ * GIT_NO_REPLACE_OBJECTS is set (to anything, as git tests it) nor when
+ * core.useReplaceRefs is false.
+ */
+static int replace_enabled(git_repository *repo)
 {
 	git_config *config;
 	int use = 1;
@@ -97,7 +95,7 @@ static int add_replacement(struct hazard_list *l, git_reference *ref)
 	git_reference *resolved;
 
 	if (!(h = append(l)) || !(h->refname = strdup(name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (git_reference_resolve(&resolved, ref) < 0) {
 		git_error_clear();
 		return 0;       /* a dangling symbolic ref: listed, not honoured */
@@ -114,16 +112,16 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	struct hazard_list l = { NULL, 0, 0 };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
-	char *glob;
+	struct strbuf glob = STRBUF_INIT;
 	int err;
 
-	if (!rolling_hazard_replace_enabled(repo))
+	if (!replace_enabled(repo))
 		return finish(out, nr, &l, 0);
-	if (!(glob = malloc(strlen(base) + 2)))
-		return finish(out, nr, &l, rolling_error("out of memory"));
-	sprintf(glob, "%s*", base);
-	err = git_reference_iterator_glob_new(&iter, repo, glob);
-	free(glob);
+	strbuf_addf(&glob, "%s*", base);
+	if (strbuf_oom(&glob))
+		return finish(out, nr, &l, rolling_error_nomem());
+	err = git_reference_iterator_glob_new(&iter, repo, glob.buf);
+	strbuf_release(&glob);
 	if (err < 0)
 		return finish(out, nr, &l, rolling_git_error(err, "cannot read %s", base));
 	while (!(err = git_reference_next(&ref, iter))) {
@@ -146,14 +144,13 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 static char *git_file(git_repository *repo, const char *variable, const char *name)
 {
 	const char *set = getenv(variable), *common = git_repository_commondir(repo);
-	char *path;
+	struct strbuf path = STRBUF_INIT;
 
 	if (set && *set)
 		return strdup(set);
-	if ((path = malloc(strlen(common) + strlen(name) + 2)))
-		sprintf(path, "%s%s%s", common,
-			*common && common[strlen(common) - 1] == '/' ? "" : "/", name);
-	return path;
+	strbuf_addf(&path, "%s%s%s", common,
+		    *common && common[strlen(common) - 1] == '/' ? "" : "/", name);
+	return strbuf_detach(&path);
 }
 
 /* Call `line_fn` for each line of a file, without its "\n"; a missing file has none. */
@@ -218,7 +215,7 @@ int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repositor
 	int err;
 
 	if (!path)
-		return finish(out, nr, &l, rolling_error("out of memory"));
+		return finish(out, nr, &l, rolling_error_nomem());
 	err = for_each_line(path, graft_line, &l);
 	free(path);
 	return finish(out, nr, &l, err);
@@ -250,7 +247,7 @@ int rolling_hazard_shallow(struct rolling_oidmap *shallow, git_repository *repo)
 
 	memset(shallow, 0, sizeof(*shallow));
 	if (!path)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if ((err = for_each_line(path, shallow_line, shallow)) < 0)
 		rolling_oidmap_free(shallow);
 	free(path);

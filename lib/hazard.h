@@ -20,13 +20,6 @@ struct rolling_hazard {
 	git_oid replacement;     /* what the ref points to (replacements only) */
 };
 
-/*
- * Whether git would honour replace refs in this repository: not when
- * GIT_NO_REPLACE_OBJECTS is set (to anything, as git tests it) nor when
- * core.useReplaceRefs is false.
- */
-int rolling_hazard_replace_enabled(git_repository *repo);
-
 /* Where git looks for replace refs: $GIT_REPLACE_REF_BASE or "refs/replace/". */
 const char *rolling_hazard_replace_base(void);
 

@@ -32,7 +32,7 @@ int rolling_ident_parse(struct rolling_ident *ident, const char *text, const cha
 	ident->email = trimmed(open + 1, close);
 	if (!ident->name || !ident->email) {
 		rolling_ident_free(ident);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if (valid_part(ident->name) && valid_part(ident->email))
 		return 0;

@@ -1,23 +1,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mainline.h"
+#include "alloc.h"
 #include "error.h"
 
 #define TAG_PREFIX "refs/tags/"
 
 static int add(struct rolling_mainline *m, size_t *alloc, const char *name, const git_oid *commit)
 {
-	if (m->nr == *alloc) {
-		size_t grown_alloc = *alloc ? *alloc * 2 : 64;
-		void *grown = realloc(m->names, grown_alloc * sizeof(*m->names));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		m->names = grown;
-		*alloc = grown_alloc;
-	}
+	if (ALLOC_GROW(m->names, m->nr + 1, *alloc) < 0)
+		return ROLLING_ERROR;
 	if (!(m->names[m->nr] = strdup(name)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	return rolling_oidmap_put(&m->by_commit, commit, m->nr++);
 }
 

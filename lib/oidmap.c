@@ -21,7 +21,11 @@ static struct rolling_oidmap_entry *find_slot(const struct rolling_oidmap *map,
 	return &map->entries[i];
 }
 
-static int grow(struct rolling_oidmap *map)
+/*
+ * Twice the slots, every entry placed anew: not ALLOC_GROW's job, since
+ * an entry's slot depends on the table's size (a power of two).
+ */
+static int rehash(struct rolling_oidmap *map)
 {
 	struct rolling_oidmap old = *map;
 	size_t i;
@@ -30,7 +34,7 @@ static int grow(struct rolling_oidmap *map)
 	map->entries = calloc(map->size, sizeof(*map->entries));
 	if (!map->entries) {
 		*map = old;
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	for (i = 0; i < old.size; i++)
 		if (old.entries[i].used)
@@ -44,7 +48,7 @@ int rolling_oidmap_put(struct rolling_oidmap *map, const git_oid *oid, size_t va
 	struct rolling_oidmap_entry *entry;
 
 	/* Keep the load under one half so probes stay short. */
-	if ((map->count + 1) * 2 > map->size && grow(map) < 0)
+	if ((map->count + 1) * 2 > map->size && rehash(map) < 0)
 		return ROLLING_ERROR;
 	entry = find_slot(map, oid);
 	if (!entry->used) {

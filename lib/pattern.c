@@ -83,7 +83,7 @@ int rolling_patterns_compile(struct rolling_patterns *p,
 	p->match = pcre2_match_data_create(1 + max_captures(p), NULL);
 	if (!p->match) {
 		rolling_patterns_free(p);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	return 0;
 }

@@ -1,12 +1,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy.h"
+#include "alloc.h"
 #include "error.h"
-
 
 static int cmp_series(const void *a, const void *b)
 {
 	return rolling_series_cmp(a, b);
+}
+
+/*
+ * Parse the value of rolling.<branch>.steps (NULL: the default), naming
+ * `key` in the error message.
+ */
+static int parse_steps_mode(enum rolling_steps_mode *mode, const char *value,
+			    const char *key)
+{
+	*mode = ROLLING_STEPS_NEWEST;
+	if (!value || !strcmp(value, "newest"))
+		return 0;
+	if (!strcmp(value, "each")) {
+		*mode = ROLLING_STEPS_EACH;
+		return 0;
+	}
+	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
 }
 
 static int parse_series_list(struct rolling_policy *policy, const char *list,
@@ -17,19 +34,10 @@ static int parse_series_list(struct rolling_policy *policy, const char *list,
 	int err = 0;
 
 	if (!copy)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	for (word = strtok_r(copy, " \t,", &save); word; word = strtok_r(NULL, " \t,", &save)) {
-		if (policy->lts_nr == alloc) {
-			void *grown;
-
-			alloc = alloc ? alloc * 2 : 16;
-			if (!(grown = realloc(policy->lts, alloc * sizeof(*policy->lts)))) {
-				err = rolling_error("out of memory");
-				break;
-			}
-			policy->lts = grown;
-		}
-		if ((err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
+		if ((err = ALLOC_GROW(policy->lts, policy->lts_nr + 1, alloc)) < 0 ||
+		    (err = rolling_series_parse(&policy->lts[policy->lts_nr], word,
 						forms, key)) < 0)
 			break;
 		policy->lts_nr++;
@@ -62,7 +70,7 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 					rolling_config_key(&key, cfg->branch, "series"),
 					forms);
 	if (!err)
-		err = rolling_steps_mode_parse(&policy->steps, cfg->steps,
+		err = parse_steps_mode(&policy->steps, cfg->steps,
 					       rolling_config_key(&key, cfg->branch,
 								  "steps"));
 	if (!err && cfg->pin) {
@@ -131,19 +139,6 @@ int rolling_policy_series(const struct rolling_series_info **out,
 				  "and a later mainline final release");
 }
 
-int rolling_steps_mode_parse(enum rolling_steps_mode *mode, const char *value,
-			     const char *key)
-{
-	*mode = ROLLING_STEPS_NEWEST;
-	if (!value || !strcmp(value, "newest"))
-		return 0;
-	if (!strcmp(value, "each")) {
-		*mode = ROLLING_STEPS_EACH;
-		return 0;
-	}
-	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
-}
-
 const char *rolling_steps_mode_name(enum rolling_steps_mode mode)
 {
 	return mode == ROLLING_STEPS_EACH ? "each" : "newest";
@@ -200,15 +195,8 @@ static int plan_add(struct rolling_plan *plan, const struct rolling_tags *tags,
 {
 	if (!rolling_release_is_commit(tags, release))
 		return 0;
-	if (plan->nr == plan->alloc) {
-		size_t alloc = plan->alloc ? plan->alloc * 2 : 8;
-		void *grown = realloc(plan->steps, alloc * sizeof(*plan->steps));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		plan->steps = grown;
-		plan->alloc = alloc;
-	}
+	if (ALLOC_GROW(plan->steps, plan->nr + 1, plan->alloc) < 0)
+		return ROLLING_ERROR;
 	plan->steps[plan->nr++] = release;
 	return 0;
 }

@@ -40,13 +40,6 @@ int rolling_policy_series(const struct rolling_series_info **out,
 			  const struct rolling_policy *policy,
 			  const struct rolling_tags *tags);
 
-/*
- * Parse the value of rolling.<branch>.steps (NULL: the default), naming
- * `key` in the error message.
- */
-int rolling_steps_mode_parse(enum rolling_steps_mode *mode, const char *value,
-			     const char *key);
-
 /* "newest" or "each". */
 const char *rolling_steps_mode_name(enum rolling_steps_mode mode);
 

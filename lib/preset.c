@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "preset.h"
+#include "strbuf.h"
 
 /* Numbers never have leading zeros, so each version has one spelling. */
 #define NUM "(?:0|[1-9][0-9]*)"
@@ -88,16 +89,10 @@ const struct rolling_preset *rolling_presets(size_t *nr)
 	return presets;
 }
 
-const char *rolling_preset_names(void)
+void rolling_preset_names(struct strbuf *names)
 {
-	/* The names are constants: room for all of them is known at build time. */
-	static char names[PRESETS_NR * 16];
-	size_t i, len = 0;
+	size_t i;
 
-	if (names[0])
-		return names;
 	for (i = 0; i < PRESETS_NR; i++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-					i ? ", " : "", presets[i].name);
-	return names;
+		strbuf_addf(names, "%s%s", i ? ", " : "", presets[i].name);
 }

@@ -34,8 +34,10 @@ const struct rolling_preset *rolling_preset_find(const char *name);
 /* All presets in listing order; *nr is set to their number. */
 const struct rolling_preset *rolling_presets(size_t *nr);
 
-/* "linux, systemd, ...", for messages. */
-const char *rolling_preset_names(void);
+struct strbuf;
+
+/* Add "linux, systemd, ..." to `names`, for messages. */
+void rolling_preset_names(struct strbuf *names);
 
 /* The preset commands read an unconfigured branch with by default. */
 #define ROLLING_DEFAULT_PRESET "linux"

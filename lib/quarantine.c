@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "quarantine.h"
 #include "error.h"
+#include "strbuf.h"
 
 #define PREFIX "rolling-incoming-"
 #define OWNER "owner"
@@ -93,7 +94,7 @@ static int objects_dir(char **objects, git_repository *repo)
 		len--;
 	*objects = strndup(buf.ptr, len);
 	git_buf_dispose(&buf);
-	return *objects ? 0 : rolling_error("out of memory");
+	return *objects ? 0 : rolling_error_nomem();
 }
 
 static int take_ownership(struct rolling_quarantine *q)
@@ -101,7 +102,7 @@ static int take_ownership(struct rolling_quarantine *q)
 	char *owner;
 
 	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	q->lock_fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	free(owner);
 	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0)
@@ -120,7 +121,7 @@ static int make_pack_dir(const struct rolling_quarantine *q)
 	int err = 0;
 
 	if (asprintf(&pack, "%s/pack", q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (mkdir(pack, 0777) < 0)
 		err = rolling_error("cannot create %s: %s", pack, strerror(errno));
 	free(pack);
@@ -138,7 +139,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 		goto fail;
 	if (asprintf(&q->path, "%s/" PREFIX "XXXXXX", q->objects) < 0) {
 		q->path = NULL;
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto fail;
 	}
 	if (!mkdtemp(q->path)) {
@@ -179,7 +180,7 @@ static int save_env(struct rolling_quarantine_env *env)
 		env->had[i] = value != NULL;
 		if (value && !(env->saved[i] = strdup(value))) {
 			rolling_quarantine_env_restore(env);
-			return rolling_error("out of memory");
+			return rolling_error_nomem();
 		}
 	}
 	return 0;
@@ -193,7 +194,7 @@ static int set_alternates(const struct rolling_quarantine_env *env, const char *
 	int err;
 
 	if (asprintf(&value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	err = setenv(env_names[1], value, 1);
 	free(value);
 	return err < 0 ? rolling_error("cannot set %s", env_names[1]) : 0;
@@ -256,6 +257,21 @@ static int move_file(const char *from, const char *to)
 	return rolling_error("cannot move %s to %s: %s", from, to, strerror(errno));
 }
 
+/* Move <from_dir>/<name> to <to_dir>/<name>. */
+static int move_entry(const char *from_dir, const char *to_dir, const char *name)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int err;
+
+	strbuf_addf(&from, "%s/%s", from_dir, name);
+	strbuf_addf(&to, "%s/%s", to_dir, name);
+	err = strbuf_oom(&from) || strbuf_oom(&to) ? rolling_error_nomem() :
+	      move_file(from.buf, to.buf);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return err;
+}
+
 static int is_hex_dir(const char *name)
 {
 	return strlen(name) == 2 && strspn(name, "0123456789abcdef") == 2;
@@ -271,30 +287,15 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 	if (asprintf(&from_dir, "%s/%s", q->path, fanout) < 0 ||
 	    asprintf(&to_dir, "%s/%s", q->objects, fanout) < 0) {
 		free(from_dir);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if (mkdir(to_dir, 0777) < 0 && errno != EEXIST)
 		err = rolling_error("cannot create %s: %s", to_dir, strerror(errno));
 	if (!err && !(dir = opendir(from_dir)))
 		err = rolling_error("cannot read %s: %s", from_dir, strerror(errno));
-	while (!err && (entry = readdir(dir))) {
-		char *from, *to;
-
-		if (entry->d_name[0] == '.')
-			continue;
-		if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-			err = rolling_error("out of memory");
-			break;
-		}
-		if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
-			free(from);
-			err = rolling_error("out of memory");
-			break;
-		}
-		err = move_file(from, to);
-		free(from);
-		free(to);
-	}
+	while (!err && (entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			err = move_entry(from_dir, to_dir, entry->d_name);
 	if (dir)
 		closedir(dir);
 	free(from_dir);
@@ -324,10 +325,10 @@ static int migrate_packs(const struct rolling_quarantine *q)
 	int rank, err = 0;
 
 	if (asprintf(&from_dir, "%s/pack", q->path) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (asprintf(&to_dir, "%s/pack", q->objects) < 0) {
 		free(from_dir);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	for (rank = 0; rank <= 2 && !err; rank++) {
 		DIR *dir = opendir(from_dir);
@@ -335,24 +336,9 @@ static int migrate_packs(const struct rolling_quarantine *q)
 
 		if (!dir)
 			break;
-		while (!err && (entry = readdir(dir))) {
-			char *from, *to;
-
-			if (pack_rank(entry->d_name) != rank)
-				continue;
-			if (asprintf(&from, "%s/%s", from_dir, entry->d_name) < 0) {
-				err = rolling_error("out of memory");
-				break;
-			}
-			if (asprintf(&to, "%s/%s", to_dir, entry->d_name) < 0) {
-				free(from);
-				err = rolling_error("out of memory");
-				break;
-			}
-			err = move_file(from, to);
-			free(from);
-			free(to);
-		}
+		while (!err && (entry = readdir(dir)))
+			if (pack_rank(entry->d_name) == rank)
+				err = move_entry(from_dir, to_dir, entry->d_name);
 		closedir(dir);
 	}
 	free(from_dir);

@@ -13,7 +13,7 @@ static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 		return rolling_git_error(err, "cannot read %s", u->refname);
 	if (!err && u->had_old && git_oid_equal(&current, &u->old_oid))
 		return 0;
-	return rolling_error_code(ROLLING_ERACE, "%s was changed by another process", u->refname);
+	return rolling_error("%s was changed by another process", u->refname);
 }
 
 static int is_logged_by_default(const char *refname)
@@ -32,7 +32,7 @@ int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_updat
 		return rolling_git_error(err, "cannot start a ref transaction");
 	for (i = 0; i < nr; i++) {
 		if ((err = git_transaction_lock_ref(tx, updates[i].refname)) < 0) {
-			err = rolling_git_error(err == GIT_ELOCKED ? ROLLING_ERACE : err,
+			err = rolling_git_error(err,
 						"cannot lock %s", updates[i].refname);
 			goto out;
 		}

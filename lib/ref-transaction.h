@@ -17,8 +17,8 @@ struct rolling_ref_update {
  * is compared with its old value under its lock, and only when all
  * match are they written, each with a reflog entry (created for refs
  * outside refs/heads/ and refs/remotes/, which git does not log by
- * default).  Returns 0; ROLLING_ERACE when a ref is locked or changed
- * by another process (nothing written); another negative error.
+ * default).  Returns 0, or a negative error (a ref locked or changed
+ * by another process, say) with nothing written.
  */
 int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
 			    size_t nr);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "release-number.h"
 #include "error.h"
+#include "strbuf.h"
 
 static int cmp_u32(uint32_t a, uint32_t b)
 {
@@ -45,28 +46,28 @@ int rolling_parse_u32(uint32_t *out, const char *s, size_t len)
 }
 
 /* "<major>.<minor> or <major>.<minor>.<sub>", for messages. */
-static const char *describe_forms(char *buf, size_t size, unsigned forms)
+static void describe_forms(struct strbuf *sb, unsigned forms)
 {
 	static const char *const names[] = {
 		NULL, "<major>", "<major>.<minor>", "<major>.<minor>.<sub>",
 	};
-	size_t len = 0;
 	unsigned parts;
 
-	buf[0] = '\0';
 	for (parts = 1; parts <= 3; parts++)
 		if (forms & ROLLING_SERIES_FORM(parts))
-			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-						len ? " or " : "", names[parts]);
-	return buf;
+			strbuf_addf(sb, "%s%s", sb->len ? " or " : "", names[parts]);
 }
 
 static int form_error(const char *what, const char *s, unsigned forms)
 {
-	char expected[64];
+	struct strbuf expected = STRBUF_INIT;
+	int err;
 
-	return rolling_error("%s: '%s' is not a series of the form %s", what, s,
-			     describe_forms(expected, sizeof(expected), forms));
+	describe_forms(&expected, forms);
+	err = strbuf_oom(&expected) ? rolling_error_nomem() :
+	      rolling_error("%s: '%s' is not a series of the form %s", what, s, expected.buf);
+	strbuf_release(&expected);
+	return err;
 }
 
 int rolling_series_parse(struct rolling_series *out, const char *s, unsigned forms,

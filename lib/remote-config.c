@@ -3,6 +3,7 @@
 #include <string.h>
 #include "remote-config.h"
 #include "config.h"
+#include "alloc.h"
 #include "error.h"
 #include "run-command.h"
 
@@ -13,15 +14,12 @@ static char *key(const char *remote, const char *name)
 	return asprintf(&k, "rolling.remote.%s.%s", remote, name) < 0 ? NULL : k;
 }
 
-static int add_branch(struct rolling_remote_config *rc, const char *value)
+static int add_branch(struct rolling_remote_config *rc, const char *value, size_t *alloc)
 {
-	char **grown = realloc(rc->branches, (rc->branches_nr + 1) * sizeof(*grown));
-
-	if (!grown)
-		return rolling_error("out of memory");
-	rc->branches = grown;
+	if (ALLOC_GROW(rc->branches, rc->branches_nr + 1, *alloc) < 0)
+		return ROLLING_ERROR;
 	if (!(rc->branches[rc->branches_nr] = strdup(value)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	rc->branches_nr++;
 	return 0;
 }
@@ -37,12 +35,13 @@ static int read_branches(struct rolling_remote_config *rc, git_config *config,
 {
 	git_config_iterator *iter;
 	git_config_entry *entry;
+	size_t alloc = 0;
 	int err;
 
 	if ((err = git_config_iterator_new(&iter, config)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
 	while (!(err = git_config_next(&entry, iter)))
-		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value)) < 0)
+		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value, &alloc)) < 0)
 			break;
 	git_config_iterator_free(iter);
 	if (err == GIT_ITEROVER)
@@ -71,7 +70,7 @@ int rolling_remote_config_read(struct rolling_remote_config *rc, git_repository 
 
 	memset(rc, 0, sizeof(*rc));
 	if (!branches || !signatures || !release || !mainline) {
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto out;
 	}
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0) {
@@ -113,7 +112,7 @@ static int set(git_config *config, const char *remote, const char *name, const c
 	int err;
 
 	if (!k)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	err = git_config_set_string(config, k, value);
 	if (err < 0)
 		err = rolling_git_error(err, "cannot set %s", k);
@@ -134,7 +133,7 @@ static int add_branch_value(git_repository *repo, const char *remote, const char
 	int status;
 
 	if (!k)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	status = rolling_run_git(args, NULL, 0);
 	free(k);
 	if (status > 0)

@@ -2,11 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "remote-refs.h"
+#include "alloc.h"
 #include "run-command.h"
 #include "error.h"
+#include "strbuf.h"
 
 #define PEELED_SUFFIX "^{}"
-#define MAX_PATTERNS 56
 
 static struct rolling_remote_ref *find(const struct rolling_remote_refs *refs,
 				       const char *name, size_t len)
@@ -24,18 +25,11 @@ static int add_ref(struct rolling_remote_refs *refs, const git_oid *oid, const c
 {
 	struct rolling_remote_ref *ref;
 
-	if (refs->nr == refs->alloc) {
-		size_t alloc = refs->alloc ? refs->alloc * 2 : 64;
-		void *grown = realloc(refs->refs, alloc * sizeof(*refs->refs));
-
-		if (!grown)
-			return rolling_error("out of memory");
-		refs->refs = grown;
-		refs->alloc = alloc;
-	}
+	if (ALLOC_GROW(refs->refs, refs->nr + 1, refs->alloc) < 0)
+		return ROLLING_ERROR;
 	ref = &refs->refs[refs->nr];
 	if (!(ref->name = strndup(name, len)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	git_oid_cpy(&ref->oid, oid);
 	git_oid_cpy(&ref->peeled, oid);
 	refs->nr++;
@@ -78,46 +72,31 @@ static int index_tags(struct rolling_remote_refs *refs)
 int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
 			      size_t patterns_nr, const char *path)
 {
-	const char *args[MAX_PATTERNS + 4] = { "ls-remote", "--", remote };
-	size_t i;
+	const char **args = calloc(patterns_nr + 4, sizeof(*args));
+	int err;
 
-	if (patterns_nr > MAX_PATTERNS)
-		return rolling_error("too many branches for one fetch (at most %d)", MAX_PATTERNS);
-	for (i = 0; i < patterns_nr; i++)
-		args[3 + i] = patterns[i];
-	args[3 + patterns_nr] = NULL;
-	return rolling_git_start(pid, args, path);
+	if (!args)
+		return rolling_error_nomem();
+	args[0] = "ls-remote";
+	args[1] = "--";
+	args[2] = remote;
+	memcpy(args + 3, patterns, patterns_nr * sizeof(*args));
+	err = rolling_git_start(pid, args, path);
+	free(args);
+	return err;
 }
 
 static int read_file(char **out, const char *path)
 {
-	FILE *in = fopen(path, "r");
-	size_t len = 0, alloc = 1 << 16, n;
-	char *buf = malloc(alloc);
+	struct strbuf sb = STRBUF_INIT;
+	int err = 0;
 
-	if (!in || !buf) {
-		free(buf);
-		if (in)
-			fclose(in);
-		return rolling_error("cannot read %s", path);
-	}
-	while ((n = fread(buf + len, 1, alloc - len - 1, in)) > 0) {
-		len += n;
-		if (len + 1 == alloc) {
-			char *grown = realloc(buf, alloc *= 2);
-
-			if (!grown) {
-				free(buf);
-				fclose(in);
-				return rolling_error("out of memory");
-			}
-			buf = grown;
-		}
-	}
-	fclose(in);
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
+	if (strbuf_read_file(&sb, path) < 0)
+		err = strbuf_oom(&sb) ? rolling_error_nomem() : rolling_error("cannot read %s", path);
+	else if (!(*out = strbuf_detach(&sb)))
+		err = rolling_error_nomem();
+	strbuf_release(&sb);
+	return err;
 }
 
 int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "revision.h"
 #include "error.h"
+#include "strbuf.h"
 
 /* How git expands a short ref name, in its order (refs.c, ref_rev_parse_rules). */
 static const struct {
@@ -50,26 +51,27 @@ static int ref_resolves(git_repository *repo, const char *refname)
  */
 static int check_ambiguous(git_repository *repo, const char *rev)
 {
-	size_t len = ref_part_len(rev), i, found = 0, listed = 0;
-	char refname[1024], list[4096] = "";
+	struct strbuf refname = STRBUF_INIT, list = STRBUF_INIT;
+	size_t len = ref_part_len(rev), i, found = 0;
+	int err = 0;
 
-	if (!len || len > 900)
-		return 0;
-	for (i = 0; i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
-		snprintf(refname, sizeof(refname), "%s%.*s%s", rev_parse_rules[i].prefix, (int)len,
-			 rev, rev_parse_rules[i].suffix);
-		if (!ref_resolves(repo, refname))
+	for (i = 0; len && i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
+		strbuf_setlen(&refname, 0);
+		strbuf_addstr(&refname, rev_parse_rules[i].prefix);
+		strbuf_add(&refname, rev, len);
+		strbuf_addstr(&refname, rev_parse_rules[i].suffix);
+		if (strbuf_oom(&refname) || !ref_resolves(repo, refname.buf))
 			continue;
-		found++;
-		listed += (size_t)snprintf(list + listed, sizeof(list) - listed, "%s%s",
-					   found > 1 ? ", " : "", refname);
-		if (listed >= sizeof(list))
-			listed = sizeof(list) - 1;
+		strbuf_addf(&list, "%s%s", found++ ? ", " : "", refname.buf);
 	}
-	if (found < 2)
-		return 0;
-	return rolling_error("refname '%.*s' is ambiguous: %s; name one in full", (int)len, rev,
-			     list);
+	if (strbuf_oom(&refname) || strbuf_oom(&list))
+		err = rolling_error_nomem();
+	else if (found > 1)
+		err = rolling_error("refname '%.*s' is ambiguous: %s; name one in full", (int)len,
+				    rev, list.buf);
+	strbuf_release(&refname);
+	strbuf_release(&list);
+	return err;
 }
 
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev)

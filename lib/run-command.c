@@ -10,44 +10,23 @@
 #include <unistd.h>
 #include "run-command.h"
 #include "error.h"
+#include "strbuf.h"
 
 extern char **environ;
 
-/* Read everything from fd into a growing NUL-terminated buffer. */
+/* Read everything from fd into a NUL-terminated string. */
 static int read_all(int fd, char **out)
 {
-	size_t len = 0, alloc = 256;
-	char *buf = malloc(alloc);
+	struct strbuf sb = STRBUF_INIT;
+	int err = 0;
 
-	if (!buf)
-		return rolling_error("out of memory");
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= alloc) {
-			char *grown = realloc(buf, alloc * 2);
-
-			if (!grown) {
-				free(buf);
-				return rolling_error("out of memory");
-			}
-			buf = grown;
-			alloc *= 2;
-		}
-		n = read(fd, buf + len, alloc - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			return rolling_error("cannot read the output of git: %s", strerror(errno));
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
+	if (strbuf_read_fd(&sb, fd) < 0)
+		err = strbuf_oom(&sb) ? rolling_error_nomem() :
+		      rolling_error("cannot read the output of git: %s", strerror(errno));
+	else if (!(*out = strbuf_detach(&sb)))
+		err = rolling_error_nomem();
+	strbuf_release(&sb);
+	return err;
 }
 
 static int wait_for(pid_t pid, const char *what)
@@ -143,10 +122,10 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	if (out)
 		*out = NULL;
 	if (!(argv = git_argv(args)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if (env && !(envp = child_environ(env))) {
 		free(argv);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(argv);
@@ -175,8 +154,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 		goto close_pipe;
 	}
 	/* What we printed must come before what git prints. */
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
 	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
 	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv,
 			   envp ? envp : environ);
@@ -217,7 +195,7 @@ int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_pa
 	int err;
 
 	if (!(argv = git_argv(args)))
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	if ((err = posix_spawn_file_actions_init(&actions))) {
 		free(argv);
 		return rolling_error("cannot run git: %s", strerror(err));
@@ -225,8 +203,7 @@ int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_pa
 	err = posix_spawn_file_actions_addopen(&actions, 1, stdout_path,
 					       O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (!err) {
-		fflush(stdout);
-		fflush(stderr);
+		fflush(NULL);
 		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv, environ);
 	}
 	posix_spawn_file_actions_destroy(&actions);

@@ -1,7 +1,10 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "strbuf.h"
 #include "alloc.h"
 
@@ -84,6 +87,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int len;
 
+	if (sb->oom)
+		return;         /* sticky: the room left must not take text either */
 	/* Try the room there is, then grow to the exact size once. */
 	va_start(ap, fmt);
 	len = vsnprintf(sb->alloc ? sb->buf + sb->len : NULL,
@@ -103,6 +108,43 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
 	va_end(ap);
 	sb->len += (size_t)len;
+}
+
+/* Read in pieces of at least this much room. */
+#define READ_CHUNK 8192
+
+int strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (strbuf_grow(sb, READ_CHUNK) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			return 0;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = strbuf_read_fd(sb, fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret;
 }
 
 void strbuf_reset(struct strbuf *sb)

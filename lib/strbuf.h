@@ -44,6 +44,16 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) ROLLING_PRINTF(2, 3);
 
+/*
+ * Append all that can be read from `fd`, to its end.  Returns 0, or -1
+ * with errno set (ENOMEM when memory ran out, which also sets oom); what
+ * was read before a failure stays.
+ */
+int strbuf_read_fd(struct strbuf *sb, int fd);
+
+/* The same for the whole file at `path`; -1 with errno when it cannot be opened. */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+
 /* Empty it, keeping the memory (and clearing oom). */
 void strbuf_reset(struct strbuf *sb);
 

@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "worktree.h"
+#include "alloc.h"
 #include "error.h"
 #include "run-command.h"
+#include "strbuf.h"
 
 #define INTENT_NAME "ROLLING_ADVANCE"
 #define INTENT_LOCKED "index.lock taken"
@@ -32,31 +34,16 @@ static int exists(const char *path)
 	return !lstat(path, &st);
 }
 
-/* Read a small file whole; NULL when absent or unreadable. */
+/* Read a small file whole; NULL when absent, unreadable or out of memory. */
 static char *read_small_file(const char *path)
 {
-	char *buf = NULL;
-	size_t alloc = 0, len = 0;
-	FILE *f = fopen(path, "r");
-	int c;
+	struct strbuf sb = STRBUF_INIT;
 
-	if (!f)
+	if (strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
 		return NULL;
-	while ((c = getc(f)) != EOF) {
-		if (len + 2 > alloc) {
-			char *grown = realloc(buf, alloc = alloc ? alloc * 2 : 256);
-
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		buf[len++] = (char)c;
 	}
-	fclose(f);
-	if (!buf)
-		return strdup("");
-	buf[len] = '\0';
-	return buf;
+	return strbuf_detach(&sb);
 }
 
 /* --- refusals ---------------------------------------------------------- */
@@ -194,26 +181,20 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* NULL when out of memory. */
 static char *intent_text(const struct rolling_worktree_tx *tx)
 {
 	char host[HOST_NAME_MAX + 1] = "unknown", hex[GIT_OID_HEXSZ + 1];
-	char *text, *line;
+	struct strbuf text = STRBUF_INIT;
 	size_t i;
 
 	gethostname(host, sizeof(host) - 1);
-	if (asprintf(&text, "%ld %s\n%s\n%s\n", (long)getpid(), host, tx->refname,
-		     git_oid_tostr(hex, sizeof(hex), &tx->old_tip)) < 0)
-		return NULL;
-	for (i = 0; i < tx->nr; i++) {
-		git_oid_tostr(hex, sizeof(hex), &tx->moves[i].to);
-		if (asprintf(&line, "%s%s %s\n", text, hex, tx->moves[i].message) < 0) {
-			free(text);
-			return NULL;
-		}
-		free(text);
-		text = line;
-	}
-	return text;
+	strbuf_addf(&text, "%ld %s\n%s\n%s\n", (long)getpid(), host, tx->refname,
+		    git_oid_tostr(hex, sizeof(hex), &tx->old_tip));
+	for (i = 0; i < tx->nr; i++)
+		strbuf_addf(&text, "%s %s\n", git_oid_tostr(hex, sizeof(hex), &tx->moves[i].to),
+			    tx->moves[i].message);
+	return strbuf_detach(&text);
 }
 
 /*
@@ -229,7 +210,7 @@ static int create_intent(struct rolling_worktree_tx *tx)
 
 	if (!text || asprintf(&tmp, "%s.%ld", tx->intent, (long)getpid()) < 0) {
 		free(text);
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	}
 	unlink(tmp);
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0666)) < 0 ||
@@ -278,11 +259,10 @@ static int copy_fd(int to, int from)
 
 static int index_lock_exists_error(const char *lock)
 {
-	return rolling_error_code(ROLLING_ELOCKED,
-				  "unable to create '%s': File exists\n"
-				  "another git process seems to be running in this repository;"
-				  " if none is, one crashed earlier: remove the file and try again;"
-				  " nothing was changed", lock);
+	return rolling_error("unable to create '%s': File exists\n"
+			     "another git process seems to be running in this repository;"
+			     " if none is, one crashed earlier: remove the file and try again;"
+			     " nothing was changed", lock);
 }
 
 /* Take index.lock as git does, with a copy of the index in it. */
@@ -292,7 +272,7 @@ static int lock_index(struct rolling_worktree_tx *tx)
 	int fd = -1, from = -1, err = 0;
 
 	if (!index || !lock) {
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto out;
 	}
 	if ((fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
@@ -341,19 +321,41 @@ static void unlock_index(const char *gitdir)
 
 /* --- putting files back ------------------------------------------------ */
 
+/* The target of a symbolic link, whole; 0, or -1 when it cannot be read. */
+static int read_link(struct strbuf *target, const char *path, size_t hint)
+{
+	size_t room = hint + 1;
+	ssize_t len;
+
+	for (;;) {
+		strbuf_reset(target);
+		if (strbuf_grow(target, room) < 0)
+			return -1;
+		len = readlink(path, target->buf, room);
+		if (len < 0)
+			return -1;
+		if ((size_t)len < room)
+			break;
+		room *= 2;      /* it grew since lstat(): try again */
+	}
+	strbuf_setlen(target, (size_t)len);
+	return 0;
+}
+
 /* The blob id the file at `path` would have, or 0 when it is not a file or symlink. */
 static int worktree_blob(git_oid *id, git_repository *repo, const char *path)
 {
 	const char *workdir = git_repository_workdir(repo);
-	char *full = path_join(workdir, path), target[PATH_MAX];
+	char *full = path_join(workdir, path);
+	struct strbuf target = STRBUF_INIT;
 	struct stat st;
-	ssize_t len;
 	int found = 0;
 
 	if (full && !lstat(full, &st)) {
 		if (S_ISLNK(st.st_mode)) {
-			len = readlink(full, target, sizeof(target));
-			found = len >= 0 && !git_odb_hash(id, target, (size_t)len, GIT_OBJECT_BLOB);
+			found = !read_link(&target, full, (size_t)st.st_size) &&
+				!git_odb_hash(id, target.buf, target.len, GIT_OBJECT_BLOB);
+			strbuf_release(&target);
 		} else if (S_ISREG(st.st_mode)) {
 			found = !git_repository_hashfile(id, repo, full, GIT_OBJECT_BLOB, path);
 		}
@@ -418,17 +420,9 @@ struct restore {
 
 static int add_path(struct restore *r, const char *path)
 {
-	if (r->nr + 1 >= r->alloc) {
-		size_t alloc = r->alloc ? r->alloc * 2 : 64;
-		const char **grown = realloc(r->paths, alloc * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		r->paths = grown;
-		r->alloc = alloc;
-	}
+	if (ALLOC_GROW(r->paths, r->nr + 1, r->alloc) < 0)
+		return -1;
 	r->paths[r->nr++] = path;
-	r->paths[r->nr] = NULL;
 	return 0;
 }
 
@@ -474,10 +468,8 @@ static int restore_files(git_repository *repo, const char *gitdir, const git_oid
 		if (!written || (old && in_new && git_oid_equal(&old->id, &d->new_file.id)))
 			continue;       /* not ours, or nothing to undo */
 		if (old) {
-			if (add_path(&r, path) < 0) {
-				err = rolling_error("out of memory");
+			if ((err = add_path(&r, path)) < 0)
 				goto out;
-			}
 		} else if (in_new) {
 			remove_created(repo, path);
 		}
@@ -488,7 +480,7 @@ static int restore_files(git_repository *repo, const char *gitdir, const git_oid
 
 		if (!args || asprintf(&env_index, "GIT_INDEX_FILE=%s", index_path) < 0) {
 			free(args);
-			err = rolling_error("out of memory");
+			err = rolling_error_nomem();
 			goto out;
 		}
 		env[0] = env_index;
@@ -532,7 +524,7 @@ int rolling_worktree_begin(struct rolling_worktree_tx *tx, git_repository *repo,
 	git_oid_cpy(&tx->old_tip, old_tip);
 	if (!(tx->refname = strdup(refname)) || !(tx->gitdir = strdup(git_repository_path(repo))) ||
 	    !(tx->intent = path_join(tx->gitdir, INTENT_NAME))) {
-		err = rolling_error("out of memory");
+		err = rolling_error_nomem();
 		goto fail;
 	}
 	if ((err = create_intent(tx)) != 0) {
@@ -550,25 +542,18 @@ fail:
 	return err;
 }
 
-struct conflicts {
-	char *list;
-	int failed;
-};
+/* A list of paths in a message: each on a line of its own, indented. */
+static void add_listed_path(struct strbuf *list, const char *path)
+{
+	strbuf_addf(list, "\n\t%s", path);
+}
 
 static int note_conflict(git_checkout_notify_t why, const char *path,
 			 const git_diff_file *baseline, const git_diff_file *target,
 			 const git_diff_file *workdir, void *payload)
 {
-	struct conflicts *c = payload;
-	char *grown;
-
 	(void)why; (void)baseline; (void)target; (void)workdir;
-	if (asprintf(&grown, "%s\n\t%s", c->list ? c->list : "", path) < 0) {
-		c->failed = 1;
-		return 0;
-	}
-	free(c->list);
-	c->list = grown;
+	add_listed_path(payload, path);
 	return 0;
 }
 
@@ -581,7 +566,7 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 	git_checkout_options opts;
 	git_commit *from = NULL, *to = NULL;
 	git_tree *baseline = NULL, *target = NULL;
-	struct conflicts c = { NULL, 0 };
+	struct strbuf list = STRBUF_INIT;
 	int err;
 
 	if (!git_commit_lookup(&from, tx->repo, &tx->old_tip) &&
@@ -592,22 +577,20 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 		opts.baseline = baseline;
 		opts.notify_flags = GIT_CHECKOUT_NOTIFY_CONFLICT;
 		opts.notify_cb = note_conflict;
-		opts.notify_payload = &c;
+		opts.notify_payload = &list;
 		git_checkout_tree(tx->repo, (git_object *)target, &opts);
 	}
-	if (c.list && !c.failed)
-		err = rolling_error_code(ROLLING_ECONFLICT,
-					 "your local changes to the following files would be "
-					 "overwritten by advancing '%s':%s\n"
-					 "commit or stash them, then try again; nothing was changed",
-					 tx->branch, c.list);
+	if (list.len && !strbuf_oom(&list))
+		err = rolling_error("your local changes to the following files would be "
+				    "overwritten by advancing '%s':%s\n"
+				    "commit or stash them, then try again; nothing was changed",
+				    tx->branch, list.buf);
 	else
-		err = rolling_error_code(ROLLING_ECONFLICT,
-					 "local changes would be overwritten by advancing '%s';"
-					 " git read-tree said:\n%s"
-					 "commit or stash them, then try again; nothing was changed",
-					 tx->branch, git_said);
-	free(c.list);
+		err = rolling_error("local changes would be overwritten by advancing '%s';"
+				    " git read-tree said:\n%s"
+				    "commit or stash them, then try again; nothing was changed",
+				    tx->branch, git_said);
+	strbuf_release(&list);
 	git_tree_free(target);
 	git_tree_free(baseline);
 	git_commit_free(to);
@@ -625,24 +608,19 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 	if (index_path && !git_index_open(&index, index_path) && git_index_has_conflicts(index)) {
 		git_index_conflict_iterator *it;
 		const git_index_entry *ancestor, *ours, *theirs;
-		char *list = strdup(""), *grown;
+		struct strbuf list = STRBUF_INIT;
 
 		if (!git_index_conflict_iterator_new(&it, index)) {
-			while (list && !git_index_conflict_next(&ancestor, &ours, &theirs, it)) {
-				const char *path = ours ? ours->path : theirs ? theirs->path :
-						   ancestor->path;
-
-				grown = asprintf(&grown, "%s\n\t%s", list, path) < 0 ? NULL : grown;
-				free(list);
-				list = grown;
-			}
+			while (!git_index_conflict_next(&ancestor, &ours, &theirs, it))
+				add_listed_path(&list, ours ? ours->path : theirs ? theirs->path :
+						ancestor->path);
 			git_index_conflict_iterator_free(it);
 		}
-		err = rolling_error_code(ROLLING_ECONFLICT,
-					 "cannot advance '%s': the index has unmerged entries:%s\n"
-					 "resolve them first; nothing was changed",
-					 tx->branch, list ? list : "");
-		free(list);
+		err = strbuf_oom(&list) ? rolling_error_nomem() :
+		      rolling_error("cannot advance '%s': the index has unmerged entries:%s\n"
+				    "resolve them first; nothing was changed",
+				    tx->branch, list.buf);
+		strbuf_release(&list);
 	}
 	git_index_free(index);
 	free(index_path);
@@ -670,7 +648,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	git_oid_tostr(to, sizeof(to), &tx->moves[tx->nr - 1].to);
 	/* git updates our copy of the index under its own lock on that copy. */
 	if (asprintf(&env_index, "GIT_INDEX_FILE=%sindex.lock", tx->gitdir) < 0)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	env[0] = env_index;
 	/*
 	 * As git merge does first: refresh the stat data, so that a file
@@ -720,6 +698,7 @@ int rolling_worktree_commit(struct rolling_worktree_tx *tx)
 
 void rolling_worktree_abort(struct rolling_worktree_tx *tx)
 {
+	/* Putting files back records errors of its own: keep the caller's. */
 	char *why = rolling_error_take();
 
 	if (tx->index_locked) {
@@ -739,48 +718,71 @@ void rolling_worktree_abort(struct rolling_worktree_tx *tx)
 
 /* --- recovery ---------------------------------------------------------- */
 
+/* An intent file read back; the strings point into its text. */
 struct intent {
 	long pid;
-	char host[65];           /* HOST_NAME_MAX + 1; read with %64s */
-	char refname[1024];
+	const char *host;
+	const char *refname;
 	git_oid old_tip;
 	struct rolling_ref_move *moves;
-	size_t nr;
+	size_t nr, alloc;
 	int index_locked;
 };
+
+/* "<pid> <host>" */
+static int parse_owner(struct intent *in, char *line)
+{
+	char *end;
+
+	in->pid = strtol(line, &end, 10);
+	if (end == line)
+		return -1;
+	in->host = *end == ' ' ? end + 1 : "";
+	return 0;
+}
+
+/* "<new tip> <reflog message>" */
+static int parse_move(struct intent *in, char *line)
+{
+	struct rolling_ref_move *move;
+
+	if (strlen(line) < GIT_OID_HEXSZ + 1 || line[GIT_OID_HEXSZ] != ' ' ||
+	    ALLOC_GROW(in->moves, in->nr + 1, in->alloc) < 0)
+		return -1;
+	move = &in->moves[in->nr];
+	if (git_oid_fromstrn(&move->to, line, GIT_OID_HEXSZ) < 0)
+		return -1;
+	move->message = line + GIT_OID_HEXSZ + 1;
+	in->nr++;
+	return 0;
+}
 
 static int parse_intent(struct intent *in, char *text)
 {
 	char *line, *save = NULL;
-	int n = 0;
+	int n = 0, err = 0;
 
 	memset(in, 0, sizeof(*in));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
-		if (n == 0) {
-			if (sscanf(line, "%ld %64s", &in->pid, in->host) < 1)
-				return -1;
-		} else if (n == 1) {
-			snprintf(in->refname, sizeof(in->refname), "%s", line);
-		} else if (n == 2) {
-			if (git_oid_fromstr(&in->old_tip, line) < 0)
-				return -1;
-		} else if (!strcmp(line, INTENT_LOCKED)) {
+	in->host = "";
+	for (line = strtok_r(text, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		if (n == 0)
+			err = parse_owner(in, line);
+		else if (n == 1)
+			in->refname = line;
+		else if (n == 2)
+			err = git_oid_fromstr(&in->old_tip, line);
+		else if (!strcmp(line, INTENT_LOCKED))
 			in->index_locked = 1;
-		} else {
-			struct rolling_ref_move *grown = realloc(in->moves, (in->nr + 1) * sizeof(*grown));
-
-			if (!grown || strlen(line) < GIT_OID_HEXSZ + 1 ||
-			    git_oid_fromstrn(&grown[in->nr].to, line, GIT_OID_HEXSZ) < 0) {
-				in->moves = grown ? grown : in->moves;
-				return -1;
-			}
-			in->moves = grown;
-			snprintf(grown[in->nr].message, sizeof(grown[in->nr].message), "%s",
-				 line + GIT_OID_HEXSZ + 1);
-			in->nr++;
-		}
+		else
+			err = parse_move(in, line);
 	}
-	return n >= 3 && in->nr ? 0 : -1;
+	return !err && n >= 3 && in->nr ? 0 : -1;
+}
+
+static const char *owner_host(const struct intent *in)
+{
+	return in->host && *in->host ? in->host : "?";
 }
 
 /* Wait a little for the flock: a killed run's git read-tree may be finishing. */
@@ -802,10 +804,10 @@ static int wait_flock(int fd)
 /* A lock of the branch left by the killed run: empty, or our next tip. */
 static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 {
-	char *lock, *content;
+	char *lock = rolling_ref_lock_path(repo, in->refname), *content;
 	size_t i;
 
-	if (asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), in->refname) < 0)
+	if (!lock)
 		return;
 	if ((content = read_small_file(lock))) {
 		int ours = !*content;
@@ -906,7 +908,7 @@ int rolling_worktree_recover(git_repository *repo)
 	int fd, err = 0;
 
 	if (!intent)
-		return rolling_error("out of memory");
+		return rolling_error_nomem();
 	remove_dead_drafts(gitdir);
 	if ((fd = open(intent, O_RDONLY | O_CLOEXEC)) < 0) {
 		free(intent);
@@ -916,12 +918,11 @@ int rolling_worktree_recover(git_repository *repo)
 		text = read_small_file(intent);
 		if (!text || parse_intent(&in, text) < 0)
 			in.pid = 0;
-		err = rolling_error_code(ROLLING_ELOCKED,
-					 "another git rolling advance (pid %ld on %s) is updating this"
-					 " work tree (it holds '%s'); wait for it to finish;"
-					 " if it hangs, end it ('kill %ld' on %s) and run"
-					 " git rolling advance again", in.pid, in.host[0] ? in.host : "?",
-					 intent, in.pid, in.host[0] ? in.host : "?");
+		err = rolling_error("another git rolling advance (pid %ld on %s) is updating this"
+				    " work tree (it holds '%s'); wait for it to finish;"
+				    " if it hangs, end it ('kill %ld' on %s) and run"
+				    " git rolling advance again", in.pid, owner_host(&in),
+				    intent, in.pid, owner_host(&in));
 		goto out;
 	}
 	/* Whoever held it may have finished and removed it meanwhile. */

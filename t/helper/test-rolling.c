@@ -6,10 +6,17 @@
  *   test-rolling classify <preset> <tag>...
  *   test-rolling classify-re <release-re> <mainline-re> <tag>...
  *   test-rolling series <forms> <text>...   (forms: "12" for 1 or 2 numbers)
+ *   test-rolling strbuf <op>...   (add <s>, addch <c>, addf <s>, read <file>,
+ *                                  setlen <n>, reset, detach, oom, show)
+ *   test-rolling alloc-grow <nr> [<then>]   (grow an array one at a time, then to <then>)
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "../../lib/alloc.h"
+#include "../../lib/strbuf.h"
 #include "../../lib/pattern.h"
 #include "../../lib/preset.h"
 #include "../../lib/error.h"
@@ -73,6 +80,103 @@ static int series(const char *sizes, int n, char **texts)
 	return 0;
 }
 
+/*
+ * "len=<len> oom=<0|1> <contents>", after checking what every strbuf
+ * promises: NUL-terminated at len, no NUL before it, room for it.
+ */
+static int show_strbuf(const struct strbuf *sb)
+{
+	if (!sb->buf || sb->buf[sb->len] != '\0' || strlen(sb->buf) != sb->len ||
+	    (sb->alloc && sb->alloc <= sb->len) || (!sb->alloc && sb->buf != strbuf_empty)) {
+		printf("broken strbuf: len=%zu alloc=%zu\n", sb->len, sb->alloc);
+		return 1;
+	}
+	printf("len=%zu oom=%d %s\n", sb->len, strbuf_oom(sb), sb->buf);
+	return 0;
+}
+
+/* Each operation in turn on one strbuf; "show" prints it. */
+static int strbuf_ops(int n, char **ops)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < n; i++) {
+		const char *op = ops[i], *arg = i + 1 < n ? ops[i + 1] : "";
+
+		if (!strcmp(op, "add")) {
+			strbuf_addstr(&sb, arg);
+			i++;
+		} else if (!strcmp(op, "addch")) {
+			strbuf_addch(&sb, arg[0]);
+			i++;
+		} else if (!strcmp(op, "addf")) {
+			strbuf_addf(&sb, "<%s|%d>", arg, (int)strlen(arg));
+			i++;
+		} else if (!strcmp(op, "setlen")) {
+			strbuf_setlen(&sb, (size_t)strtoul(arg, NULL, 10));
+			i++;
+		} else if (!strcmp(op, "read")) {
+			if (strbuf_read_file(&sb, arg) < 0)
+				printf("read: %s\n", strerror(errno));
+			i++;
+		} else if (!strcmp(op, "reset")) {
+			strbuf_reset(&sb);
+		} else if (!strcmp(op, "oom")) {
+			/* More than memory can hold: fails without allocating. */
+			printf("grow: %d\n", strbuf_grow(&sb, SIZE_MAX));
+		} else if (!strcmp(op, "detach")) {
+			char *s = strbuf_detach(&sb);
+
+			printf("detached: %s\n", s ? s : "(null)");
+			free(s);
+			ret = show_strbuf(&sb);
+		} else if (!strcmp(op, "show")) {
+			ret = show_strbuf(&sb);
+		} else {
+			fprintf(stderr, "unknown strbuf operation %s\n", op);
+			ret = 129;
+		}
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Grow an array of size_t one element at a time to `nr`, printing each
+ * new allocation; then ask for room for `then` elements (more than
+ * memory can hold must fail and keep the array) and check that every
+ * element kept its value.
+ */
+static int alloc_grow(const char *nr_text, const char *then_text)
+{
+	size_t *array = NULL, alloc = 0, nr = 0, i, want = (size_t)strtoull(nr_text, NULL, 10);
+	size_t then = then_text ? (size_t)strtoull(then_text, NULL, 10) : 0;
+	int ret = 0;
+
+	for (; nr < want; nr++) {
+		size_t was = alloc;
+
+		if (ALLOC_GROW(array, nr + 1, alloc) < 0) {
+			printf("error: %s\n", rolling_last_error());
+			free(array);
+			return 1;
+		}
+		if (alloc != was)
+			printf("nr %zu alloc %zu\n", nr + 1, alloc);
+		array[nr] = nr * 7;
+	}
+	if (then && ALLOC_GROW(array, then, alloc) < 0)
+		printf("error: %s; alloc %zu\n", rolling_last_error(), alloc);
+	for (i = 0; i < nr; i++)
+		if (array[i] != i * 7) {
+			printf("element %zu lost its value\n", i);
+			ret = 1;
+		}
+	free(array);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -89,7 +193,11 @@ int main(int argc, char **argv)
 		return classify(argv[2], argv[3], argc - 4, argv + 4);
 	if (argc >= 3 && !strcmp(argv[1], "series"))
 		return series(argv[2], argc - 3, argv + 3);
+	if (argc >= 2 && !strcmp(argv[1], "strbuf"))
+		return strbuf_ops(argc - 2, argv + 2);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "alloc-grow"))
+		return alloc_grow(argv[2], argv[3]);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
-		" series <forms>) <arg>...\n");
+		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>])\n");
 	return 129;
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+
+test_description='lib/ never exits and never writes to the terminal
+
+The library returns errors to its caller; only cli/ and builtin/ print
+or exit.  The object files of lib/ must not reference the calls that do
+(exit, abort, printf, puts, perror, stdout, stderr, isatty, ...): nm -u
+lists what each object needs from elsewhere.
+'
+. "$(dirname "$0")"/test-lib.sh
+
+FORBIDDEN='exit|_exit|_Exit|abort|printf|__printf_chk|vprintf|__vprintf_chk|puts|putchar|perror|isatty|stdout|stderr'
+
+# forbidden_refs <object>...: "<object>: <symbol>" for each forbidden
+# symbol an object leaves undefined.
+forbidden_refs () {
+	nm -u -A "$@" >undefined &&
+	awk "{ print \$1, \$NF }" undefined | grep -E " ($FORBIDDEN)\$" | sort -u
+}
+
+test_expect_success 'the check sees a printf, an exit and stdout in an object' '
+	cat >probe.c <<-\EOF &&
+	#include <stdio.h>
+	#include <stdlib.h>
+	int probe(int x)
+	{
+		printf("x is %d\n", x);
+		fflush(stdout);
+		if (x < 0)
+			exit(1);
+		return x;
+	}
+	EOF
+	${CC:-cc} -O0 -c -o probe.o probe.c &&
+	forbidden_refs probe.o >actual &&
+	cat >expect <<-\EOF &&
+	probe.o: exit
+	probe.o: printf
+	probe.o: stdout
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'the object of every source of lib/ is there' '
+	ls "$GIT_ROLLING_BUILD_DIR"/lib/*.c | sed "s/\\.c\$/.o/" >objects &&
+	test -s objects &&
+	for o in $(cat objects)
+	do
+		test_path_is_file "$o" || return 1
+	done
+'
+
+test_expect_success 'no object of lib/ exits, aborts or writes to the terminal' '
+	forbidden_refs $(cat objects) >actual &&
+	test_must_be_empty actual
+'
+
+test_done
