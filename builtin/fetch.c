@@ -13,6 +13,7 @@
 #include "../lib/branch.h"
 #include "../cli/color.h"
 #include "../lib/config.h"
+#include "../lib/merge.h"
 #include "../lib/preset.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
@@ -30,7 +31,6 @@ static const char *const fetch_usage[] = {
 	NULL,
 };
 
-#define SUBJECT_PREFIX "Merge "
 #define TAG_PREFIX "refs/tags/"
 #define MAX_CANDIDATE_TAGS 32
 /*
@@ -412,18 +412,17 @@ static void collect_needed(struct fetch *g, const struct followed *f)
 	int more = 1;
 
 	while (more && strange <= ROLLING_VERIFY_MAX_FAILURES) {
-		const char *summary;
+		const char *name;
 		git_commit *commit;
 
 		if ((f->has_verified && git_oid_equal(&id, &f->verified)) ||
 		    rolling_tags_find_commit(&g->tags, &id) ||
 		    git_commit_lookup(&commit, g->repo, &id) < 0)
 			return;
-		summary = git_commit_summary(commit);
-		if (git_commit_parentcount(commit) >= 2 && summary &&
-		    !strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX))) {
+		name = rolling_merge_subject_name(git_commit_summary(commit));
+		if (git_commit_parentcount(commit) >= 2 && name) {
 			if (!embeds_tag(g, commit))
-				need_named(g, summary + strlen(SUBJECT_PREFIX));
+				need_named(g, name);
 		}
 		else if (need_base(g, &id))
 			more = 0;

@@ -271,23 +271,29 @@ static void check_parents(struct rolling_merge_exam *exam, git_commit *commit)
 	note_sb(exam, ROLLING_MERGE_PARENTS, &expected, &found);
 }
 
+const char *rolling_merge_subject_name(const char *summary)
+{
+	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
+	    !summary[strlen(SUBJECT_PREFIX)])
+		return NULL;
+	return summary + strlen(SUBJECT_PREFIX);
+}
+
 /* The release tag name of a subject "Merge <tag>", or NULL (noted). */
 static const char *subject_name(struct rolling_merge_exam *exam, git_commit *commit,
 				struct rolling_patterns *patterns, struct rolling_version *version)
 {
 	const char *summary = git_commit_summary(commit);
+	const char *name = rolling_merge_subject_name(summary);
 	enum rolling_tag_kind kind;
-	const char *name;
 
-	if (!summary || strncmp(summary, SUBJECT_PREFIX, strlen(SUBJECT_PREFIX)) ||
-	    !summary[strlen(SUBJECT_PREFIX)]) {
+	if (!name) {
 		summary = summary ? summary : "";
 		/* Quoted up to QUOTE_MAX bytes, never half a character. */
 		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"", "\"%.*s\"",
 		     (int)rolling_utf8_cut(summary, strlen(summary), QUOTE_MAX), summary);
 		return NULL;
 	}
-	name = summary + strlen(SUBJECT_PREFIX);
 	if (rolling_patterns_classify(patterns, name, &kind, version) < 0 ||
 	    kind != ROLLING_TAG_RELEASE) {
 		note(exam, ROLLING_MERGE_SUBJECT, "\"Merge <release tag>\"",

@@ -67,6 +67,14 @@ int rolling_merge_has_signoff(const char *message);
 int rolling_merge_is_recipe_header(const char *key, size_t len);
 
 /*
+ * The name a rolling merge's subject ("Merge <tag>", from
+ * git_commit_summary()) gives its release, pointing into `summary`; NULL
+ * when the subject has not that form.  It need not be a release tag
+ * name: rolling_merge_examine() checks that.
+ */
+const char *rolling_merge_subject_name(const char *summary);
+
+/*
  * Whether a commit presents itself as a merge (two or more parents, or a
  * subject "Merge ..."), so that the reasons it is not a rolling merge
  * say more than "a plain commit".
