@@ -234,16 +234,6 @@ static int next_switch(struct strbuf *out, const struct branch_status *s)
 	return 1;
 }
 
-/* The hazards by name, for both formats. */
-static const struct {
-	unsigned bit;
-	const char *name;
-} hazard_names[] = {
-	{ ROLLING_HAZARD_REPLACE, "replace" },
-	{ ROLLING_HAZARD_GRAFTS, "grafts" },
-	{ ROLLING_HAZARD_SHALLOW, "shallow" },
-};
-
 /*
  * The names of the hazards in `hazards`: " replace grafts" on the
  * current line, or for the porcelain format one "hazard <branch> <name>"
@@ -251,15 +241,13 @@ static const struct {
  */
 static void print_hazards(unsigned hazards, const char *porcelain_branch)
 {
-	size_t i;
+	const char *name;
 
-	for (i = 0; i < sizeof(hazard_names) / sizeof(hazard_names[0]); i++) {
-		if (!(hazards & hazard_names[i].bit))
-			continue;
+	while ((name = rolling_repo_hazard_next(&hazards))) {
 		if (porcelain_branch)
-			printf("hazard %s %s\n", porcelain_branch, hazard_names[i].name);
+			printf("hazard %s %s\n", porcelain_branch, name);
 		else
-			printf(" %s", hazard_names[i].name);
+			printf(" %s", name);
 	}
 }
 

@@ -140,13 +140,10 @@ static json_object *json_failures(const struct rolling_verify_result *r)
 static json_object *json_hazards(unsigned hazards)
 {
 	json_object *list = json_checked(json_object_new_array());
+	const char *name;
 
-	if (hazards & ROLLING_HAZARD_REPLACE)
-		json_append(list, json_text("replace"));
-	if (hazards & ROLLING_HAZARD_GRAFTS)
-		json_append(list, json_text("grafts"));
-	if (hazards & ROLLING_HAZARD_SHALLOW)
-		json_append(list, json_text("shallow"));
+	while ((name = rolling_repo_hazard_next(&hazards)))
+		json_append(list, json_text(name));
 	return list;
 }
 

@@ -46,6 +46,28 @@ int rolling_repo_hazards(unsigned *hazards, git_repository *repo)
 	return 0;
 }
 
+static const struct {
+	enum rolling_repo_hazard bit;
+	const char *name;
+} hazard_names[] = {
+	{ ROLLING_HAZARD_REPLACE, "replace" },
+	{ ROLLING_HAZARD_GRAFTS, "grafts" },
+	{ ROLLING_HAZARD_SHALLOW, "shallow" },
+};
+
+const char *rolling_repo_hazard_next(unsigned *hazards)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(hazard_names) / sizeof(hazard_names[0]); i++) {
+		if (*hazards & hazard_names[i].bit) {
+			*hazards &= ~(unsigned)hazard_names[i].bit;
+			return hazard_names[i].name;
+		}
+	}
+	return NULL;
+}
+
 int rolling_repo_warn_hazards(git_repository *repo)
 {
 	unsigned hazards;

@@ -24,6 +24,18 @@ enum rolling_repo_hazard {
 int rolling_repo_hazards(unsigned *hazards, git_repository *repo);
 
 /*
+ * The names the reports give the hazards ("replace", "grafts",
+ * "shallow"), one table for every format: takes the lowest bit out of
+ * *hazards and returns its name, or NULL when no known bit is left, so
+ * that
+ *
+ *	while ((name = rolling_repo_hazard_next(&left)))
+ *
+ * lists them always in the same order.
+ */
+const char *rolling_repo_hazard_next(unsigned *hazards);
+
+/*
  * Warn about replacements and grafts: commands that build on stored
  * objects are right regardless, but the user should know that git will
  * show them a different history.
