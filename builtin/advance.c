@@ -46,11 +46,6 @@ struct pending {
 	char **messages;                   /* their reflog messages */
 };
 
-static const char *series_name(char *buf, const struct rolling_series *s)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, s);
-}
-
 static void load(struct pending *p, git_repository *repo, const char *branch)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -86,15 +81,15 @@ static void choose_target(struct pending *p, const char *asked)
 		rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
 				p->b.config.branch,
 				rolling_config_key(&key, p->b.config.branch, "pin"),
-				series_name(pin, &p->b.policy.pin),
-				series_name(here, &p->target->series));
+				rolling_series_format(pin, &p->b.policy.pin),
+				rolling_series_format(here, &p->target->series));
 	else if (pin_behind)
 		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
 				p->b.config.branch,
 				rolling_config_key(&key, p->b.config.branch, "pin"),
-				series_name(pin, &p->b.policy.pin),
-				series_name(here, &p->target->series),
-				series_name(here, &p->target->series));
+				rolling_series_format(pin, &p->b.policy.pin),
+				rolling_series_format(here, &p->target->series),
+				rolling_series_format(here, &p->target->series));
 	strbuf_release(&key);
 }
 
@@ -131,8 +126,8 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 {
 	char hex[GIT_OID_HEXSZ + 1], a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ];
 
-	series_name(a, &from->version.series);
-	series_name(b, &to->version.series);
+	rolling_series_format(a, &from->version.series);
+	rolling_series_format(b, &to->version.series);
 	if (o->porcelain) {
 		printf("step %s %s %s %s %s %s\n", p->b.config.branch, from->name, to->name,
 		       git_oid_tostr(hex, sizeof(hex), merge), a, b);
@@ -154,7 +149,7 @@ static void report_current(const struct pending *p, const struct advance_options
 	if (o->porcelain)
 		printf("current %s %s %s %s\n", p->b.config.branch, p->current->name,
 		       git_oid_tostr(hex, sizeof(hex), &p->tip),
-		       series_name(series, &p->current->version.series));
+		       rolling_series_format(series, &p->current->version.series));
 	else
 		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
 }

@@ -138,11 +138,6 @@ static const char *branch_name(const struct helper *h)
 	return h->bs.branch.config.branch;
 }
 
-static const char *series_name(char *buf, const struct rolling_step *step)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &step->release->version.series);
-}
-
 /* Step i as the commands show a step, in `name` (emptied first). */
 static const char *step_name(struct strbuf *name, const struct helper *h, size_t i)
 {
@@ -181,9 +176,11 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 		const struct rolling_step *step = &steps->v[i];
 
 		printf("%s %s %s", git_oid_tostr(hex, sizeof(hex), &step->commit),
-		       step->release->name, series_name(series, step));
+		       step->release->name,
+		       rolling_series_format(series, &step->release->version.series));
 		if (step->series_switch)
-			printf(" (series switch from %s)", series_name(from, &steps->v[i - 1]));
+			printf(" (series switch from %s)",
+			       rolling_series_format(from, &steps->v[i - 1].release->version.series));
 		putchar('\n');
 	}
 	return 0;
@@ -283,16 +280,16 @@ static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 	git_oid base;
 	int err;
 
+	rolling_series_format(from, &good->release->version.series);
+	rolling_series_format(to, &bad->release->version.series);
 	if (!bad->series_switch) {
 		fprintf(h->progress, "stage two: bisecting the %s stable commits from %s (good)"
-			" to %s (bad)\n", series_name(to, bad), good->release->name,
-			bad->release->name);
+			" to %s (bad)\n", to, good->release->name, bad->release->name);
 		return;
 	}
 	fprintf(h->progress, "stage two: %s switches series %s -> %s, so git bisects the %s"
 		" mainline and stable commits from %s (good) to %s (bad)\n",
-		bad->release->name, series_name(from, good), series_name(to, bad),
-		to, good->release->name, bad->release->name);
+		bad->release->name, from, to, to, good->release->name, bad->release->name);
 	err = git_merge_base(&base, h->repo, &bad->release->commit, &good->release->commit);
 	if (err == GIT_ENOTFOUND)
 		return;

@@ -155,7 +155,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 		return 0;
 	say(o, s, many, "not in %s; backported as %s in %s, after the branch left the %s series",
 	    d->b.config.branch, rolling_abbrev(abbrev, repo, &found), release->name,
-	    rolling_series_format(series, sizeof(series), &release->version.series));
+	    rolling_series_format(series, &release->version.series));
 	return 1;
 }
 

@@ -244,16 +244,16 @@ static void show_findings(const struct rolling_branch *b,
 		const struct rolling_release *newest = rolling_series_newest(tags, &tags->series[i]);
 
 		printf("  %-8s newest %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->series[i].series),
+		       rolling_series_format(name, &tags->series[i].series),
 		       newest ? newest->name : "(no release tag leads to a commit)");
 	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
-		       rolling_series_format(name, sizeof(name), &tags->newest_mainline));
+		       rolling_series_format(name, &tags->newest_mainline));
 	if (followed)
 		printf("policy %s%s follows %s\n", b->config.policy,
 		       b->policy.has_pin ? " (pinned)" : "",
-		       rolling_series_format(name, sizeof(name), &followed->series));
+		       rolling_series_format(name, &followed->series));
 }
 
 static void create_branch(git_repository *repo, struct rolling_branch *b, const git_oid *tip,
@@ -469,7 +469,7 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 	if (!quiet)
 		printf("adopted '%s' at %s (%s), series %s\n", b->config.branch, current->name,
 		       git_oid_tostr(hex, 8, &tip),
-		       rolling_series_format(series, sizeof(series), &current->version.series));
+		       rolling_series_format(series, &current->version.series));
 }
 
 static int cmd_init(int argc, const char **argv)

@@ -52,12 +52,6 @@ struct shown_branch {
 	size_t shown_nr;
 };
 
-static const char *series_name(char *buf, const struct shown_branch *s, size_t i)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ,
-				     &s->steps.v[i].release->version.series);
-}
-
 /* --- which steps ------------------------------------------------------- */
 
 /* The oldest step to show: the one after --since, else the base. */
@@ -171,7 +165,7 @@ static void print_windows(const struct shown_branch *s, size_t i)
 			continue;
 		seen++;
 		printf("%s%s", seen == 1 ? "" : seen == nr ? " and " : ", ",
-		       rolling_series_format(name, sizeof(name), &tags->series[k].series));
+		       rolling_series_format(name, &tags->series[k].series));
 	}
 	printf(" merge window%s", nr > 1 ? "s" : "");
 }
@@ -186,7 +180,9 @@ static void print_brought(const struct shown_branch *s, size_t i)
 		return;
 	}
 	if (s->steps.v[i].series_switch) {
-		printf("series %s -> %s", series_name(from, s, i - 1), series_name(to, s, i));
+		printf("series %s -> %s",
+		       rolling_series_format(from, &s->steps.v[i - 1].release->version.series),
+		       rolling_series_format(to, &s->steps.v[i].release->version.series));
 		print_windows(s, i);
 		printf(": ");
 	}
@@ -253,12 +249,14 @@ static json_object *json_step(const struct shown_branch *s, size_t i)
 	json_add(object, "commit", json_oid(&step->commit));
 	json_add(object, "release", json_text(step->release->name));
 	json_add(object, "release_commit", json_oid(&step->release->commit));
-	json_add(object, "series", json_text(series_name(series, s, i)));
+	json_add(object, "series",
+		 json_text(rolling_series_format(series, &step->release->version.series)));
 	json_add(object, "date", json_date(step->time, step->offset));
 	json_add(object, "base", json_boolean(step->is_base));
 	json_add(object, "series_switch", json_boolean(step->series_switch));
 	json_add(object, "from_series",
-		 step->is_base ? NULL : json_text(series_name(series, s, i - 1)));
+		 step->is_base ? NULL :
+		 json_text(rolling_series_format(series, &s->steps.v[i - 1].release->version.series)));
 	json_add(object, "commits", step->is_base ? NULL : json_size(s->counts[i]));
 	return object;
 }

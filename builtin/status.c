@@ -38,11 +38,6 @@ struct branch_status {
 	char *problem;          /* why the branch cannot be advanced, or NULL */
 };
 
-static const char *series_name(char *buf, const struct rolling_series *series)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, series);
-}
-
 static void set_problem(struct branch_status *s)
 {
 	if (!s->problem)
@@ -224,8 +219,8 @@ static int next_switch(struct strbuf *out, const struct branch_status *s)
 	mainline_past = stable ?
 		tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, &next) > 0 :
 		tags->has_mainline_final && rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
-	series_name(name, &next);
-	series_name(after, &then);
+	rolling_series_format(name, &next);
+	rolling_series_format(after, &then);
 	strbuf_addf(out, "%s becomes the %s series when %s%s%s%s%s", name,
 		    stable ? "stable" : "lts", has_release ? "" : "it has a release",
 		    has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
@@ -277,8 +272,8 @@ static void print_pending(const struct branch_status *s)
 		if (s->has_ident)
 			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
 		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
-			printf(", series %s -> %s", series_name(a, &from->version.series),
-			       series_name(b, &s->plan.steps[i]->version.series));
+			printf(", series %s -> %s", rolling_series_format(a, &from->version.series),
+			       rolling_series_format(b, &s->plan.steps[i]->version.series));
 		putchar('\n');
 	}
 	free(releases);
@@ -291,7 +286,7 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 
 	printf("%s: policy %s", s->name, s->b.config.policy);
 	if (s->current)
-		printf(", follows %s", series_name(series, &s->current->version.series));
+		printf(", follows %s", rolling_series_format(series, &s->current->version.series));
 	putchar('\n');
 	if (s->current)
 		printf("  tip: %s (%s)\n", s->current->name,
@@ -303,16 +298,16 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 	if (s->target && !s->qualifies)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
-		printf("  pinned to %s by %s", series_name(series, &s->b.policy.pin),
+		printf("  pinned to %s by %s", rolling_series_format(series, &s->b.policy.pin),
 		       rolling_config_key(&key, s->name, "pin"));
 		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
-			printf(", behind the policy's %s", series_name(other, &s->unpinned->series));
+			printf(", behind the policy's %s", rolling_series_format(other, &s->unpinned->series));
 		putchar('\n');
 	}
 	if (s->target && rolling_series_cmp(&s->target->series, &s->current->version.series))
 		printf("  series switch due: %s -> %s\n",
-		       series_name(series, &s->current->version.series),
-		       series_name(other, &s->target->series));
+		       rolling_series_format(series, &s->current->version.series),
+		       rolling_series_format(other, &s->target->series));
 	else if (s->target && s->qualifies && next_switch(&text, s))
 		printf("  next switch: %s\n", xstrbuf(&text));
 	if (!s->has_ident)
@@ -346,15 +341,15 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 	size_t nr = pending_releases(s, NULL), i;
 
 	printf("branch %s %s %s %s %s\n", s->name, s->b.config.policy,
-	       s->current ? series_name(a, &s->current->version.series) : "-",
+	       s->current ? rolling_series_format(a, &s->current->version.series) : "-",
 	       s->current ? s->current->name : "-", git_oid_tostr(id, sizeof(id), &s->tip));
 	for (i = 0; i < s->plan.nr; i++) {
 		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
 
 		printf("step %s %s %s %s %s\n", s->name, s->plan.steps[i]->name,
 		       s->has_ident ? git_oid_tostr(id, sizeof(id), &s->merges[i]) : "-",
-		       series_name(a, &from->version.series),
-		       series_name(b, &s->plan.steps[i]->version.series));
+		       rolling_series_format(a, &from->version.series),
+		       rolling_series_format(b, &s->plan.steps[i]->version.series));
 	}
 	releases = xcalloc(nr + 1, sizeof(*releases));
 	pending_releases(s, releases);
@@ -362,8 +357,8 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		printf("pending %s %s\n", s->name, releases[i]->name);
 	free(releases);
 	if (s->b.policy.has_pin)
-		printf("pin %s %s %s\n", s->name, series_name(a, &s->b.policy.pin),
-		       s->unpinned ? series_name(b, &s->unpinned->series) : "-");
+		printf("pin %s %s %s\n", s->name, rolling_series_format(a, &s->b.policy.pin),
+		       s->unpinned ? rolling_series_format(b, &s->unpinned->series) : "-");
 	if (s->problem)
 		printf("problem %s %s\n", s->name, s->problem);
 	if (!s->has_ident)

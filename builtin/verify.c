@@ -69,11 +69,6 @@ static void resolve_since(struct target *t, git_repository *repo, const char *si
 		die_error_context("--since");
 }
 
-static const char *series_name(char *buf, const struct rolling_release *release)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
-}
-
 /* --- the JSON document ------------------------------------------------- */
 
 static json_object *json_release(const git_oid *commit, const struct rolling_release *release)
@@ -110,9 +105,9 @@ static json_object *json_switches(const struct target *t)
 		json_add(object, "from", json_text(s->from->name));
 		json_add(object, "to", json_text(s->to->name));
 		json_add(object, "from_series",
-		    json_text(series_name(series, s->from)));
+		    json_text(rolling_series_format(series, &s->from->version.series)));
 		json_add(object, "to_series",
-		    json_text(series_name(series, s->to)));
+		    json_text(rolling_series_format(series, &s->to->version.series)));
 		json_append(switches, object);
 	}
 	return switches;

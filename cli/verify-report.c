@@ -8,11 +8,6 @@ const char *rolling_report_abbrev(char *buf, const git_oid *oid)
 	return git_oid_tostr(buf, ROLLING_REPORT_ABBREV_BUFSZ, oid);
 }
 
-static const char *series_name(char *buf, const struct rolling_release *release)
-{
-	return rolling_series_format(buf, ROLLING_SERIES_BUFSZ, &release->version.series);
-}
-
 void rolling_verify_print_failure(const char *name, const struct rolling_verify_failure *f)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -63,7 +58,8 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		const struct rolling_verify_switch *s = &r->switches[i];
 
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
-		       series_name(from, s->from), series_name(to, s->to),
+		       rolling_series_format(from, &s->from->version.series),
+		       rolling_series_format(to, &s->to->version.series),
 		       rolling_report_abbrev(a, &s->merge), s->from->name, s->to->name);
 	}
 	printf("%s: ", name);

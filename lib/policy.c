@@ -118,7 +118,7 @@ int rolling_policy_series(const struct rolling_series_info **out,
 		if (!*out)
 			return rolling_error_code(ROLLING_ENOTFOUND,
 						  "pinned series %s has no release yet",
-						  rolling_series_format(name, sizeof(name), &policy->pin));
+						  rolling_series_format(name, &policy->pin));
 		return 0;
 	}
 	for (i = tags->series_nr; i-- > 0;) {
@@ -151,13 +151,13 @@ static int asked_target(const struct rolling_series_info **target,
 {
 	char a[ROLLING_SERIES_BUFSZ], c[ROLLING_SERIES_BUFSZ];
 
-	rolling_series_format(a, sizeof(a), asked);
+	rolling_series_format(a, asked);
 	if (!(*target = rolling_tags_find_series(tags, asked)))
 		return rolling_error_code(ROLLING_ENOTFOUND, "series %s has no release tag", a);
 	if (rolling_series_cmp(asked, &current->series) < 0)
 		return rolling_error("series %s is older than the current series %s:"
 				     " a rolling branch never goes back", a,
-				     rolling_series_format(c, sizeof(c), &current->series));
+				     rolling_series_format(c, &current->series));
 	return 0;
 }
 
@@ -243,14 +243,13 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 	int err = 0;
 
 	memset(plan, 0, sizeof(*plan));
-	rolling_series_format(to, sizeof(to), &target->series);
+	rolling_series_format(to, &target->series);
 	if (!rolling_series_newest(tags, target))
 		return rolling_error("series %s has no release tag that leads to a commit", to);
 	if (cmp < 0)
 		return rolling_error("series %s is older than the branch's current series %s:"
 				     " a rolling branch never goes back", to,
-				     rolling_series_format(from, sizeof(from),
-							   &current->version.series));
+				     rolling_series_format(from, &current->version.series));
 	/* Catch up with the current series before leaving it. */
 	if (mode == ROLLING_STEPS_EACH)
 		err = plan_each(plan, tags, current_series, current);

@@ -95,8 +95,10 @@ int rolling_series_parse(struct rolling_series *out, const char *s, unsigned for
 	return 0;
 }
 
-const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s)
+const char *rolling_series_format(char buf[ROLLING_SERIES_BUFSZ], const struct rolling_series *s)
 {
+	const size_t size = ROLLING_SERIES_BUFSZ;
+
 	if (s->parts >= 3)
 		snprintf(buf, size, "%u.%u.%u", (unsigned)s->major, (unsigned)s->minor,
 			 (unsigned)s->sub);

@@ -57,9 +57,10 @@ int rolling_parse_u32(uint32_t *out, const char *s, size_t len);
 int rolling_series_parse(struct rolling_series *out, const char *s, unsigned forms,
 			 const char *what);
 
-/* Format a series into buf ("6.6", "255" or "2.6.32"). */
-const char *rolling_series_format(char *buf, size_t size, const struct rolling_series *s);
-
+/* Room for any series: three 32-bit numbers, two dots and the NUL. */
 #define ROLLING_SERIES_BUFSZ 36
+
+/* Format a series into buf ("6.6", "255" or "2.6.32") and return buf. */
+const char *rolling_series_format(char buf[ROLLING_SERIES_BUFSZ], const struct rolling_series *s);
 
 #endif

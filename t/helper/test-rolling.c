@@ -25,7 +25,7 @@ static void print_version(const char *kind, const struct rolling_version *v)
 {
 	char buf[ROLLING_SERIES_BUFSZ];
 
-	printf("%s %s", kind, rolling_series_format(buf, sizeof(buf), &v->series));
+	printf("%s %s", kind, rolling_series_format(buf, &v->series));
 	if (v->patch)
 		printf(" patch %u", (unsigned)v->patch);
 	if (v->prerelease)
@@ -75,7 +75,7 @@ static int series(const char *sizes, int n, char **texts)
 		if (rolling_series_parse(&s, texts[i], forms, "series") < 0)
 			printf("error: %s\n", rolling_last_error());
 		else
-			printf("%s\n", rolling_series_format(buf, sizeof(buf), &s));
+			printf("%s\n", rolling_series_format(buf, &s));
 	}
 	return 0;
 }
