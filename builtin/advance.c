@@ -48,16 +48,12 @@ struct pending {
 
 static void load(struct pending *p, git_repository *repo, const char *branch)
 {
-	struct strbuf key = STRBUF_INIT;
-
 	if (rolling_branch_load(&p->b, repo, branch) < 0 ||
-	    rolling_ident_for(&p->ident, repo, p->b.config.ident,
-			      rolling_config_key(&key, branch, "ident")) < 0 ||
+	    rolling_branch_ident(&p->ident, repo, &p->b) < 0 ||
 	    rolling_branch_tip(&p->tip, repo, branch) < 0)
 		die_last_error();
 	if (rolling_tip_release(&p->current, repo, &p->tip, &p->b.tags, &p->b.patterns) < 0)
 		die_error_context("%s", branch);
-	strbuf_release(&key);
 }
 
 /* The series to head for: the one asked for on the command line, else the policy's. */

@@ -277,12 +277,11 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 {
 	struct rolling_backfill r;
 	struct rolling_ident ident;
-	struct strbuf key = STRBUF_INIT, message = STRBUF_INIT;
+	struct strbuf message = STRBUF_INIT;
 	char start[GIT_OID_HEXSZ + 1], tip[GIT_OID_HEXSZ + 1];
 	int progress = rolling_progress_wanted(o->progress, o->quiet);
 
-	if (rolling_ident_for(&ident, repo, b->config.ident,
-			      rolling_config_key(&key, b->config.branch, "ident")) < 0)
+	if (rolling_branch_ident(&ident, repo, b) < 0)
 		die_last_error();
 	if (rolling_backfill_run(&r, repo, b, &ident, o->at, progress) < 0) {
 		if (!o->at && b->tags.releases_nr)
@@ -300,7 +299,6 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	rolling_backfill_free(&r);
 	rolling_ident_free(&ident);
 	strbuf_release(&message);
-	strbuf_release(&key);
 }
 
 /* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
@@ -420,14 +418,11 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 	const git_signature *committer;
 	struct rolling_ident ident;
 	git_commit *commit;
-	struct strbuf key = STRBUF_INIT;
 	int signed_off;
 
 	if (git_commit_lookup(&commit, repo, tip) < 0)
 		return;
-	if (git_commit_parentcount(commit) == 2 &&
-	    !rolling_ident_for(&ident, repo, b->config.ident,
-			       rolling_config_key(&key, b->config.branch, "ident"))) {
+	if (git_commit_parentcount(commit) == 2 && !rolling_branch_ident(&ident, repo, b)) {
 		committer = git_commit_committer(commit);
 		if (strcmp(committer->name, ident.name) || strcmp(committer->email, ident.email))
 			hint("the tip was committed by '%s <%s>'; use --ident to make the"
@@ -439,7 +434,6 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 			     signed_off ? "has" : "has no", signed_off ? "" : "no-");
 		rolling_ident_free(&ident);
 	}
-	strbuf_release(&key);
 	git_commit_free(commit);
 }
 

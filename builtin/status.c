@@ -106,15 +106,11 @@ static void plan(struct branch_status *s, git_repository *repo)
 
 static void examine(struct branch_status *s, git_repository *repo, const char *name)
 {
-	struct strbuf key = STRBUF_INIT;
-
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	if (rolling_branch_load(&s->b, repo, name) < 0)
 		die_last_error();
-	s->has_ident = !rolling_ident_for(&s->ident, repo, s->b.config.ident,
-					  rolling_config_key(&key, name, "ident"));
-	strbuf_release(&key);
+	s->has_ident = !rolling_branch_ident(&s->ident, repo, &s->b);
 	read_tip(s, repo);
 	if (s->current)
 		plan(s, repo);

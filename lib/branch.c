@@ -77,6 +77,17 @@ out:
 	return err;
 }
 
+int rolling_branch_ident(struct rolling_ident *ident, git_repository *repo,
+			 const struct rolling_branch *b)
+{
+	struct strbuf key = STRBUF_INIT;
+	int err = rolling_ident_for(ident, repo, b->config.ident,
+				    rolling_config_key(&key, b->config.branch, "ident"));
+
+	strbuf_release(&key);
+	return err;
+}
+
 void rolling_branch_free(struct rolling_branch *b)
 {
 	rolling_tags_free(&b->tags);

@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include "config.h"
+#include "ident.h"
 #include "pattern.h"
 #include "tags.h"
 #include "policy.h"
@@ -41,6 +42,14 @@ int rolling_branch_refname(struct strbuf *refname, const char *name);
  * not exist.
  */
 int rolling_branch_tip(git_oid *tip, git_repository *repo, const char *name);
+
+/*
+ * Who makes the branch's rolling merges: rolling.<branch>.ident when
+ * set, else user.name and user.email (rolling_ident_for()).  Free with
+ * rolling_ident_free().
+ */
+int rolling_branch_ident(struct rolling_ident *ident, git_repository *repo,
+			 const struct rolling_branch *b);
 
 void rolling_branch_free(struct rolling_branch *b);
 
