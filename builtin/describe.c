@@ -90,6 +90,22 @@ static void say(const struct describe_options *o, const struct subject *s, int m
 }
 
 /*
+ * What a backport search (`err` from rolling_backport_find*()) says:
+ * dies on an error, warns when it stopped at ROLLING_BACKPORT_LIMIT
+ * commits (it may have missed one), and returns whether it found one.
+ */
+static int backport_found(const struct described_branch *d, const struct subject *s,
+			  int err, int truncated)
+{
+	if (err < 0)
+		die_last_error();
+	if (truncated)
+		rolling_warning("%s: gave up looking for backports of %s after %d commits",
+				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
+	return err > 0;
+}
+
+/*
  * Not on the branch: look for a backport under another id among the
  * commits the branch's steps brought in.  Returns 1 when one was shown.
  */
@@ -109,12 +125,7 @@ static int describe_backport(struct described_branch *d, git_repository *repo,
 	}
 	err = rolling_backport_find(&found, &truncated, repo, &d->steps, &d->mainline,
 				    &s->commit, ROLLING_BACKPORT_LIMIT);
-	if (err < 0)
-		die_last_error();
-	if (truncated)
-		rolling_warning("%s: gave up looking for backports of %s after %d commits",
-				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
-	if (!err)
+	if (!backport_found(d, s, err, truncated))
 		return 0;
 	err = rolling_steps_first_containing(&index, repo, &d->steps, &found, NULL);
 	if (err < 0)
@@ -146,12 +157,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 	err = rolling_backport_find_left(&found, &release, &truncated, repo, &d->steps,
 					 &d->b.tags, &d->mainline, &s->commit,
 					 ROLLING_BACKPORT_LIMIT);
-	if (err < 0)
-		die_last_error();
-	if (truncated)
-		rolling_warning("%s: gave up looking for backports of %s after %d commits",
-				d->b.config.branch, s->arg, ROLLING_BACKPORT_LIMIT);
-	if (!err)
+	if (!backport_found(d, s, err, truncated))
 		return 0;
 	say(o, s, many, "not in %s; backported as %s in %s, after the branch left the %s series",
 	    d->b.config.branch, rolling_abbrev(abbrev, repo, &found), release->name,
