@@ -428,7 +428,7 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 			hint("the tip was committed by '%s <%s>'; use --ident to make the"
 			     " next merges with the same identity", committer->name,
 			     committer->email);
-		signed_off = strstr(git_commit_message(commit), "\nSigned-off-by: ") != NULL;
+		signed_off = rolling_merge_has_signoff(git_commit_message(commit));
 		if (signed_off != b->config.signoff)
 			hint("the tip %s a Signed-off-by trailer; use --%ssignoff to match it",
 			     signed_off ? "has" : "has no", signed_off ? "" : "no-");

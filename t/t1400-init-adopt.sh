@@ -114,6 +114,15 @@ test_expect_success 'a branch made with another identity draws a hint' '
 	test "$(git rev-parse copy)" = "$(git rev-parse hand)"
 '
 
+test_expect_success 'a branch signed off otherwise draws a hint' '
+	cd tree &&
+	git branch copy-unsigned hand &&
+	git rolling init -q --adopt --no-signoff --ident "$MAINT_NAME <$MAINT_EMAIL>" \
+		copy-unsigned 2>err &&
+	grep "^hint: the tip has a Signed-off-by trailer; use --signoff to match it$" err &&
+	test_line_count = 1 err
+'
+
 test_expect_success 'adopt: only the configuration is written' '
 	cd tree &&
 	git for-each-ref >../refs.before &&
