@@ -92,22 +92,24 @@ static void choose_target(struct pending *p, const char *asked)
 /* The releases to merge, and the merges written (with --dry-run, only their ids). */
 static void plan(git_repository *repo, struct pending *p, const struct advance_options *o)
 {
-	git_oid tip = p->tip;
+	git_oid tip = p->tip, *merges;
 	size_t i;
 
 	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
 			       p->b.policy.steps) < 0)
 		die_error_context("%s", p->b.config.branch);
+	merges = xcalloc(p->plan.nr + 1, sizeof(*merges));
+	if (rolling_merge_create_plan(&tip, merges, repo, &p->plan, &p->ident,
+				      p->b.config.signoff, o->dry_run) < 0)
+		die_error_context("%s", p->b.config.branch);
 	p->moves = xcalloc(p->plan.nr, sizeof(*p->moves));
 	p->messages = xcalloc(p->plan.nr, sizeof(*p->messages));
 	for (i = 0; i < p->plan.nr; i++) {
-		if (rolling_merge_create(&p->moves[i].to, repo, &tip, p->plan.steps[i], &p->ident,
-					 p->b.config.signoff, o->dry_run) < 0)
-			die_error_context("%s", p->b.config.branch);
+		p->moves[i].to = merges[i];
 		p->moves[i].message = p->messages[i] = xasprintf("rolling: merge %s",
 								 p->plan.steps[i]->name);
-		tip = p->moves[i].to;
 	}
+	free(merges);
 }
 
 /*

@@ -81,7 +81,6 @@ static void plan(struct branch_status *s, git_repository *repo)
 	struct rolling_policy unpinned = s->b.policy;
 	const struct rolling_series_info *any;
 	git_oid tip = s->tip;
-	size_t i;
 
 	s->qualifies = !rolling_policy_series(&any, &s->b.policy, &s->b.tags);
 	s->target = policy_target(s, &s->b.policy);
@@ -96,12 +95,9 @@ static void plan(struct branch_status *s, git_repository *repo)
 	}
 	s->merges = xcalloc(s->plan.nr + 1, sizeof(*s->merges));
 	/* The ids advance --dry-run would print, when there is an identity to make them. */
-	for (i = 0; s->has_ident && i < s->plan.nr; i++) {
-		if (rolling_merge_create(&s->merges[i], repo, &tip, s->plan.steps[i], &s->ident,
-					 s->b.config.signoff, 1) < 0)
-			die_last_error();
-		tip = s->merges[i];
-	}
+	if (s->has_ident && rolling_merge_create_plan(&tip, s->merges, repo, &s->plan, &s->ident,
+						      s->b.config.signoff, 1) < 0)
+		die_last_error();
 }
 
 static void examine(struct branch_status *s, git_repository *repo, const char *name)

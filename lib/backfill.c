@@ -148,19 +148,16 @@ static int advance_now(struct rolling_backfill *r, git_repository *repo, struct 
 	const struct rolling_release *at = rolling_tags_find_version(now, current);
 	const struct rolling_series_info *target;
 	struct rolling_plan plan = { NULL, 0, 0 };
-	size_t i;
 	int err;
 
 	if ((err = rolling_policy_target(&target, NULL, &b->policy, now, at, NULL)) < 0 ||
-	    (err = rolling_plan_steps(&plan, now, at, target, b->policy.steps)) < 0)
+	    (err = rolling_plan_steps(&plan, now, at, target, b->policy.steps)) < 0 ||
+	    (err = rolling_merge_create_plan(&r->tip, NULL, repo, &plan, ident,
+					     b->config.signoff, 0)) < 0)
 		goto out;
-	for (i = 0; i < plan.nr; i++) {
-		if ((err = rolling_merge_create(&r->tip, repo, &r->tip, plan.steps[i], ident,
-						b->config.signoff, 0)) < 0)
-			goto out;
-		*current = plan.steps[i]->version;
-		r->steps++;
-	}
+	if (plan.nr)
+		*current = plan.steps[plan.nr - 1]->version;
+	r->steps += plan.nr;
 out:
 	rolling_plan_free(&plan);
 	return err < 0 ? err : 0;

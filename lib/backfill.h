@@ -24,8 +24,8 @@
  * appeared, or, when `at` is NULL, at the policy's choice at the first
  * moment any series qualifies.  After every event from then on, the
  * series the policy recommends (never one behind the branch) is reached
- * with rolling_plan_steps(), each merge written with
- * rolling_merge_create() as advance writes it.  The result is the tip
+ * with rolling_plan_steps(), the merges written with
+ * rolling_merge_create_plan() as advance writes them.  The result is the tip
  * that `init` at that moment followed by `advance` after each event
  * would have made, bit for bit.
  */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "merge.h"
+#include "policy.h"
 #include "signature.h"
 #include "strbuf.h"
 #include "alloc.h"
@@ -172,9 +173,9 @@ static int store(git_oid *merge, git_repository *repo, const char *data, size_t 
 	return err;
 }
 
-int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *tip,
-			 const struct rolling_release *release,
-			 const struct rolling_ident *ident, int signoff, int dry_run)
+static int create(git_oid *merge, git_repository *repo, const git_oid *tip,
+		  const struct rolling_release *release, const struct rolling_ident *ident,
+		  int signoff, int dry_run)
 {
 	char *raw;
 	size_t len;
@@ -186,6 +187,22 @@ int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *ti
 		err = rolling_git_error(err, "cannot write the merge of %s", release->name);
 	free(raw);
 	return err;
+}
+
+int rolling_merge_create_plan(git_oid *tip, git_oid *merges, git_repository *repo,
+			      const struct rolling_plan *plan,
+			      const struct rolling_ident *ident, int signoff, int dry_run)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < plan->nr; i++) {
+		if ((err = create(tip, repo, tip, plan->steps[i], ident, signoff, dry_run)) < 0)
+			return err;
+		if (merges)
+			merges[i] = *tip;
+	}
+	return 0;
 }
 
 /* --- recognising ---------------------------------------------------------- */

@@ -14,7 +14,7 @@
  *	git read-tree -um <tag>
  *	git commit -s -m "Merge <tag>"     (with the release commit's dates)
  *
- * makes a commit whose bytes this module writes (rolling_merge_create)
+ * makes a commit whose bytes this module writes (rolling_merge_create_plan)
  * and recognises (rolling_merge_examine): advance, the chain walk,
  * verify and verify --rebuild all ask it, so what verify proves is what
  * advance builds.
@@ -44,15 +44,21 @@ int rolling_merge_bytes(char **raw, size_t *len, git_repository *repo, const git
 			const struct rolling_ident *ident, int signoff,
 			const struct rolling_tag_bytes *embedded);
 
+struct rolling_plan;
+
 /*
- * Write the rolling merge (rolling_merge_bytes()); the same inputs give
- * the same commit id on every machine.  Writes only the commit object
- * (nothing at all with `dry_run`, which just computes the id); no ref
- * moves.
+ * Write the rolling merges of a plan (rolling_plan_steps()), each on the
+ * one before (rolling_merge_bytes()), from *tip, which ends at the last
+ * one; the same inputs give the same commit ids on every machine.
+ * `merges`, when not NULL, receives the merge of each step (plan->nr
+ * ids).  Writes only the commit objects (nothing at all with `dry_run`,
+ * which just computes the ids); no ref moves.  advance, advance
+ * --dry-run, status and init --backfill all make their merges here, so
+ * they make the same ones.
  */
-int rolling_merge_create(git_oid *merge, git_repository *repo, const git_oid *tip,
-			 const struct rolling_release *release,
-			 const struct rolling_ident *ident, int signoff, int dry_run);
+int rolling_merge_create_plan(git_oid *tip, git_oid *merges, git_repository *repo,
+			      const struct rolling_plan *plan,
+			      const struct rolling_ident *ident, int signoff, int dry_run);
 
 /*
  * Whether a merge's message carries the recipe's sign-off trailer (`git
