@@ -105,7 +105,7 @@ static void open_followed(struct followed *f, git_repository *repo, const char *
 	f->name = xasprintf("%s/%s", remote, branch);
 	f->remote_ref = xasprintf("refs/heads/%s", branch);
 	f->tracking_ref = xasprintf("refs/remotes/%s/%s", remote, branch);
-	f->verified_ref = xasprintf("refs/rolling/verified/%s/%s", remote, branch);
+	f->verified_ref = xasprintf(ROLLING_VERIFIED_REF_FORMAT, remote, branch);
 	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
 		die("'%s' is not a valid branch name", branch);
 	f->has_tracking = read_ref(&f->tracking, repo, f->tracking_ref);

@@ -12,6 +12,7 @@
 #include "../cli/wrapper.h"
 #include "../lib/config.h"
 #include "../lib/preset.h"
+#include "../lib/remote-config.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
 #include "../lib/branch-move.h"
@@ -195,7 +196,7 @@ static int cmd_pull(int argc, const char **argv)
 
 	run_fetch(&o, remote, branch);
 
-	verified_ref = xasprintf("refs/rolling/verified/%s/%s", remote, branch);
+	verified_ref = xasprintf(ROLLING_VERIFIED_REF_FORMAT, remote, branch);
 	if (git_reference_name_to_id(&verified, repo, verified_ref) < 0)
 		die("cannot read %s after the fetch", verified_ref);
 	fast_forward(repo, current, &local, &verified, o.quiet);

@@ -31,4 +31,11 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 
 void rolling_remote_config_free(struct rolling_remote_config *rc);
 
+/*
+ * The ref where fetch keeps the tip of <remote>'s <branch> it verified
+ * last, and pull reads it: a format for the remote and the branch, in
+ * that order.
+ */
+#define ROLLING_VERIFIED_REF_FORMAT "refs/rolling/verified/%s/%s"
+
 #endif
