@@ -354,9 +354,7 @@ static int cmd_log(int argc, const char **argv)
 	}
 	if (o.json) {
 		json_add(root, "branches", list);
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		json_print_document(root);
 	}
 	rolling_config_free_branches(branches, nr);
 	git_repository_free(repo);

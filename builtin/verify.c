@@ -201,9 +201,7 @@ static void print_json(const struct target *targets, size_t nr, const struct ver
 	for (i = 0; i < nr; i++)
 		json_append(branches, json_target(&targets[i], o));
 	json_add(root, "branches", branches);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
+	json_print_document(root);
 }
 
 /* --- the command ------------------------------------------------------- */

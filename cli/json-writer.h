@@ -10,6 +10,7 @@
  * Header-only, because only the commands that link json-c (see the
  * Makefile) may include it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <git2.h>
 #include <json.h>
@@ -74,6 +75,17 @@ static inline json_object *json_boolean(int value)
 static inline json_object *json_size(size_t value)
 {
 	return json_checked(json_object_new_int64((int64_t)value));
+}
+
+/*
+ * Print a --json document on stdout, as every command prints one
+ * (indented, "/" not escaped), and free it.
+ */
+static inline void json_print_document(json_object *root)
+{
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
 }
 
 #endif
