@@ -37,6 +37,12 @@ static int parse_int(int *out, const char *arg, const char *spelled)
 	return 0;
 }
 
+/* Whether the option takes a value: attached, or the next word. */
+static int takes_value(const struct rolling_option *o)
+{
+	return o->type == ROLLING_OPTION_STRING || o->type == ROLLING_OPTION_INTEGER;
+}
+
 /*
  * Apply one option.  `arg` is the attached argument ("--x=arg", "-xarg")
  * or NULL; `next` the following word, consumed through *used.
@@ -44,6 +50,12 @@ static int parse_int(int *out, const char *arg, const char *spelled)
 static int apply(const struct rolling_option *o, int negated, const char *arg,
 		 const char *next, int *used, const char *spelled)
 {
+	if (takes_value(o) && !arg) {
+		if (!next)
+			return rolling_error("option `%s' requires a value", spelled);
+		arg = next;
+		*used = 1;
+	}
 	switch (o->type) {
 	case ROLLING_OPTION_BOOL:
 	case ROLLING_OPTION_SET_INT:
@@ -52,21 +64,9 @@ static int apply(const struct rolling_option *o, int negated, const char *arg,
 		*(int *)o->value = negated ? 0 : (o->type == ROLLING_OPTION_BOOL ? 1 : o->defval);
 		return 0;
 	case ROLLING_OPTION_STRING:
-		if (!arg) {
-			if (!next)
-				return rolling_error("option `%s' requires a value", spelled);
-			arg = next;
-			*used = 1;
-		}
 		*(const char **)o->value = arg;
 		return 0;
 	case ROLLING_OPTION_INTEGER:
-		if (!arg) {
-			if (!next)
-				return rolling_error("option `%s' requires a value", spelled);
-			arg = next;
-			*used = 1;
-		}
 		return parse_int(o->value, arg, spelled);
 	default:
 		return rolling_error("internal error: bad option type");
@@ -113,7 +113,7 @@ static int parse_short(const char *word, const char *next, int *used,
 
 		if (!o)
 			return rolling_error("unknown switch `%c'", *p);
-		if (o->type == ROLLING_OPTION_STRING || o->type == ROLLING_OPTION_INTEGER)
+		if (takes_value(o))
 			return apply(o, 0, p[1] ? p + 1 : NULL, next, used, spelled);
 		if (apply(o, 0, NULL, NULL, used, spelled) < 0)
 			return ROLLING_ERROR;
@@ -193,7 +193,7 @@ void rolling_print_completion(FILE *out, const struct rolling_option *options)
 		if (!o->long_name)
 			continue;
 		fprintf(out, "%s--%s%s", sep, o->long_name,
-			o->type == ROLLING_OPTION_STRING || o->type == ROLLING_OPTION_INTEGER ? "=" : "");
+			takes_value(o) ? "=" : "");
 		sep = " ";
 	}
 	for (o = options; o->type != ROLLING_OPTION_END; o++)
