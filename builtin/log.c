@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
@@ -224,20 +223,11 @@ static void print_human(const struct shown_branch *s, git_repository *repo, int 
 
 /* --- the JSON document ------------------------------------------------- */
 
-/* As git's %cI: 2024-02-01T10:00:00+01:00, in the time zone it was recorded in. */
 static json_object *json_date(git_time_t time, int offset)
 {
-	time_t local = (time_t)(time + (git_time_t)offset * 60);
 	char buf[64];
-	struct tm tm;
-	int minutes = offset < 0 ? -offset : offset;
 
-	if (!gmtime_r(&local, &tm))
-		return json_text("?");
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%c%02d:%02d",
-		 offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
-	return json_text(buf);
+	return json_text(rolling_format_iso_time(buf, sizeof(buf), time, offset));
 }
 
 static json_object *json_step(const struct shown_branch *s, size_t i)

@@ -14,13 +14,36 @@ const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
 	return buf;
 }
 
-const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offset)
+/* The calendar time of `time` in the time zone `offset` minutes east of UTC. */
+static int recorded_tm(struct tm *tm, git_time_t time, int offset)
 {
 	time_t local = (time_t)(time + (git_time_t)offset * 60);
+
+	return gmtime_r(&local, tm) != NULL;
+}
+
+const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offset)
+{
 	struct tm tm;
 
-	if (!gmtime_r(&local, &tm) || !strftime(buf, size, "%Y-%m-%d", &tm))
+	if (!recorded_tm(&tm, time, offset) || !strftime(buf, size, "%Y-%m-%d", &tm))
 		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *rolling_format_iso_time(char *buf, size_t size, git_time_t time, int offset)
+{
+	int minutes = offset < 0 ? -offset : offset;
+	struct tm tm;
+	size_t len;
+
+	if (!recorded_tm(&tm, time, offset) ||
+	    !(len = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm))) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	snprintf(buf + len, size - len, "%c%02d:%02d", offset < 0 ? '-' : '+',
+		 minutes / 60, minutes % 60);
 	return buf;
 }
 
