@@ -125,11 +125,9 @@ static void __attribute__((noreturn)) abandon_last_error(const struct helper *h)
 
 static void choose_branch(struct helper *h, const struct helper_options *o, const char *rev)
 {
-	if (rolling_patterns_from_options(&h->bs.release_re, &h->bs.mainline_re, &o->scheme) < 0)
-		die_last_error();
-	if (h->bs.release_re && !o->branch)
-		die("--preset and the patterns describe a branch given with --branch");
-	if (rolling_bisect_choose(&h->bs, o->branch, rev) < 0)
+	if (rolling_patterns_for_branch(&h->bs.release_re, &h->bs.mainline_re, &o->scheme,
+					o->branch) < 0 ||
+	    rolling_bisect_choose(&h->bs, o->branch, rev) < 0)
 		die_last_error();
 }
 

@@ -218,10 +218,8 @@ static int cmd_describe(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "describe", options, describe_usage);
 	if (argc < 1)
 		usage_with_options(describe_usage, options);
-	if (rolling_patterns_from_options(&release_re, &mainline_re, &o.scheme) < 0)
+	if (rolling_patterns_for_branch(&release_re, &mainline_re, &o.scheme, o.branch) < 0)
 		die_last_error();
-	if (release_re && !o.branch)
-		die("--preset and the patterns describe a branch given with --branch");
 
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();

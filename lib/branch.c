@@ -127,6 +127,17 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
 	return 0;
 }
 
+int rolling_patterns_for_branch(const char **release_re, const char **mainline_re,
+				const struct rolling_scheme_options *o, const char *branch)
+{
+	int err = rolling_patterns_from_options(release_re, mainline_re, o);
+
+	if (!err && *release_re && !branch)
+		return rolling_error("--preset and the patterns describe a branch given with"
+				     " --branch");
+	return err;
+}
+
 static int open_unmanaged(struct rolling_branch *b, git_oid *tip, git_repository *repo,
 			  const char *name, const char *release_re, const char *mainline_re)
 {

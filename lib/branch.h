@@ -73,6 +73,14 @@ int rolling_patterns_from_options(const char **release_re, const char **mainline
 				  const struct rolling_scheme_options *o);
 
 /*
+ * The same for the commands that read a branch given with --branch
+ * (describe, bisect-helper): there the patterns describe that branch,
+ * so without `branch` they are an error.
+ */
+int rolling_patterns_for_branch(const char **release_re, const char **mainline_re,
+				const struct rolling_scheme_options *o, const char *branch);
+
+/*
  * Open any rolling branch or revision for reading, with the tag patterns
  * from the first of: the options (a preset or both patterns), the
  * branch's own rolling.<name>.* when it is configured, the linux preset.
