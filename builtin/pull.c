@@ -173,10 +173,8 @@ static int cmd_pull(int argc, const char **argv)
 {
 	struct pull_options o = { .signatures = -1 };
 	const struct rolling_option options[] = {
-		OPT_BOOL(0, "signatures", &o.signatures,
-			 "verify the release tags' signatures (default: rolling.remote.<remote>.signatures)"),
-		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
-			       "(see git rolling init --list-presets)"),
+		OPT_FETCH_SIGNATURES(&o.signatures),
+		OPT_TAG_SCHEME_READ(&o.scheme),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};

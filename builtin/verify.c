@@ -239,8 +239,7 @@ static int cmd_verify(int argc, const char **argv)
 {
 	struct verify_options o = { .progress = -1 };
 	const struct rolling_option options[] = {
-		OPT_TAG_SCHEME(&o.scheme, "read release tags as this project names them "
-			       "(see git rolling init --list-presets)"),
+		OPT_TAG_SCHEME_READ(&o.scheme),
 		OPT_STRING(0, "since", &o.since, "rev",
 			   "check only the steps after this earlier tip, which must be on the chain"),
 		OPT_BOOL(0, "rebuild", &o.rebuild,

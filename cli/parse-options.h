@@ -56,6 +56,20 @@ struct rolling_option {
 	OPT_STRING(0, "mainline-pattern", &(o)->mainline_pattern, "regex", \
 		   "PCRE2 pattern of mainline tags (instead of the preset's)")
 
+/*
+ * The tag scheme of the commands that read a branch whatever its origin
+ * (verify, fetch, pull): the options say how its tags are named, over
+ * what is configured.
+ */
+#define OPT_TAG_SCHEME_READ(o) \
+	OPT_TAG_SCHEME((o), "read release tags as this project names them " \
+		       "(see git rolling init --list-presets)")
+
+/* fetch's --[no-]signatures, which pull passes on to fetch (-1: as configured). */
+#define OPT_FETCH_SIGNATURES(v) \
+	OPT_BOOL(0, "signatures", (v), "verify the release tags' signatures " \
+		 "(default: rolling.remote.<remote>.signatures)")
+
 #define ROLLING_PARSE_HELP_SHORT  -2   /* -h */
 #define ROLLING_PARSE_HELP_LONG   -3   /* --help */
 #define ROLLING_PARSE_COMPLETION  -4   /* --git-completion-helper */
