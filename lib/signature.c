@@ -9,7 +9,11 @@
 #include "strbuf.h"
 #include "error.h"
 
-/* Tags verified per git process, within rolling_run_git()'s argument limit. */
+/*
+ * Tags verified per git process: few processes for a long history, and a
+ * batch that git fails as a whole (see run_verify_tag()) costs at most
+ * this many checks one by one.
+ */
 #define BATCH 48
 
 /* The armour lines git recognises at the start of a line in a tag (gpg-interface.c). */

@@ -10,7 +10,7 @@
 
 char strbuf_empty[1];
 
-void strbuf_init(struct strbuf *sb)
+static void strbuf_init(struct strbuf *sb)
 {
 	struct strbuf empty = STRBUF_INIT;
 

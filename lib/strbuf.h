@@ -30,7 +30,6 @@ struct strbuf {
 extern char strbuf_empty[];
 #define STRBUF_INIT { 0, 0, strbuf_empty, 0 }
 
-void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 
 /* The string, which the caller then owns (NULL when memory ran out). */

@@ -514,15 +514,20 @@ void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_v
 	note_mainline(tags, version);
 }
 
-/* The index of the first element not before `key` in a sorted array (lower bound). */
-static size_t release_position(const struct rolling_tags *tags, const struct rolling_version *v)
+/*
+ * The index of the first of `nr` sorted elements of `size` bytes that
+ * is not before `key` (the lower bound, where bsearch() finds only an
+ * equal one); `cmp` compares as bsearch()'s does, the key first.
+ */
+static size_t lower_bound(const void *key, const void *base, size_t nr, size_t size,
+			  int (*cmp)(const void *key, const void *element))
 {
-	size_t lo = 0, hi = tags->releases_nr;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (rolling_version_cmp(&tags->releases[mid].version, v) < 0)
+		if (cmp(key, (const char *)base + mid * size) > 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -530,19 +535,16 @@ static size_t release_position(const struct rolling_tags *tags, const struct rol
 	return lo;
 }
 
+static size_t release_position(const struct rolling_tags *tags, const struct rolling_version *v)
+{
+	return lower_bound(v, tags->releases, tags->releases_nr, sizeof(*tags->releases),
+			   cmp_version_key);
+}
+
 static size_t series_position(const struct rolling_tags *tags, const struct rolling_series *s)
 {
-	size_t lo = 0, hi = tags->series_nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rolling_series_cmp(&tags->series[mid].series, s) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(s, tags->series, tags->series_nr, sizeof(*tags->series),
+			   cmp_series_key);
 }
 
 /* Make room for the release at `at` in its series' entry, new or not. */

@@ -135,8 +135,7 @@ test_expect_success 'setup: release tags of 270 bytes, a branch following them' 
 	test_line_count = 1 start
 '
 
-# builtin/init.c formats its reflog message in 256 bytes.
-test_expect_failure 'init records the whole tag name in the reflog' '
+test_expect_success 'init records the whole tag name in the reflog' '
 	git -C tree reflog show -1 --format=%gs long-tags >actual &&
 	echo "rolling: created at $(cat start)" >expect &&
 	test_cmp expect actual

@@ -103,9 +103,8 @@ test_expect_success 'the chain verifies, and so do the bytes of every merge' '
 	grep -F -x "rolling: verified, merges rebuilt bit for bit" out
 '
 
-# lib/branch-move.h keeps the reflog message in 256 bytes (and builtin/
-# init.c and advance.c format into it): the message is cut at 255.
-test_expect_failure 'init and advance name the release in full in the reflog' '
+# The reflog message was once formatted into 256 bytes and cut at 255.
+test_expect_success 'init and advance name the release in full in the reflog' '
 	cd repo &&
 	git reflog --format=%gs rolling >reflog &&
 	grep -F -x "rolling: merge $LONG/v1.0.3" reflog &&
