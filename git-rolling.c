@@ -4,6 +4,7 @@
  * is there (so an uninstalled build works), else from PATH.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,8 @@ static void run(const char *command, char **argv)
 {
 	char *program, *dir, *path;
 
-	if (strchr(command, '/'))
+	/* A name too long for a file cannot name a command either. */
+	if (strchr(command, '/') || strlen("git-rolling-") + strlen(command) > NAME_MAX)
 		not_a_command(command);
 	program = checked(malloc(strlen("git-rolling-") + strlen(command) + 1));
 	strcpy(program, "git-rolling-");
@@ -99,7 +101,6 @@ static void run(const char *command, char **argv)
 		free(dir);
 	}
 	execvp(program, argv);
-	/* A name too long for a file cannot name a command either. */
 	if (errno == ENOENT || errno == ENAMETOOLONG)
 		not_a_command(command);
 	fprintf(stderr, "fatal: cannot run %s: %s\n", program, strerror(errno));

@@ -195,6 +195,10 @@ then
 	test_set_prereq VALGRIND
 fi
 
+# The suite runs under memcheck (make valgrind): valgrind keeps files
+# of its own in $TMPDIR, so a test that makes TMPDIR unusable cannot run.
+test -z "$GIT_ROLLING_TEST_VALGRIND" || test_set_prereq UNDER_VALGRIND
+
 # test_memcheck <git-rolling args>: run git rolling under valgrind's
 # memcheck where valgrind is installed (exit 126 on a memory error), as
 # it is; for failure paths whose memory errors a plain run may not show.
