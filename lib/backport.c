@@ -85,12 +85,13 @@ struct search {
 };
 
 /*
- * Read the commit at *id on a first-parent walk: *hit when it is a
- * backport of the upstream commit, and *id moved to its parent; returns
- * 1 while the walk goes on (the commit is not older than the search and
- * has a parent), 0 at its end, or a negative error.
+ * Read the commit at *id on a first-parent walk and move *id to its
+ * parent.  A backport of the upstream commit is kept in *found and
+ * counted in *hits: walking down, the last one kept is the oldest.
+ * Returns 1 while the walk goes on (the commit is not older than the
+ * search and has a parent), 0 at its end, or a negative error.
  */
-static int walk_one(struct search *s, git_oid *id, int *hit)
+static int walk_one(struct search *s, git_oid *id, git_oid *found, int *hits)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	git_commit *commit;
@@ -101,7 +102,10 @@ static int walk_one(struct search *s, git_oid *id, int *hit)
 		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
 	recent = git_commit_time(commit) >= s->oldest;
 	more = recent && git_commit_parentcount(commit);
-	*hit = recent && names_upstream(git_commit_message(commit), s->upstream);
+	if (recent && names_upstream(git_commit_message(commit), s->upstream)) {
+		git_oid_cpy(found, id);
+		(*hits)++;
+	}
 	if (more)
 		git_oid_cpy(id, git_commit_parent_id(commit, 0));
 	git_commit_free(commit);
@@ -129,28 +133,19 @@ static int set_oldest(struct search *s)
  */
 static int search_chain(struct search *s, const git_oid *start, git_oid *found)
 {
-	git_oid id, here;
+	git_oid id;
 	size_t dummy;
-	int err, hit, hits = 0;
+	int err = 0, hits = 0;
 
 	git_oid_cpy(&id, start);
-	for (;;) {
+	do {
 		if (rolling_oidmap_get(&s->seen, &id, &dummy) ||
 		    rolling_mainline_find(s->mainline, &id) || s->read == s->limit)
 			break;
 		if ((err = rolling_oidmap_put(&s->seen, &id, 0)) < 0)
 			return err;
-		git_oid_cpy(&here, &id);
-		if ((err = walk_one(s, &id, &hit)) < 0)
-			return err;
-		if (hit) {
-			git_oid_cpy(found, &here);
-			hits++;
-		}
-		if (!err)
-			break;
-	}
-	return hits > 0;
+	} while ((err = walk_one(s, &id, found, &hits)) > 0);
+	return err < 0 ? err : hits > 0;
 }
 
 int rolling_backport_find(git_oid *found, int *truncated, git_repository *repo,
@@ -198,8 +193,8 @@ static int search_left_chain(struct search *s, const struct rolling_tags *tags,
 			     const struct rolling_release **release)
 {
 	const struct rolling_release *holder = newest;
-	git_oid id, here;
-	int err, hit, hits = 0;
+	git_oid id;
+	int err, hits = 0, before;
 
 	git_oid_cpy(&id, &newest->commit);
 	while (!git_oid_equal(&id, &merged->commit) && !rolling_mainline_find(s->mainline, &id) &&
@@ -209,14 +204,11 @@ static int search_left_chain(struct search *s, const struct rolling_tags *tags,
 		if (tagged && !rolling_series_cmp(&tagged->version.series,
 						  &newest->version.series))
 			holder = tagged;
-		git_oid_cpy(&here, &id);
-		if ((err = walk_one(s, &id, &hit)) < 0)
+		before = hits;
+		if ((err = walk_one(s, &id, found, &hits)) < 0)
 			return err;
-		if (hit) {
-			git_oid_cpy(found, &here);
+		if (hits > before)
 			*release = holder;
-			hits++;
-		}
 		if (!err)
 			break;
 	}
