@@ -113,3 +113,22 @@ expected_each_steps () {
 		echo "$2"
 	fi
 }
+
+# add_release COMMANDS: in a linux stable tree, a new release of the 6.2 series whose commit also
+# runs COMMANDS in its work tree (on top of bumping SUBLEVEL).
+add_release () {
+	ar_newest=$(git tag -l "v6.2.*" | sort -V | tail -n 1) &&
+	ar_next=v6.2.$((${ar_newest##*.} + 1)) &&
+	rm -rf ../release &&
+	git worktree add -q --detach ../release "$ar_newest" &&
+	(
+		cd ../release &&
+		sed -i "s/^SUBLEVEL = .*/SUBLEVEL = ${ar_next##*.}/" Makefile &&
+		eval "$1" &&
+		git add -A &&
+		git commit -q -m "Linux ${ar_next#v}"
+	) &&
+	git tag -a -m "Linux ${ar_next#v}" "$ar_next" "$(git -C ../release rev-parse HEAD)" &&
+	git worktree remove --force ../release &&
+	echo "$ar_next"
+}
