@@ -114,8 +114,9 @@ expected_each_steps () {
 	fi
 }
 
-# add_release COMMANDS: in a linux stable tree, a new release of the 6.2 series whose commit also
-# runs COMMANDS in its work tree (on top of bumping SUBLEVEL).
+# add_release COMMANDS: in a linux stable tree, a new release of the 6.2
+# series whose commit also runs COMMANDS in its work tree (on top of
+# bumping SUBLEVEL).
 add_release () {
 	ar_newest=$(git tag -l "v6.2.*" | sort -V | tail -n 1) &&
 	ar_next=v6.2.$((${ar_newest##*.} + 1)) &&
