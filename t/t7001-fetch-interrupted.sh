@@ -11,15 +11,9 @@ touched.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 
 BRANCH=linux-rolling-stable
-
-publish () {
-	stable_tree_replay upstream "$1" &&
-	git -C upstream rolling advance -q &&
-	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
-		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
-}
 
 snapshot () {
 	git -C consumer for-each-ref --format="%(objectname) %(refname)" >"$1"

@@ -9,15 +9,9 @@ on the loopback interface.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 
 BRANCH=linux-rolling-stable
-
-publish () {
-	stable_tree_replay upstream "$1" &&
-	git -C upstream rolling advance -q &&
-	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
-		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
-}
 
 # start_daemon: serve $TRASH_DIRECTORY on a free port of 127.0.0.1;
 # sets $port.  The daemon is stopped when the script ends.

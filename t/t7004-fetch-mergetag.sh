@@ -14,6 +14,7 @@ release tag is fetched and its signature checked instead.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 . "$TEST_DIRECTORY"/lib-mergetag.sh
 
 BRANCH=linux-rolling-stable
@@ -23,13 +24,6 @@ then
 	skip_all='ssh-keygen cannot make keys'
 	test_done
 fi
-
-publish () {
-	stable_tree_replay upstream "$1" &&
-	git -C upstream rolling advance -q &&
-	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
-		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
-}
 
 server_tip () {
 	git -C server.git rev-parse "refs/heads/$BRANCH"

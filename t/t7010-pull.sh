@@ -10,15 +10,9 @@ nothing, and what cannot fast-forward is refused.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 
 BRANCH=linux-rolling-stable
-
-publish () {
-	stable_tree_replay upstream "$1" &&
-	git -C upstream rolling advance -q &&
-	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
-		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
-}
 
 server_tip () {
 	git -C server.git rev-parse "refs/heads/$BRANCH"
