@@ -128,11 +128,16 @@ test: all
 	cd t && $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
 
-# The exhaustive replays (every week of every time line) besides the suite.
+# The exhaustive replays (every week of every time line): the scripts
+# with a test that needs EXPENSIVE, themselves or through a t/lib-*.sh.
+LONG_LIBS = $(shell cd t && grep -l EXPENSIVE lib-*.sh)
+LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
+
 test-long: all
+	$(if $(LONG_TEST_SCRIPTS),,$(error no script has an EXPENSIVE test))
 	$(RM) -r $(FIXTURE_CACHE)
 	@start=$$(date +%s); \
-	cd t && GIT_ROLLING_TEST_LONG=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
+	cd t && GIT_ROLLING_TEST_LONG=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(LONG_TEST_SCRIPTS)); rc=$$?; \
 	echo "make test-long: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
 
 # AddressSanitizer and UndefinedBehaviorSanitizer build and test run;
