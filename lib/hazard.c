@@ -7,6 +7,7 @@
 #include "hazard.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "strbuf.h"
 
 #define DEFAULT_REPLACE_BASE "refs/replace/"

@@ -1,0 +1,47 @@
+#ifndef ROLLING_GIT2_COMPAT_H
+#define ROLLING_GIT2_COMPAT_H
+
+/*
+ * The one place where differences between libgit2 releases live.
+ * git-rolling builds against libgit2 1.5 (Debian 12) up to 1.9 (Debian 13,
+ * Arch); every difference it meets is handled here, by version, and the
+ * rest of lib/ calls what this header gives instead of testing versions.
+ * Each entry says which release changed what, so that it can go once the
+ * oldest supported release no longer needs it.
+ */
+
+#include <git2.h>
+
+/* 1.9 renamed LIBGIT2_VER_* to LIBGIT2_VERSION_* (the old names are deprecated). */
+#ifdef LIBGIT2_VERSION_MAJOR
+#define ROLLING_LIBGIT2_NUMBER \
+	(LIBGIT2_VERSION_MAJOR * 10000 + LIBGIT2_VERSION_MINOR * 100 + LIBGIT2_VERSION_REVISION)
+#else
+#define ROLLING_LIBGIT2_NUMBER \
+	(LIBGIT2_VER_MAJOR * 10000 + LIBGIT2_VER_MINOR * 100 + LIBGIT2_VER_REVISION)
+#endif
+
+/* Built against libgit2 major.minor.revision or newer? */
+#define ROLLING_LIBGIT2_AT_LEAST(major, minor, revision) \
+	(ROLLING_LIBGIT2_NUMBER >= (major) * 10000 + (minor) * 100 + (revision))
+
+/* 1.8 moved git_error_clear() out of git2.h, into the "sys" headers. */
+#if ROLLING_LIBGIT2_AT_LEAST(1, 8, 0)
+#include <git2/sys/errors.h>
+#endif
+
+/*
+ * libgit2's last error message, or NULL when it recorded none: before
+ * 1.8 git_error_last() returns NULL then, from 1.8 an error of class
+ * GIT_ERROR_NONE saying "no error".
+ */
+static inline const char *rolling_git_error_message(void)
+{
+	const git_error *e = git_error_last();
+
+	if (!e || e->klass == GIT_ERROR_NONE || !e->message || !*e->message)
+		return NULL;
+	return e->message;
+}
+
+#endif
