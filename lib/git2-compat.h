@@ -44,4 +44,28 @@ static inline const char *rolling_git_error_message(void)
 	return e->message;
 }
 
+/*
+ * Free a config transaction made by git_config_lock(tx, locked) and the
+ * config it locked, both NULL-safe.  `commit_tried` says whether
+ * git_transaction_commit() was called on it, whatever it returned: that
+ * hands the lock back to `locked` in every release.  Who frees `locked`
+ * otherwise changed in 1.8: before, git_transaction_free() of a
+ * transaction never committed frees the config it locked as well
+ * (transaction.c calls git_config_free()); from 1.8 the transaction
+ * holds a reference of its own on the backend and the config stays the
+ * caller's.
+ */
+static inline void rolling_git_config_unlock_free(git_transaction *tx, git_config *locked,
+						  int commit_tried)
+{
+#if !ROLLING_LIBGIT2_AT_LEAST(1, 8, 0)
+	if (tx && !commit_tried)
+		locked = NULL;          /* git_transaction_free() frees it */
+#else
+	(void)commit_tried;
+#endif
+	git_transaction_free(tx);
+	git_config_free(locked);
+}
+
 #endif

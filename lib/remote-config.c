@@ -5,6 +5,7 @@
 #include "config.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "run-command.h"
 
 static char *key(const char *remote, const char *name)
@@ -163,7 +164,7 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 	struct rolling_remote_config rc;
 	git_config *config = NULL, *local = NULL;
 	git_transaction *tx = NULL;
-	int err;
+	int commit_tried = 0, err;
 
 	if ((err = rolling_remote_config_read(&rc, repo, remote)) < 0)
 		return err;
@@ -173,14 +174,15 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 		err = rolling_git_error(err, "cannot lock the repository configuration");
 		goto out;
 	}
-	if (!(err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) &&
-	    (err = git_transaction_commit(tx)) < 0)
+	if ((err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) < 0)
+		goto out;
+	commit_tried = 1;
+	if ((err = git_transaction_commit(tx)) < 0)
 		err = rolling_git_error(err, "cannot write the repository configuration");
 	if (!err && rc.branches_nr && !has_branch(&rc, branch))
 		err = add_branch_value(repo, remote, branch);
 out:
-	git_transaction_free(tx);
-	git_config_free(local);
+	rolling_git_config_unlock_free(tx, local, commit_tried);
 	git_config_free(config);
 	rolling_remote_config_free(&rc);
 	return err;
