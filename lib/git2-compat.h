@@ -68,4 +68,24 @@ static inline void rolling_git_config_unlock_free(git_transaction *tx, git_confi
 	git_config_free(locked);
 }
 
+/*
+ * From 1.7 libgit2 reads info/grafts and "shallow" itself when it opens
+ * a repository, honours them in the parents of every commit it parses,
+ * and refuses to open the repository when it cannot parse them (error
+ * class GIT_ERROR_GRAFTS); before, it read the parents as stored.
+ */
+#define ROLLING_LIBGIT2_READS_GRAFTS ROLLING_LIBGIT2_AT_LEAST(1, 7, 0)
+
+/* Did the last libgit2 call fail on a graft or shallow file? */
+static inline int rolling_git_error_is_grafts(void)
+{
+#if ROLLING_LIBGIT2_READS_GRAFTS
+	const git_error *e = git_error_last();
+
+	return e && e->klass == GIT_ERROR_GRAFTS;
+#else
+	return 0;
+#endif
+}
+
 #endif
