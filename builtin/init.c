@@ -318,7 +318,7 @@ static size_t remote_prefix(const char *config_name, const char *followed)
  * Split "<remote>/<branch>" at the configured remote it starts with;
  * the longest one wins, since remote names may hold slashes too.  The
  * remotes are read as config keys: git_remote_list() matches them with
- * a regex, which leaks PCRE2 match data in libgit2 1.5.
+ * a regex, which leaks before libgit2 1.6.1 (lib/git2-compat.h).
  */
 static void split_followed(char **remote, const char **branch, git_repository *repo,
 			   const char *followed)

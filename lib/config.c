@@ -239,9 +239,8 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 		goto out;
 	}
 	/*
-	 * Filtered here rather than with git_config_iterator_glob_new():
-	 * libgit2 1.5 leaks a PCRE2 match block for every entry the glob
-	 * iterator tests.
+	 * Filtered here rather than with git_config_iterator_glob_new(),
+	 * which leaks before libgit2 1.6.1 (git2-compat.h).
 	 */
 	while (!(err = git_config_next(&entry, iter))) {
 		char *branch;

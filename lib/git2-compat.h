@@ -88,4 +88,18 @@ static inline int rolling_git_error_is_grafts(void)
 #endif
 }
 
+/*
+ * Before 1.6.1 every regex match of the PCRE2 backend leaks its match
+ * data (util/regexp.c, git_regexp_match(); measured on 1.5.1): each
+ * entry git_config_iterator_glob_new() tests, each value
+ * git_config_set_multivar() tries its regex on, and git_remote_list()
+ * and git_remote_lookup(), which read the config through such regexes;
+ * a multivar iterator without a value regex matches none and does not
+ * leak.  Until 1.6.1 is the oldest release supported, lib/config.c
+ * (rolling_config_branches()), lib/remote-config.c (add_branch_value()),
+ * builtin/init.c (split_followed()) and builtin/fetch.c (check_remote())
+ * do without those calls, whichever release they are built against:
+ * one way that is right on all of them.
+ */
+
 #endif

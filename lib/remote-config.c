@@ -26,10 +26,9 @@ static int add_branch(struct rolling_remote_config *rc, const char *value, size_
 }
 
 /*
- * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches",
- * the form libgit2 gives names in: section and key lower case).  Filtered
- * here rather than with git_config_multivar_iterator_new(): libgit2 1.5
- * leaks a PCRE2 match block for every entry that iterator tests.
+ * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches").
+ * Without a value regex the iterator matches no regex, so it leaks
+ * nothing even where libgit2's regexes do (see git2-compat.h).
  */
 static int read_branches(struct rolling_remote_config *rc, git_config *config,
 			 const char *name)
@@ -39,10 +38,10 @@ static int read_branches(struct rolling_remote_config *rc, git_config *config,
 	size_t alloc = 0;
 	int err;
 
-	if ((err = git_config_iterator_new(&iter, config)) < 0)
+	if ((err = git_config_multivar_iterator_new(&iter, config, name, NULL)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
 	while (!(err = git_config_next(&entry, iter)))
-		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value, &alloc)) < 0)
+		if ((err = add_branch(rc, entry->value, &alloc)) < 0)
 			break;
 	git_config_iterator_free(iter);
 	if (err == GIT_ITEROVER)
@@ -122,9 +121,9 @@ static int set(git_config *config, const char *remote, const char *name, const c
 }
 
 /*
- * Another value of a multi-valued key: git config --add.  libgit2 1.5
- * appends only through a value regex (git_config_set_multivar()), and
- * leaks PCRE2 match data for every value it tries one on.
+ * Another value of a multi-valued key: git config --add.  libgit2 appends
+ * only through a value regex (git_config_set_multivar()), which leaks
+ * before 1.6.1 (git2-compat.h).
  */
 static int add_branch_value(git_repository *repo, const char *remote, const char *branch)
 {

@@ -67,6 +67,7 @@ test_expect_success 'a key with several values: nothing created, nothing leaked'
 test_expect_success 'init --follow: a key with several values: nothing written, nothing leaked' '
 	cd tree &&
 	git remote add up "$TRASH_DIRECTORY/nowhere.git" &&
+	git config --add rolling.remote.up.branches other &&
 	git config --add rolling.remote.up.signatures true &&
 	git config --add rolling.remote.up.signatures false &&
 	test_when_finished "git config --remove-section rolling.remote.up && git remote remove up" &&
