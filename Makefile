@@ -36,13 +36,16 @@ VERSION = $(ROLLING_VERSION)
 # --- libraries, found through pkg-config --------------------------------
 # Evaluated once; a missing one stops the build (not `make clean`) with a
 # message that names it and the Debian package that provides it.
+# PKG_CONFIG_PATH given on the command line (make PKG_CONFIG_PATH=...)
+# reaches $(shell) only from GNU make 4.4 on: it is passed explicitly.
 PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev
+PKG_CONFIG_RUN = $(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH='$(subst ','\'',$(PKG_CONFIG_PATH))' )$(PKG_CONFIG)
 PKG_MISSING := $(strip $(foreach d,$(PKG_DEPS),\
-	$(if $(shell $(PKG_CONFIG) --exists $(word 1,$(subst :, ,$(d))) 2>/dev/null && echo ok),,$(d))))
-GIT2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libgit2 libpcre2-8 2>/dev/null)
-GIT2_LIBS := $(shell $(PKG_CONFIG) --libs libgit2 libpcre2-8 2>/dev/null)
-JSON_C_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
-JSON_C_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+	$(if $(shell $(PKG_CONFIG_RUN) --exists $(word 1,$(subst :, ,$(d))) 2>/dev/null && echo ok),,$(d))))
+GIT2_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags libgit2 libpcre2-8 2>/dev/null)
+GIT2_LIBS := $(shell $(PKG_CONFIG_RUN) --libs libgit2 libpcre2-8 2>/dev/null)
+JSON_C_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags json-c 2>/dev/null)
+JSON_C_LIBS := $(shell $(PKG_CONFIG_RUN) --libs json-c 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)

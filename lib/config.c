@@ -4,6 +4,7 @@
 #include "config.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 
 const char *rolling_config_key(struct strbuf *name, const char *branch, const char *key)
 {
@@ -181,10 +182,8 @@ out:
 }
 
 /*
- * Who frees `local` is libgit2 1.5's contract: a config transaction that
- * is freed uncommitted unlocks and frees the config it locked, while a
- * committed one has let go of it.  Freeing it twice was a double free on
- * every failed init.
+ * Who frees `local` after an uncommitted transaction changed in libgit2
+ * 1.8: rolling_git_config_unlock_free() knows.
  */
 int rolling_config_commit(struct rolling_config_tx *tx)
 {
@@ -192,18 +191,14 @@ int rolling_config_commit(struct rolling_config_tx *tx)
 
 	if (err < 0)
 		err = rolling_git_error(err, "cannot write the repository configuration");
-	git_transaction_free(tx->tx);
-	git_config_free(tx->local);
+	rolling_git_config_unlock_free(tx->tx, tx->local, 1);
 	memset(tx, 0, sizeof(*tx));
 	return err;
 }
 
 void rolling_config_abort(struct rolling_config_tx *tx)
 {
-	if (tx->tx)
-		git_transaction_free(tx->tx);
-	else
-		git_config_free(tx->local);
+	rolling_git_config_unlock_free(tx->tx, tx->local, 0);
 	memset(tx, 0, sizeof(*tx));
 }
 
@@ -244,9 +239,8 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 		goto out;
 	}
 	/*
-	 * Filtered here rather than with git_config_iterator_glob_new():
-	 * libgit2 1.5 leaks a PCRE2 match block for every entry the glob
-	 * iterator tests.
+	 * Filtered here rather than with git_config_iterator_glob_new(),
+	 * which leaks before libgit2 1.6.1 (git2-compat.h).
 	 */
 	while (!(err = git_config_next(&entry, iter))) {
 		char *branch;

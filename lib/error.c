@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <git2.h>
+#include "git2-compat.h"
 #include "error.h"
 
 /*
@@ -66,13 +66,11 @@ static void record_with_reason(const char *reason, const char *fmt, va_list ap)
 
 int rolling_git_error(int code, const char *fmt, ...)
 {
-	const git_error *git_err = git_error_last();
-	const char *reason = git_err && git_err->message && *git_err->message ?
-			     git_err->message : "unknown libgit2 error";
+	const char *reason = rolling_git_error_message();
 	va_list ap;
 
 	va_start(ap, fmt);
-	record_with_reason(reason, fmt, ap);
+	record_with_reason(reason ? reason : "unknown libgit2 error", fmt, ap);
 	va_end(ap);
 	return code < 0 ? code : ROLLING_ERROR;
 }

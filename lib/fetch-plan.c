@@ -63,8 +63,9 @@ static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, con
 
 /*
  * A configured remote has remote.<name>.url.  Read as a key rather than
- * with git_remote_lookup(), which reads the refspecs through config
- * regexes that leak PCRE2 match data in libgit2 1.5; git does the rest.
+ * with git_remote_lookup(), which reads the remote through config
+ * regexes that leak before libgit2 1.6.1 (lib/git2-compat.h); git does
+ * the rest.
  */
 static int check_remote(git_repository *repo, const char *remote)
 {

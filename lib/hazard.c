@@ -7,6 +7,7 @@
 #include "hazard.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "strbuf.h"
 
 #define DEFAULT_REPLACE_BASE "refs/replace/"
@@ -140,17 +141,23 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	return finish(out, nr, &l, err);
 }
 
+/* "<dir>/<name>", whether or not dir ends in '/'; the caller frees it. */
+static char *join_path(const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	return strbuf_detach(&path);
+}
+
 /* $<variable>, else <name> in the common git directory; the caller frees it. */
 static char *git_file(git_repository *repo, const char *variable, const char *name)
 {
-	const char *set = getenv(variable), *common = git_repository_commondir(repo);
-	struct strbuf path = STRBUF_INIT;
+	const char *set = getenv(variable);
 
 	if (set && *set)
 		return strdup(set);
-	strbuf_addf(&path, "%s%s%s", common,
-		    *common && common[strlen(common) - 1] == '/' ? "" : "/", name);
-	return strbuf_detach(&path);
+	return join_path(git_repository_commondir(repo), name);
 }
 
 /* Call `line_fn` for each line of a file, without its "\n"; a missing file has none. */
@@ -219,6 +226,56 @@ int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repositor
 	err = for_each_line(path, graft_line, &l);
 	free(path);
 	return finish(out, nr, &l, err);
+}
+
+/*
+ * A line as libgit2 reads one (grafts.c, git_grafts_parse()): object ids,
+ * each after a single space, and nothing else.  Counts the lines in
+ * *(size_t *)data and returns 1 to stop at the first other one.
+ */
+static int strict_line(char *line, size_t len, void *data)
+{
+	git_oid oid;
+	size_t at;
+
+	++*(size_t *)data;
+	for (at = 0; !parse_hex_prefix(&oid, line + at, len - at); at += GIT_OID_HEXSZ + 1) {
+		if (at + GIT_OID_HEXSZ == len)
+			return 0;
+		if (line[at + GIT_OID_HEXSZ] != ' ')
+			break;
+	}
+	return 1;
+}
+
+/* 0, 1 after recording which line of the file at `path` libgit2 refuses, or an error. */
+static int strict_file(const char *path, const char *what)
+{
+	size_t line_nr = 0;
+	int err = for_each_line(path, strict_line, &line_nr);
+
+	if (err <= 0)
+		return err;
+	rolling_error("%s, line %zu: not object ids separated by single spaces, the only form"
+		      " libgit2 1.7 and later read; they refuse to open the repository%s",
+		      path, line_nr, what);
+	return 1;
+}
+
+int rolling_hazard_check_graft_files(const char *gitdir, const char *commondir)
+{
+	char *grafts = join_path(commondir, "info/grafts"), *shallow = join_path(gitdir, "shallow");
+	int err;
+
+	if (!grafts || !shallow)
+		err = rolling_error_nomem();
+	else if (!(err = strict_file(grafts, " (git also takes comments, blank lines, tabs and"
+				    " CRs there): rewrite the line, or turn the grafts into replace"
+				    " refs with git replace --convert-graft-file")))
+		err = strict_file(shallow, "");
+	free(grafts);
+	free(shallow);
+	return err > 0 ? ROLLING_ERROR : err;
 }
 
 int rolling_hazard_is_shallow(git_repository *repo)

@@ -46,6 +46,19 @@ int rolling_hazard_grafts(struct rolling_hazard **out, size_t *nr, git_repositor
 void rolling_hazard_free(struct rolling_hazard *list, size_t nr);
 
 /*
+ * libgit2 1.7 and later read the graft file themselves when they open a
+ * repository (info/grafts in the common directory, never $GIT_GRAFT_FILE)
+ * and "shallow" (in the repository's own git directory), and refuse the
+ * repository when a line is anything but object ids separated by single
+ * spaces: a comment, a blank line, a tab or a CR, which git skips or
+ * reads past.  This applies their rule to those two files, whichever
+ * libgit2 git-rolling runs on, so that every release gives the same
+ * answer.  Returns 0, or ROLLING_ERROR with a message that names the
+ * file and the line.
+ */
+int rolling_hazard_check_graft_files(const char *gitdir, const char *commondir);
+
+/*
  * Whether the repository is shallow as git sees it: a non-empty
  * $GIT_SHALLOW_FILE, else "shallow" in the common directory, which all
  * work trees share (libgit2 1.5 looks in a linked work tree's own git

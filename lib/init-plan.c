@@ -155,7 +155,7 @@ static size_t remote_prefix(const char *config_name, const char *followed)
 
 /*
  * The remotes are read as config keys: git_remote_list() matches them
- * with a regex, which leaks PCRE2 match data in libgit2 1.5.
+ * with a regex, which leaks before libgit2 1.6.1 (lib/git2-compat.h).
  */
 static int longest_remote(size_t *best, git_repository *repo, const char *followed)
 {

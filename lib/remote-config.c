@@ -5,6 +5,7 @@
 #include "config.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "run-command.h"
 
 static char *key(const char *remote, const char *name)
@@ -25,10 +26,9 @@ static int add_branch(struct rolling_remote_config *rc, const char *value, size_
 }
 
 /*
- * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches",
- * the form libgit2 gives names in: section and key lower case).  Filtered
- * here rather than with git_config_multivar_iterator_new(): libgit2 1.5
- * leaks a PCRE2 match block for every entry that iterator tests.
+ * Every value of the multi-valued key `name` ("rolling.remote.<remote>.branches").
+ * Without a value regex the iterator matches no regex, so it leaks
+ * nothing even where libgit2's regexes do (see git2-compat.h).
  */
 static int read_branches(struct rolling_remote_config *rc, git_config *config,
 			 const char *name)
@@ -38,10 +38,10 @@ static int read_branches(struct rolling_remote_config *rc, git_config *config,
 	size_t alloc = 0;
 	int err;
 
-	if ((err = git_config_iterator_new(&iter, config)) < 0)
+	if ((err = git_config_multivar_iterator_new(&iter, config, name, NULL)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
 	while (!(err = git_config_next(&entry, iter)))
-		if (!strcmp(entry->name, name) && (err = add_branch(rc, entry->value, &alloc)) < 0)
+		if ((err = add_branch(rc, entry->value, &alloc)) < 0)
 			break;
 	git_config_iterator_free(iter);
 	if (err == GIT_ITEROVER)
@@ -121,9 +121,9 @@ static int set(git_config *config, const char *remote, const char *name, const c
 }
 
 /*
- * Another value of a multi-valued key: git config --add.  libgit2 1.5
- * appends only through a value regex (git_config_set_multivar()), and
- * leaks PCRE2 match data for every value it tries one on.
+ * Another value of a multi-valued key: git config --add.  libgit2 appends
+ * only through a value regex (git_config_set_multivar()), which leaks
+ * before 1.6.1 (git2-compat.h).
  */
 static int add_branch_value(git_repository *repo, const char *remote, const char *branch)
 {
@@ -163,7 +163,7 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 	struct rolling_remote_config rc;
 	git_config *config = NULL, *local = NULL;
 	git_transaction *tx = NULL;
-	int err;
+	int commit_tried = 0, err;
 
 	if ((err = rolling_remote_config_read(&rc, repo, remote)) < 0)
 		return err;
@@ -173,14 +173,15 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 		err = rolling_git_error(err, "cannot lock the repository configuration");
 		goto out;
 	}
-	if (!(err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) &&
-	    (err = git_transaction_commit(tx)) < 0)
+	if ((err = stage(local, &rc, remote, branch, release_re, mainline_re, signatures)) < 0)
+		goto out;
+	commit_tried = 1;
+	if ((err = git_transaction_commit(tx)) < 0)
 		err = rolling_git_error(err, "cannot write the repository configuration");
 	if (!err && rc.branches_nr && !has_branch(&rc, branch))
 		err = add_branch_value(repo, remote, branch);
 out:
-	git_transaction_free(tx);
-	git_config_free(local);
+	rolling_git_config_unlock_free(tx, local, commit_tried);
 	git_config_free(config);
 	rolling_remote_config_free(&rc);
 	return err;

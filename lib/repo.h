@@ -6,12 +6,15 @@
 /*
  * Open the repository the way git does for a command run in it: from
  * the current directory upwards, honouring GIT_DIR, GIT_WORK_TREE and
- * GIT_CEILING_DIRECTORIES, and with the settings of `git -c`.
+ * GIT_CEILING_DIRECTORIES, and with the settings of `git -c`.  A graft
+ * or shallow file that libgit2 1.7 and later cannot read is refused
+ * with every release (rolling_hazard_check_graft_files()).
  */
 int rolling_repo_open(git_repository **repo);
 
 /*
- * libgit2 ignores refs/replace/ and grafts while git honours them, and a
+ * libgit2 ignores refs/replace/ while git honours it, and grafts before
+ * 1.7 (from 1.7 it reads info/grafts, but never $GIT_GRAFT_FILE), and a
  * shallow clone cuts history; in each case the two can see different
  * graphs.  Sets bits of enum rolling_repo_hazard in *hazards.
  */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "revision.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "strbuf.h"
 
 /* How git expands a short ref name, in its order (refs.c, ref_rev_parse_rules). */

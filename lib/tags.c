@@ -5,6 +5,7 @@
 #include "tags.h"
 #include "alloc.h"
 #include "error.h"
+#include "git2-compat.h"
 
 #define TAG_PREFIX "refs/tags/"
 #define MAX_TAG_DEPTH 16
@@ -25,9 +26,9 @@ static const char *type_name(git_object_t type)
 
 static const char *last_git_error(void)
 {
-	const git_error *e = git_error_last();
+	const char *message = rolling_git_error_message();
 
-	return e && e->message ? e->message : "cannot read it";
+	return message ? message : "cannot read it";
 }
 
 static void warn_not_commit(const char *name, git_object_t type)

@@ -6,7 +6,8 @@ init stages the configuration under the config file lock, moves the
 branch, then writes the configuration.  When the branch cannot move (a
 held ref lock, local changes in the way, no space, a lost race) or the
 configuration cannot be written, neither is left behind, and no memory
-error happens on the way out (checked under valgrind where installed).
+error happens on the way out, nor a leak where who frees what changed
+between libgit2 releases (checked under valgrind where installed).
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -42,6 +43,39 @@ test_expect_success 'a held config lock: nothing created' '
 	snapshot ../before &&
 	test_expect_code 128 test_memcheck init -q rs 2>err &&
 	grep "^fatal: cannot lock the repository configuration" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+# git refuses to set or unset one value of a key that has several
+# (exit 5) and so does libgit2: a failure while the section is staged,
+# after the config file is locked and before anything is written.
+test_expect_success 'a key with several values: nothing created, nothing leaked' '
+	cd tree &&
+	git config --add rolling.rs.ident "A U Thor <author@example.org>" &&
+	git config --add rolling.rs.ident "C O Mitter <committer@example.org>" &&
+	test_when_finished "git config --unset-all rolling.rs.ident" &&
+	test_expect_code 5 git config --unset rolling.rs.ident 2>/dev/null &&
+	snapshot ../before &&
+	test_expect_code 128 test_memcheck_leaks init -q rs 2>err &&
+	grep "^fatal: cannot unset rolling.rs.ident: " err &&
+	test_path_is_missing "$gitdir/config.lock" &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+test_expect_success 'init --follow: a key with several values: nothing written, nothing leaked' '
+	cd tree &&
+	git remote add up "$TRASH_DIRECTORY/nowhere.git" &&
+	git config --add rolling.remote.up.branches other &&
+	git config --add rolling.remote.up.signatures true &&
+	git config --add rolling.remote.up.signatures false &&
+	test_when_finished "git config --remove-section rolling.remote.up && git remote remove up" &&
+	test_expect_code 5 git config rolling.remote.up.signatures true 2>/dev/null &&
+	snapshot ../before &&
+	test_expect_code 128 test_memcheck_leaks init --follow up/one --signatures 2>err &&
+	grep "^fatal: cannot set rolling.remote.up.signatures: " err &&
+	test_path_is_missing "$gitdir/config.lock" &&
 	snapshot ../after &&
 	test_cmp ../before ../after
 '

@@ -8,7 +8,9 @@ set or core.useReplaceRefs is false, and every well-formed line of the
 graft file whatever white space separates the ids (commit.c).  verify
 must fail wherever git would show another graph, stay quiet where git
 would not, and have git verify-tag check the very tag object it read.
-Each oracle asks git itself what it shows.
+libgit2 1.7 and later read info/grafts and shallow too, strictly: what
+they would refuse, every command refuses on every libgit2, naming the
+file.  Each oracle asks git itself what it shows.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -124,13 +126,19 @@ test_expect_success SSH_SIGN 'a forged release whose tag object is replaced by a
 	grep "^error: linux-rolling-stable: .*: signature: .*found v6.1.50: bad signature$" err
 '
 
+# libgit2 never reads $GIT_GRAFT_FILE, so git's own rules for a graft
+# line are tried there: info/grafts must hold only what libgit2 1.7 and
+# later read as well (see the tests that follow).
 test_expect_success 'a graft separated by a tab, with trailing blanks' '
 	cd tree && read_victim &&
 	grandparent=$(git rev-parse $victim^1^1) &&
-	printf "%s\t%s \r\n" $victim $grandparent >.git/info/grafts &&
-	test_when_finished "rm -f .git/info/grafts" &&
-	test "$(git rev-parse $victim^1 2>/dev/null)" = "$grandparent" &&
-	verify_fails linux-rolling-stable $victim graft
+	printf "%s\t%s \r\n" $victim $grandparent >../tab-grafts &&
+	(
+		GIT_GRAFT_FILE=$TRASH_DIRECTORY/tab-grafts &&
+		export GIT_GRAFT_FILE &&
+		test "$(git rev-parse $victim^1 2>/dev/null)" = "$grandparent" &&
+		verify_fails linux-rolling-stable $victim graft
+	)
 '
 
 test_expect_success 'graft lines git ignores are no hazard' '
@@ -143,12 +151,62 @@ test_expect_success 'graft lines git ignores are no hazard' '
 		echo " $victim $grandparent" &&
 		echo "$victim $grandparent junk" &&
 		echo "$victim  $grandparent"
-	} >.git/info/grafts &&
-	test_when_finished "rm -f .git/info/grafts" &&
-	test "$(git rev-parse $victim^1 2>git.err)" = "$parent" &&
-	test $(grep -c "bad graft data" git.err) = 3 &&
-	git rolling verify --json linux-rolling-stable >out.json &&
+	} >../ignored-grafts &&
+	(
+		GIT_GRAFT_FILE=$TRASH_DIRECTORY/ignored-grafts &&
+		export GIT_GRAFT_FILE &&
+		test "$(git rev-parse $victim^1 2>git.err)" = "$parent" &&
+		test $(grep -c "bad graft data" git.err) = 3 &&
+		git rolling verify --json linux-rolling-stable >out.json
+	) &&
 	jq -e ".verified and .branches[0].hazards == []" out.json
+'
+
+# libgit2 1.7 and later read info/grafts and shallow themselves and
+# refuse to open a repository where a line is anything but object ids
+# separated by single spaces; every command says which file and line,
+# whatever libgit2 it runs on, and changes nothing.
+# refused FILE LINE: verify, status and advance refuse, naming LINE of FILE.
+refused () {
+	rf_file=$(git rev-parse --path-format=absolute --git-dir)/$1 &&
+	for rf_cmd in "verify linux-rolling-stable" status advance
+	do
+		test_expect_code 128 git rolling $rf_cmd >out 2>err &&
+		test_must_be_empty out &&
+		grep "^fatal: $rf_file, line $2: not object ids separated by single spaces" err ||
+		return 1
+	done
+}
+
+test_expect_success 'an info/grafts libgit2 cannot read is refused on every release' '
+	cd tree && read_victim &&
+	grandparent=$(git rev-parse $victim^1^1) &&
+	test_when_finished "rm -f .git/info/grafts" &&
+	printf "%s\t%s\n" $victim $grandparent >.git/info/grafts &&
+	test "$(git rev-parse $victim^1 2>/dev/null)" = "$grandparent" &&
+	refused info/grafts 1 &&
+	grep "git replace --convert-graft-file$" err &&
+	printf "%s %s\r\n" $victim $grandparent >.git/info/grafts &&
+	test "$(git rev-parse $victim^1 2>/dev/null)" = "$grandparent" &&
+	refused info/grafts 1 &&
+	printf "%s %s\n\n" $victim $grandparent >.git/info/grafts &&
+	refused info/grafts 2 &&
+	printf "# a comment\n%s %s\n" $victim $grandparent >.git/info/grafts &&
+	test "$(git rev-parse $victim^1 2>/dev/null)" = "$grandparent" &&
+	refused info/grafts 1 &&
+	printf "%s %s\n" $victim $grandparent >.git/info/grafts &&
+	verify_fails linux-rolling-stable $victim graft
+'
+
+test_expect_success 'a shallow file libgit2 cannot read is refused on every release' '
+	cd tree &&
+	root=$(git rev-list --max-parents=0 HEAD | head -n 1) &&
+	test_when_finished "rm -f .git/shallow" &&
+	printf "%s\r\n" $root >.git/shallow &&
+	test "$(git rev-parse --is-shallow-repository)" = true &&
+	git log -1 --format=%H $root >/dev/null &&
+	refused shallow 1 &&
+	! grep "convert-graft-file" err
 '
 
 test_expect_success 'the graft file named by GIT_GRAFT_FILE' '

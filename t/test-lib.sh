@@ -215,6 +215,17 @@ test_memcheck () {
 	fi
 }
 
+# test_memcheck_leaks <git-rolling args>: test_memcheck, and a block of
+# memory definitely lost is an error as well (exit 126); for failure
+# paths whose frees depend on the libgit2 release.
+test_memcheck_leaks () {
+	(
+		GIT_ROLLING_TEST_LEAKS=1 &&
+		export GIT_ROLLING_TEST_LEAKS &&
+		test_memcheck "$@"
+	)
+}
+
 # --- running tests ------------------------------------------------------
 
 test_count_=0 test_success_=0 test_failure_=0 test_fixed_=0 test_broken_=0

@@ -1,0 +1,105 @@
+#ifndef ROLLING_GIT2_COMPAT_H
+#define ROLLING_GIT2_COMPAT_H
+
+/*
+ * The one place where differences between libgit2 releases live.
+ * git-rolling builds against libgit2 1.5 (Debian 12) up to 1.9 (Debian 13,
+ * Arch); every difference it meets is handled here, by version, and the
+ * rest of lib/ calls what this header gives instead of testing versions.
+ * Each entry says which release changed what, so that it can go once the
+ * oldest supported release no longer needs it.
+ */
+
+#include <git2.h>
+
+/* 1.9 renamed LIBGIT2_VER_* to LIBGIT2_VERSION_* (the old names are deprecated). */
+#ifdef LIBGIT2_VERSION_MAJOR
+#define ROLLING_LIBGIT2_NUMBER \
+	(LIBGIT2_VERSION_MAJOR * 10000 + LIBGIT2_VERSION_MINOR * 100 + LIBGIT2_VERSION_REVISION)
+#else
+#define ROLLING_LIBGIT2_NUMBER \
+	(LIBGIT2_VER_MAJOR * 10000 + LIBGIT2_VER_MINOR * 100 + LIBGIT2_VER_REVISION)
+#endif
+
+/* Built against libgit2 major.minor.revision or newer? */
+#define ROLLING_LIBGIT2_AT_LEAST(major, minor, revision) \
+	(ROLLING_LIBGIT2_NUMBER >= (major) * 10000 + (minor) * 100 + (revision))
+
+/* 1.8 moved git_error_clear() out of git2.h, into the "sys" headers. */
+#if ROLLING_LIBGIT2_AT_LEAST(1, 8, 0)
+#include <git2/sys/errors.h>
+#endif
+
+/*
+ * libgit2's last error message, or NULL when it recorded none: before
+ * 1.8 git_error_last() returns NULL then, from 1.8 an error of class
+ * GIT_ERROR_NONE saying "no error".
+ */
+static inline const char *rolling_git_error_message(void)
+{
+	const git_error *e = git_error_last();
+
+	if (!e || e->klass == GIT_ERROR_NONE || !e->message || !*e->message)
+		return NULL;
+	return e->message;
+}
+
+/*
+ * Free a config transaction made by git_config_lock(tx, locked) and the
+ * config it locked, both NULL-safe.  `commit_tried` says whether
+ * git_transaction_commit() was called on it, whatever it returned: that
+ * hands the lock back to `locked` in every release.  Who frees `locked`
+ * otherwise changed in 1.8: before, git_transaction_free() of a
+ * transaction never committed frees the config it locked as well
+ * (transaction.c calls git_config_free()); from 1.8 the transaction
+ * holds a reference of its own on the backend and the config stays the
+ * caller's.
+ */
+static inline void rolling_git_config_unlock_free(git_transaction *tx, git_config *locked,
+						  int commit_tried)
+{
+#if !ROLLING_LIBGIT2_AT_LEAST(1, 8, 0)
+	if (tx && !commit_tried)
+		locked = NULL;          /* git_transaction_free() frees it */
+#else
+	(void)commit_tried;
+#endif
+	git_transaction_free(tx);
+	git_config_free(locked);
+}
+
+/*
+ * From 1.7 libgit2 reads info/grafts and "shallow" itself when it opens
+ * a repository, honours them in the parents of every commit it parses,
+ * and refuses to open the repository when it cannot parse them (error
+ * class GIT_ERROR_GRAFTS); before, it read the parents as stored.
+ */
+#define ROLLING_LIBGIT2_READS_GRAFTS ROLLING_LIBGIT2_AT_LEAST(1, 7, 0)
+
+/* Did the last libgit2 call fail on a graft or shallow file? */
+static inline int rolling_git_error_is_grafts(void)
+{
+#if ROLLING_LIBGIT2_READS_GRAFTS
+	const git_error *e = git_error_last();
+
+	return e && e->klass == GIT_ERROR_GRAFTS;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Before 1.6.1 every regex match of the PCRE2 backend leaks its match
+ * data (util/regexp.c, git_regexp_match(); measured on 1.5.1): each
+ * entry git_config_iterator_glob_new() tests, each value
+ * git_config_set_multivar() tries its regex on, and git_remote_list()
+ * and git_remote_lookup(), which read the config through such regexes;
+ * a multivar iterator without a value regex matches none and does not
+ * leak.  Until 1.6.1 is the oldest release supported, lib/config.c
+ * (rolling_config_branches()), lib/remote-config.c (add_branch_value()),
+ * builtin/init.c (split_followed()) and builtin/fetch.c (check_remote())
+ * do without those calls, whichever release they are built against:
+ * one way that is right on all of them.
+ */
+
+#endif
