@@ -2,17 +2,15 @@
 #include "repo.h"
 #include "hazard.h"
 #include "cmdline-config.h"
+#include "repo-open.h"
 #include "error.h"
 
 int rolling_repo_open(git_repository **repo)
 {
-	int err = git_repository_open_ext(repo, ".", GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	int err = rolling_repo_open_env(repo);
 
-	if (err == GIT_ENOTFOUND)
-		return rolling_error_code(ROLLING_ENOTFOUND,
-					  "not a git repository (or any of the parent directories): .git");
 	if (err < 0)
-		return rolling_git_error(err, "cannot open the repository");
+		return err;
 	if ((err = rolling_apply_cmdline_config(*repo)) < 0) {
 		git_repository_free(*repo);
 		*repo = NULL;

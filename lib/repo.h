@@ -5,8 +5,9 @@
 
 /*
  * Open the repository the way git does for a command run in it: from
- * the current directory upwards, honouring GIT_DIR, GIT_WORK_TREE and
- * GIT_CEILING_DIRECTORIES, and with the settings of `git -c`.
+ * the current directory upwards, with git's environment as
+ * rolling_repo_open_env() (repo-open.h) reads it, and with the settings
+ * of `git -c`.
  */
 int rolling_repo_open(git_repository **repo);
 
