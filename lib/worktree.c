@@ -641,6 +641,15 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 	    strstr(git_said, "would be overwritten by merge") ||
 	    strstr(git_said, "would be lost by merge"))
 		return local_changes_error(tx, git_said);
+	/*
+	 * In a partial clone, git read-tree fetches the blobs it lacks from
+	 * the promisor remote, all at once before it writes any file.
+	 */
+	if (strstr(git_said, "from promisor remote"))
+		return rolling_error("cannot update the work tree of '%s': this partial clone"
+				     " lacks files of the new tip and could not fetch them from"
+				     " its promisor remote; git read-tree said:\n%s"
+				     "nothing was changed", tx->branch, git_said);
 	return rolling_error("cannot update the work tree of '%s': git read-tree %s:\n%s"
 			     "the files it wrote were put back; nothing was changed",
 			     tx->branch, status > 128 ? "was killed by a signal" : "failed",
