@@ -158,8 +158,17 @@ static int diagnose(git_repository **repo, int libgit2_err, char *why, const cha
 static int find(git_repository **repo)
 {
 	const char *gitdir = env("GIT_DIR");
-	int err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
+	int err;
 
+	/*
+	 * libgit2 takes the common directory from the git directory's
+	 * commondir file and cannot be told another one: refuse rather than
+	 * read refs and objects git would not.
+	 */
+	if (env("GIT_COMMON_DIR"))
+		return rolling_error("GIT_COMMON_DIR is not supported: git rolling uses the common"
+				     " directory the git directory names; unset it");
+	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
 	if (!err)
 		return 0;
 	rolling_git_error(err, "cannot open the repository");

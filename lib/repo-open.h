@@ -23,6 +23,7 @@
  *  - config.worktree is read when extensions.worktreeConfig says so
  *    (config-worktree.h), also for core.bare and core.worktree.
  *  - GIT_INDEX_FILE: see rolling_repo_index_file().
+ *  - GIT_COMMON_DIR, which libgit2 cannot follow, is refused.
  *
  * A repository found by the search whose owner git refuses gets git's
  * own refusal ("detected dubious ownership ..." with its safe.directory

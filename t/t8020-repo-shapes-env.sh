@@ -4,9 +4,11 @@ test_description='git'"'"'s environment, as git merge --ff-only and git log hono
 
 GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY,
 GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_CEILING_DIRECTORIES and
-GIT_NAMESPACE: each is set for a command of git rolling and for plain git
-in the same place, and the two must leave the same state (refs, index,
-work tree, git status) or give the same refusal.
+GIT_NAMESPACE (which git log and git merge ignore): each is set for a
+command of git rolling and for plain git in the same place, and the two
+must leave the same state (refs, index, work tree, git status) or give
+the same refusal.  GIT_COMMON_DIR, which libgit2 cannot follow, is
+refused.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-repo-shapes.sh
@@ -191,6 +193,18 @@ test_expect_success 'GIT_NAMESPACE is ignored, as by git log and git merge' '
 	) &&
 	test "$(git -C repo rev-parse refs/namespaces/other/refs/heads/linux-rolling-stable)" = \
 		"$(git -C repo rev-parse v6.0.2^{commit})"
+'
+
+test_expect_success 'GIT_COMMON_DIR, which libgit2 cannot follow, is refused' '
+	git -C repo for-each-ref >before &&
+	(
+		GIT_COMMON_DIR="$TRASH_DIRECTORY/apart.git" &&
+		export GIT_COMMON_DIR &&
+		test_expect_code 128 git -C repo rolling advance 2>err &&
+		grep "^fatal: GIT_COMMON_DIR is not supported: git rolling uses the common directory the git directory names; unset it$" err
+	) &&
+	git -C repo for-each-ref >after &&
+	test_cmp before after
 '
 
 test_done
