@@ -13,6 +13,7 @@
 #include "worktree.h"
 #include "alloc.h"
 #include "error.h"
+#include "index-list.h"
 #include "repo-open.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -430,10 +431,36 @@ static int add_path(struct restore *r, const char *path)
 }
 
 /*
+ * libgit2 cannot read a sparse index (its mandatory extension "sdir"),
+ * and hashing a file with the repository's filters loads attributes
+ * from the index too.  Give it an empty index then: the attributes come
+ * from the work tree's .gitattributes, which in a cone-mode checkout
+ * (the only kind a sparse index has) include those of the directories
+ * above every file read-tree writes.
+ */
+static void index_for_attributes(git_repository *repo)
+{
+	git_index *index;
+
+	if (!git_repository_index(&index, repo)) {
+		git_index_free(index);
+		return;
+	}
+	if (!git_index_new(&index)) {
+		git_repository_set_index(repo, index);
+		git_index_free(index);
+	}
+}
+
+/*
  * Each path the step changes whose file is now exactly the new version
  * (what read-tree writes) goes back to the old index's version, or away
  * when the old index did not have it.  Any other file is left alone: it
- * was not written by us, and may hold the user's changes.
+ * was not written by us, and may hold the user's changes; so is a path
+ * outside a sparse checkout, which read-tree does not write.  The old
+ * index is read by git (index-list.h), which reads a sparse index too,
+ * and git puts files back from the top of the work tree, wherever the
+ * command runs.
  */
 static int restore_files(git_repository *repo, const char *gitdir, const char *index_path,
 			 const git_oid *from, const git_oid *to)
@@ -441,8 +468,7 @@ static int restore_files(git_repository *repo, const char *gitdir, const char *i
 	git_commit *a = NULL, *b = NULL;
 	git_tree *ta = NULL, *tb = NULL;
 	git_diff *diff = NULL;
-	git_index *index = NULL;
-	char *env_index = NULL;
+	struct rolling_index_list index = { 0 };
 	struct restore r = { NULL, 0, 0 };
 	struct timespec since_buf;
 	const struct timespec *since = intent_time(&since_buf, gitdir);
@@ -452,22 +478,29 @@ static int restore_files(git_repository *repo, const char *gitdir, const char *i
 	if ((err = git_commit_lookup(&a, repo, from)) < 0 ||
 	    (err = git_commit_lookup(&b, repo, to)) < 0 ||
 	    (err = git_commit_tree(&ta, a)) < 0 || (err = git_commit_tree(&tb, b)) < 0 ||
-	    (err = git_diff_tree_to_tree(&diff, repo, ta, tb, NULL)) < 0 ||
-	    (err = git_index_open(&index, index_path)) < 0) {
-		err = rolling_git_error(err < 0 ? err : -1, "cannot put the work tree back");
+	    (err = git_diff_tree_to_tree(&diff, repo, ta, tb, NULL)) < 0) {
+		err = rolling_git_error(err, "cannot put the work tree back");
 		goto out;
 	}
+	if ((err = rolling_index_list_read(&index, repo, index_path)) < 0) {
+		err = rolling_error_prefix(err, "cannot put the work tree back");
+		goto out;
+	}
+	index_for_attributes(repo);
 	n = git_diff_num_deltas(diff);
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const char *path = d->new_file.path;
-		const git_index_entry *old = git_index_get_bypath(index, path, 0);
+		const struct rolling_index_entry *old = rolling_index_list_find(&index, path);
 		int in_new = d->status != GIT_DELTA_DELETED;
 		git_oid now;
-		int has = worktree_blob(&now, repo, path);
-		int written = in_new ? has && (changed_since(repo, path, since) ||
-					       git_oid_equal(&now, &d->new_file.id)) : !has;
+		int has, written;
 
+		if (old && old->skip_worktree)
+			continue;       /* outside the sparse checkout */
+		has = worktree_blob(&now, repo, path);
+		written = in_new ? has && (changed_since(repo, path, since) ||
+					   git_oid_equal(&now, &d->new_file.id)) : !has;
 		if (!written || (old && in_new && git_oid_equal(&old->id, &d->new_file.id)))
 			continue;       /* not ours, or nothing to undo */
 		if (old) {
@@ -479,28 +512,24 @@ static int restore_files(git_repository *repo, const char *gitdir, const char *i
 	}
 	if (r.nr) {
 		const char **args = calloc(r.nr + 5, sizeof(*args));
-		const char *env[] = { NULL, NULL };
 
-		if (!args || asprintf(&env_index, "GIT_INDEX_FILE=%s", index_path) < 0) {
-			free(args);
+		if (!args) {
 			err = rolling_error_nomem();
 			goto out;
 		}
-		env[0] = env_index;
 		args[0] = "checkout-index";
 		args[1] = "-f";
 		args[2] = "-q";
 		args[3] = "--";
 		memcpy(args + 4, r.paths, r.nr * sizeof(*args));
-		err = rolling_run_git_env(args, env, NULL, 0);
+		err = rolling_index_git(repo, index_path, args, NULL, 0);
 		free(args);
 		if (err > 0)
 			err = rolling_error("git checkout-index could not put the files back");
 	}
 out:
-	free(env_index);
 	free(r.paths);
-	git_index_free(index);
+	rolling_index_list_release(&index);
 	git_diff_free(diff);
 	git_tree_free(ta);
 	git_tree_free(tb);

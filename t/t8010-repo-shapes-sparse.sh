@@ -128,6 +128,57 @@ test_expect_success 'the main work tree refuses the branch checked out in the li
 	grep "checked out at .*linked" err
 '
 
+# release_by_hand: tag on the server a release v6.0.13 that changes the
+# Makefile, deletes drivers/1.c and adds drivers/new.c.
+release_by_hand () {
+	git -C server worktree add -q --detach ../release v6.0.12 &&
+	(
+		cd release &&
+		sed -i "s/^SUBLEVEL = .*/SUBLEVEL = 13/" Makefile &&
+		git rm -q drivers/1.c &&
+		echo new >drivers/new.c &&
+		git add -A &&
+		git commit -q -m "Linux 6.0.13"
+	) &&
+	git -C server tag -a -m "Linux 6.0.13" v6.0.13 "$(git -C release rev-parse HEAD)" &&
+	git -C server worktree remove --force ../release
+}
+
+test_expect_success 'setup: a release by hand that deletes and adds files' '
+	release_by_hand &&
+	git -C server diff --name-status v6.0.12 v6.0.13 >changes &&
+	grep "^D	drivers/1.c$" changes &&
+	grep "^A	drivers/new.c$" changes
+'
+
+
+for index in full sparse
+do
+	test_expect_success "losing the race in a sparse checkout ($index index): only what was written goes back" '
+		rm -rf race && git clone -q server race &&
+		git -C race rolling init -q --at v6.0.12 linux-rolling-stable &&
+		git -C race checkout -q linux-rolling-stable &&
+		if test $index = sparse
+		then
+			git -C race sparse-checkout set --cone --sparse-index
+		else
+			git -C race sparse-checkout set --cone
+		fi &&
+		shape_state race before &&
+		other=$(git -C race rev-parse v6.0.11^{commit}) &&
+		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
+			git -C race rolling advance 2>err &&
+		grep "^fatal: refs/heads/linux-rolling-stable was changed by another process" err &&
+		! grep "warning" err &&
+		git -C race update-ref refs/heads/linux-rolling-stable v6.0.12^{commit} &&
+		shape_state race after &&
+		test_cmp before after &&
+		test_path_is_missing race/drivers &&
+		shape_like_git race
+	'
+done
+
 test_expect_success 'a bare repository whose core.bare is in config.worktree stays bare' '
 	git clone -q --bare server bare.git &&
 	git -C bare.git config extensions.worktreeConfig true &&
@@ -139,7 +190,7 @@ test_expect_success 'a bare repository whose core.bare is in config.worktree sta
 	before=$(ls -a; git status --porcelain) &&
 	git -C bare.git rolling advance -q &&
 	test "$(ls -a; git status --porcelain)" = "$before" &&
-	test "$(git -C bare.git rev-parse stable^2)" = "$(git -C bare.git rev-parse v6.0.12^{commit})"
+	test "$(git -C bare.git rev-parse stable^2)" = "$(git -C bare.git rev-parse v6.0.13^{commit})"
 '
 
 test_done

@@ -70,6 +70,27 @@ test_expect_success 'GIT_DIR alone: the current directory is the work tree, as f
 	)
 '
 
+test_expect_success 'a failed advance from a subdirectory puts back what it wrote' '
+	week 17 apart.git &&
+	(
+		GIT_DIR="$TRASH_DIRECTORY/apart.git" &&
+		GIT_WORK_TREE="$TRASH_DIRECTORY/apart" &&
+		export GIT_DIR GIT_WORK_TREE &&
+		shape_state apart "$TRASH_DIRECTORY/before" &&
+		other=$(git rev-parse v6.0.2^{commit}) &&
+		cd apart/drivers &&
+		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
+			git rolling advance 2>"$TRASH_DIRECTORY/err" &&
+		git update-ref refs/heads/linux-rolling-stable HEAD@{1} &&
+		cd ../.. &&
+		shape_state apart "$TRASH_DIRECTORY/after"
+	) &&
+	grep "^fatal: refs/heads/linux-rolling-stable was changed by another process" err &&
+	! grep "^warning" err &&
+	test_cmp before after
+'
+
 test_expect_success 'GIT_INDEX_FILE: advance updates that index, as git merge does' '
 	week 17 repo &&
 	cp repo/.git/index index.main &&
