@@ -123,6 +123,28 @@ test_expect_success 'a relative GIT_INDEX_FILE counts from the top of the work t
 	git -C repo reset -q
 '
 
+test_expect_success 'a run killed with GIT_INDEX_FILE is finished on that index, whatever the next says' '
+	week 19 repo &&
+	cp repo/.git/index index.main &&
+	cp repo/.git/index index.killed &&
+	merge=$(cd repo && shape_twin linux-rolling-stable) &&
+	test_expect_code 137 env GIT_INDEX_FILE="$TRASH_DIRECTORY/index.killed" \
+		LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/index.killed.lock" \
+		GIT_ROLLING_TEST_SEAM_NTH=2 \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git -C repo rolling advance -q &&
+	test "$(git -C repo rev-parse HEAD)" = $merge &&
+	test_path_is_file repo/.git/ROLLING_ADVANCE &&
+	test_path_is_file index.killed.lock &&
+	grep "^index $TRASH_DIRECTORY/index.killed$" repo/.git/ROLLING_ADVANCE &&
+	git -C repo rolling advance -q &&
+	test_path_is_missing repo/.git/ROLLING_ADVANCE &&
+	test_path_is_missing index.killed.lock &&
+	GIT_INDEX_FILE="$TRASH_DIRECTORY/index.killed" git -C repo diff --cached --quiet HEAD &&
+	GIT_INDEX_FILE="$TRASH_DIRECTORY/index.killed" git -C repo diff --quiet &&
+	cmp index.main repo/.git/index &&
+	git -C repo reset -q
+'
+
 test_expect_success 'GIT_OBJECT_DIRECTORY: objects read and written there' '
 	git clone -q server objrepo &&
 	mv objrepo/.git/objects objects.elsewhere &&
