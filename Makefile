@@ -75,8 +75,14 @@ TEST_HELPER = t/helper/test-rolling
 # Preloaded by the tests that play a concurrent writer; never installed.
 TEST_SEAM = t/helper/seam.so
 
+# The scripts run in parallel, one per core, as git's DEFAULT_TEST_TARGET
+# = prove does with GIT_PROVE_OPTS; PROVE_OPTS (or GIT_PROVE_OPTS from the
+# environment) replaces the default, e.g. PROVE_OPTS="-j1 --timer".
 PROVE ?= prove
-PROVE_OPTS ?=
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+PROVE_OPTS ?= $(or $(GIT_PROVE_OPTS),-j$(NPROC) --timer)
+# Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh).
+FIXTURE_CACHE = t/.fixture-cache
 
 all: $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM)
 
@@ -114,8 +120,25 @@ cli/about.o: VERSION-FILE
 builtin/verify.o builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
 git-rolling-verify git-rolling-log: LIBS += $(JSON_C_LIBS)
 
+TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
+
 test: all
-	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
+	$(RM) -r $(FIXTURE_CACHE)
+	@start=$$(date +%s); \
+	cd t && $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
+
+# The exhaustive replays (every week of every time line): the scripts
+# with a test that needs EXPENSIVE, themselves or through a t/lib-*.sh.
+LONG_LIBS = $(shell cd t && grep -l EXPENSIVE lib-*.sh)
+LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
+
+test-long: all
+	$(if $(LONG_TEST_SCRIPTS),,$(error no script has an EXPENSIVE test))
+	$(RM) -r $(FIXTURE_CACHE)
+	@start=$$(date +%s); \
+	cd t && GIT_ROLLING_TEST_LONG=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(LONG_TEST_SCRIPTS)); rc=$$?; \
+	echo "make test-long: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
 
 # AddressSanitizer and UndefinedBehaviorSanitizer build and test run;
 # BUILD-FLAGS makes the next plain `make` rebuild without them.
@@ -228,9 +251,9 @@ ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
 endif
 	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
-	$(RM) -r t/trash\ directory.* $(DIST_TMP) $(DEB_DIR)
+	$(RM) -r t/trash\ directory.* $(FIXTURE_CACHE) $(DIST_TMP) $(DEB_DIR)
 
-.PHONY: all test sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
+.PHONY: all test test-long sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
 
 # --- memcheck and stress runs (not part of make test) -------------------
@@ -238,7 +261,8 @@ endif
 # (t/valgrind/), which sees inside the uninstrumented libgit2 where ASan
 # does not; a memory error exits 126 and fails the test.
 valgrind: all
-	cd t && GIT_ROLLING_TEST_VALGRIND=1 $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
+	$(RM) -r $(FIXTURE_CACHE)
+	cd t && GIT_ROLLING_TEST_VALGRIND=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS))
 
 # kill -9 at random moments and concurrent runs of advance on a
 # checked-out branch, STRESS_RUNS rounds (default 300).

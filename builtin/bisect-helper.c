@@ -16,7 +16,6 @@
 #include "../lib/branch.h"
 #include "../lib/contains.h"
 #include "../cli/progress.h"
-#include "../lib/mainline.h"
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
 #include "../cli/step-format.h"
@@ -189,15 +188,16 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 static void announce(struct helper *h, size_t g, size_t b)
 {
 	struct strbuf name = STRBUF_INIT;
-	git_oid bad;
 	size_t at;
+	int where = rolling_bisect_stage_one(&at, &h->bs);
 
-	if (found(&bad, 1))
+	if (where < 0)
+		die_last_error();
+	if (where == ROLLING_BISECT_OVER || where == ROLLING_BISECT_OVER_ELSEWHERE)
 		fprintf(h->progress, "stage one is over: the first bad step is %s\n"
 			"next: git rolling bisect-helper next\n",
-			rolling_steps_find(&h->bs.steps, &bad, &at) ?
-			step_name(&name, h, at) : "?");
-	else if (rolling_bisect_head_step(&at, &h->bs))
+			where == ROLLING_BISECT_OVER ? step_name(&name, h, at) : "?");
+	else if (where == ROLLING_BISECT_TESTING)
 		fprintf(h->progress, "testing %s, step %zu of %zu; mark it with git bisect good"
 			" or git bisect bad\n", step_name(&name, h, at), at - g, b - g);
 	strbuf_release(&name);
@@ -215,7 +215,7 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 	char good_hex[GIT_OID_HEXSZ + 1], bad_hex[GIT_OID_HEXSZ + 1];
 	struct strbuf good_name = STRBUF_INIT, bad_name = STRBUF_INIT;
 	const char *args[] = { "bisect", "start", "--first-parent", bad_hex, good_hex, "--", NULL };
-	struct rolling_bisect_state s = { 0 };
+	struct rolling_bisect_state s;
 	size_t g, b;
 
 	if (argc != 2)
@@ -228,12 +228,8 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 	if (rolling_bisect_range(&g, &b, &h->bs, argv[1], argv[0]) < 0)
 		die_last_error();
 
-	s.stage = 1;
-	s.branch = xstrdup_or_null(o->branch ? o->branch : branch_name(h));
-	s.release_pattern = xstrdup_or_null(h->bs.release_re);
-	s.mainline_pattern = xstrdup_or_null(h->bs.mainline_re);
-	git_oid_cpy(&s.good, &h->bs.steps.v[g].commit);
-	git_oid_cpy(&s.bad, &h->bs.steps.v[b].commit);
+	if (rolling_bisect_start_state(&s, &h->bs, o->branch, g, b) < 0)
+		die_last_error();
 	save_state(h, &s);
 
 	fprintf(h->progress, "stage one: bisecting the %zu steps of %s after %s (good) up to %s (bad)\n",
@@ -255,22 +251,18 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 static const char *merge_base_name(struct strbuf *buf, struct helper *h, const git_oid *base)
 {
 	char abbrev[ROLLING_ABBREV_BUFSZ];
-	struct rolling_mainline mainline;
-	const struct rolling_release *release = rolling_tags_find_commit(&h->bs.branch.tags, base);
-	const char *tag = NULL;
+	char *tag;
 
-	if (rolling_mainline_load(&mainline, h->repo, &h->bs.branch.patterns) < 0)
+	if (rolling_bisect_tag_name(&tag, &h->bs, base) < 0)
 		die_last_error();
-	tag = release ? release->name : rolling_mainline_find(&mainline, base);
 	strbuf_addstr(buf, rolling_abbrev(abbrev, h->repo, base));
 	if (tag)
 		strbuf_addf(buf, " (%s)", tag);
-	rolling_mainline_free(&mainline);
+	free(tag);
 	return xstrbuf(buf);
 }
 
-static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
-			      const char *bad_hex)
+static void explain_stage_two(struct helper *h, size_t b)
 {
 	const struct rolling_step *bad = &h->bs.steps.v[b], *good = &h->bs.steps.v[b - 1];
 	char from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
@@ -288,14 +280,9 @@ static void explain_stage_two(struct helper *h, size_t b, const char *good_hex,
 	fprintf(h->progress, "stage two: %s switches series %s -> %s, so git bisects the %s"
 		" mainline and stable commits from %s (good) to %s (bad)\n",
 		bad->release->name, from, to, to, good->release->name, bad->release->name);
-	err = git_merge_base(&base, h->repo, &bad->release->commit, &good->release->commit);
-	if (err == GIT_ENOTFOUND)
-		return;
-	if (err < 0) {
-		rolling_git_error(err, "cannot find the merge base of %s and %s", good_hex, bad_hex);
+	if ((err = rolling_bisect_stage_two_base(&base, &h->bs, b)) < 0)
 		die_last_error();
-	}
-	if (!git_oid_equal(&base, &good->release->commit))
+	if (err)
 		fprintf(h->progress, "git first asks to test their merge base %s\n",
 			merge_base_name(&base_name, h, &base));
 	strbuf_release(&base_name);
@@ -319,7 +306,7 @@ static void start_stage_two(struct helper *h, struct rolling_bisect_state *s, co
 	if (git(h, ROLLING_RUN_NO_STDOUT, reset))
 		die("git bisect reset failed; stage one is still in place");
 	save_state(h, s);
-	explain_stage_two(h, b, good_hex, bad_hex);
+	explain_stage_two(h, b);
 	if (git(h, 0, args)) {
 		clean_up(h);
 		die("git bisect start failed for stage two; no bisection is left behind"

@@ -16,9 +16,9 @@
 #include "../lib/preset.h"
 #include "../lib/detect.h"
 #include "../lib/ident.h"
+#include "../lib/init-plan.h"
 #include "../lib/repo.h"
 #include "../lib/branch-move.h"
-#include "../lib/run-command.h"
 #include "../lib/remote-config.h"
 #include "../lib/merge.h"
 #include "../lib/verify.h"
@@ -42,14 +42,8 @@ static const char *const init_usage[] = {
 #define SHOW_SERIES 8
 
 struct init_options {
-	struct rolling_scheme_options scheme;
+	struct rolling_init_settings settings;
 	int list_presets;
-	int policy;
-	const char *series;
-	const char *pin;
-	const char *ident;
-	int signoff;
-	int each;
 	const char *at;
 	int backfill;
 	int progress;
@@ -122,58 +116,15 @@ static const struct rolling_preset *detect_preset(git_repository *repo, int quie
 static void build_config(struct rolling_config *cfg, const struct init_options *o,
 			 const char *branch, git_repository *repo)
 {
-	const struct rolling_preset *preset = NULL;
-	const char *release_re, *mainline_re;
+	const struct rolling_preset *detected = NULL;
+	int detect = rolling_init_needs_detection(&o->settings.scheme);
 
-	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
+	if (detect < 0)
 		die_last_error();
-	if (o->scheme.preset)
-		preset = rolling_preset_find(o->scheme.preset);
-	else if (!release_re)
-		preset = detect_preset(repo, o->quiet);
-	if (!release_re) {
-		release_re = preset->release_pattern;
-		mainline_re = preset->mainline_pattern;
-	}
-	if (o->series && o->policy != ROLLING_POLICY_LTS)
-		die("--series lists long-term series; it needs --lts");
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->branch = xstrdup_or_null(branch);
-	cfg->policy = xstrdup_or_null(o->policy == ROLLING_POLICY_LTS ? "lts" : "stable");
-	cfg->release_pattern = xstrdup_or_null(release_re);
-	cfg->mainline_pattern = xstrdup_or_null(mainline_re);
-	if (o->policy == ROLLING_POLICY_LTS)
-		cfg->series = xstrdup_or_null(o->series ? o->series :
-					      preset ? preset->lts_series : NULL);
-	cfg->pin = xstrdup_or_null(o->pin);
-	cfg->ident = xstrdup_or_null(o->ident);
-	cfg->signoff = o->signoff;
-	if (o->each)
-		cfg->steps = xstrdup_or_null(rolling_steps_mode_name(ROLLING_STEPS_EACH));
-}
-
-/*
- * The names `git branch` refuses are refused here: git's own rule
- * (check-ref-format --branch: no leading '-', not "HEAD", a valid ref
- * name) decides, and a name git would expand (@{-1}, @{upstream}) is not
- * taken literally either.
- */
-static void check_branch_name(const char *name)
-{
-	const char *args[] = { "check-ref-format", "--branch", name, NULL };
-	size_t len = strlen(name);
-	char *out = NULL;
-	int status = name[0] == '-' ? 1 :
-		     rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
-
-	if (status < 0)
+	if (detect)
+		detected = detect_preset(repo, o->quiet);
+	if (rolling_init_config(cfg, &o->settings, branch, detected) < 0)
 		die_last_error();
-	/* git prints the branch name it would use, then a newline. */
-	if (status || strncmp(out, name, len) || strcmp(out + len, "\n")) {
-		free(out);
-		die("'%s' is not a valid branch name", name);
-	}
-	free(out);
 }
 
 /* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
@@ -187,46 +138,18 @@ static void check_unambiguous(const struct rolling_branch *b)
 	    b->tags.both_example, b->tags.both_nr > 1 ? " (and others)" : "");
 }
 
-/* A new branch must not exist yet; an adopted one is not configured yet. */
-static void check_not_configured(git_repository *repo, const char *branch, int force,
-				 int adopt)
-{
-	struct rolling_config existing;
-	git_oid tip;
-	int err;
-
-	if (force)
-		return;
-	err = adopt ? ROLLING_ENOTFOUND : rolling_branch_tip(&tip, repo, branch);
-	if (!err)
-		die("a branch named '%s' already exists (use --force to replace it)", branch);
-	if (err != ROLLING_ENOTFOUND)
-		die_last_error();
-	err = rolling_config_read(&existing, repo, branch);
-	if (!err || err != ROLLING_ENOTFOUND)
-		die("rolling.%s.* is already configured (use --force to replace it)", branch);
-	rolling_config_free(&existing);
-}
-
 static const struct rolling_release *choose_target(struct rolling_branch *b, const char *at,
 						   const struct rolling_series_info **followed)
 {
 	const struct rolling_release *release;
 
-	*followed = NULL;
-	if (at) {
-		if (!(release = rolling_tags_find_name(&b->tags, &b->patterns, at)) ||
-		    !rolling_release_is_commit(&b->tags, release))
-			die("'%s' is not a release tag matching rolling.%s.releasePattern",
-			    at, b->config.branch);
+	if (rolling_init_start(&release, followed, b, at) >= 0)
 		return release;
-	}
-	if (rolling_policy_series(followed, &b->policy, &b->tags) < 0) {
-		if (b->tags.releases_nr)
-			hint("use --at <release> to start at a release of your choice now");
-		die("%s; nothing created", rolling_last_error());
-	}
-	return rolling_series_newest(&b->tags, *followed);
+	if (at)
+		die_last_error();
+	if (b->tags.releases_nr)
+		hint("use --at <release> to start at a release of your choice now");
+	die("%s; nothing created", rolling_last_error());
 }
 
 static void show_findings(const struct rolling_branch *b,
@@ -301,79 +224,19 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	strbuf_release(&message);
 }
 
-/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
-static size_t remote_prefix(const char *config_name, const char *followed)
-{
-	const char *name = config_name + strlen("remote.");
-	size_t len = strlen(config_name);
-
-	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
-	    strcmp(config_name + len - strlen(".url"), ".url"))
-		return 0;
-	len = (size_t)(config_name + len - strlen(".url") - name);
-	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
-}
-
-/*
- * Split "<remote>/<branch>" at the configured remote it starts with;
- * the longest one wins, since remote names may hold slashes too.  The
- * remotes are read as config keys: git_remote_list() matches them with
- * a regex, which leaks PCRE2 match data in libgit2 1.5.
- */
-static void split_followed(char **remote, const char **branch, git_repository *repo,
-			   const char *followed)
-{
-	git_config *config;
-	git_config_iterator *iter;
-	git_config_entry *entry;
-	size_t best = 0;
-
-	if (git_repository_config_snapshot(&config, repo) < 0 ||
-	    git_config_iterator_new(&iter, config) < 0)
-		die("cannot read the configuration");
-	while (!git_config_next(&entry, iter)) {
-		size_t len = remote_prefix(entry->name, followed);
-
-		if (len > best)
-			best = len;
-	}
-	git_config_iterator_free(iter);
-	git_config_free(config);
-	if (!best)
-		die("'%s' is not <remote>/<branch> of a configured remote (see git remote add)",
-		    followed);
-	*remote = xstrndup(followed, best);
-	*branch = followed + best + 1;
-}
-
 /* --follow: configure what git rolling fetch verifies; nothing else changes. */
 static int follow(const struct init_options *o, int argc)
 {
 	const char *release_re, *mainline_re, *branch;
-	struct strbuf refname = STRBUF_INIT;
 	git_repository *repo;
 	char *remote;
 
 	if (argc)
 		die("--follow takes no <branch>: it names <remote>/<branch> itself");
-	if (rolling_patterns_from_options(&release_re, &mainline_re, &o->scheme) < 0)
-		die_last_error();
-	if (release_re) {
-		struct rolling_patterns patterns;
-
-		if (rolling_patterns_compile(&patterns, release_re, "--release-pattern",
-					     mainline_re, "--mainline-pattern") < 0)
-			die_last_error();
-		rolling_patterns_free(&patterns);
-	}
-	if (rolling_repo_open(&repo) < 0)
-		die_last_error();
-	split_followed(&remote, &branch, repo, o->follow);
-	strbuf_addf(&refname, "refs/heads/%s", branch);
-	if (!git_reference_is_valid_name(xstrbuf(&refname)) || branch[0] == '-')
-		die("'%s' is not a valid branch name", branch);
-	strbuf_release(&refname);
-	if (rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
+	if (rolling_init_follow_patterns(&release_re, &mainline_re, &o->settings.scheme) < 0 ||
+	    rolling_repo_open(&repo) < 0 ||
+	    rolling_init_split_followed(&remote, &branch, repo, o->follow) < 0 ||
+	    rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
 					 o->signatures) < 0)
 		die_last_error();
 	if (!o->quiet)
@@ -415,26 +278,17 @@ static void verify_adopted(git_repository *repo, struct rolling_branch *b, const
 static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 			  const git_oid *tip)
 {
-	const git_signature *committer;
-	struct rolling_ident ident;
-	git_commit *commit;
-	int signed_off;
+	struct rolling_adopt_mismatch m;
 
-	if (git_commit_lookup(&commit, repo, tip) < 0)
-		return;
-	if (git_commit_parentcount(commit) == 2 && !rolling_branch_ident(&ident, repo, b)) {
-		committer = git_commit_committer(commit);
-		if (strcmp(committer->name, ident.name) || strcmp(committer->email, ident.email))
-			hint("the tip was committed by '%s <%s>'; use --ident to make the"
-			     " next merges with the same identity", committer->name,
-			     committer->email);
-		signed_off = rolling_merge_has_signoff(git_commit_message(commit));
-		if (signed_off != b->config.signoff)
-			hint("the tip %s a Signed-off-by trailer; use --%ssignoff to match it",
-			     signed_off ? "has" : "has no", signed_off ? "" : "no-");
-		rolling_ident_free(&ident);
-	}
-	git_commit_free(commit);
+	if (rolling_init_adopt_mismatch(&m, repo, b, tip) < 0)
+		die_last_error();
+	if (m.name)
+		hint("the tip was committed by '%s <%s>'; use --ident to make the"
+		     " next merges with the same identity", m.name, m.email);
+	if (m.signoff >= 0)
+		hint("the tip %s a Signed-off-by trailer; use --%ssignoff to match it",
+		     m.signoff ? "has" : "has no", m.signoff ? "" : "no-");
+	rolling_adopt_mismatch_free(&m);
 }
 
 static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
@@ -468,23 +322,23 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .policy = ROLLING_POLICY_STABLE, .signoff = 1, .progress = -1,
-				  .signatures = -1 };
+	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 },
+				  .progress = -1, .signatures = -1 };
 	const struct rolling_option options[] = {
-		OPT_TAG_SCHEME(&o.scheme, "tag scheme of a known project (default: the one "
+		OPT_TAG_SCHEME(&o.settings.scheme, "tag scheme of a known project (default: the one "
 			       "that fits the tags)"),
 		OPT_SWITCH(0, "list-presets", &o.list_presets,
 			   "list the presets with an example tag of each"),
-		OPT_SET_INT(0, "stable", &o.policy, "follow the newest stable series (default)",
+		OPT_SET_INT(0, "stable", &o.settings.policy, "follow the newest stable series (default)",
 			    ROLLING_POLICY_STABLE),
-		OPT_SET_INT(0, "lts", &o.policy, "follow the newest long-term series",
+		OPT_SET_INT(0, "lts", &o.settings.policy, "follow the newest long-term series",
 			    ROLLING_POLICY_LTS),
-		OPT_STRING(0, "series", &o.series, "list", "the long-term series, for --lts"),
-		OPT_STRING(0, "pin", &o.pin, "series", "hold the branch on one series"),
-		OPT_STRING(0, "ident", &o.ident, "ident",
+		OPT_STRING(0, "series", &o.settings.series, "list", "the long-term series, for --lts"),
+		OPT_STRING(0, "pin", &o.settings.pin, "series", "hold the branch on one series"),
+		OPT_STRING(0, "ident", &o.settings.ident, "ident",
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
-		OPT_BOOL(0, "signoff", &o.signoff, "add Signed-off-by to the merges (default)"),
-		OPT_SWITCH(0, "each", &o.each,
+		OPT_BOOL(0, "signoff", &o.settings.signoff, "add Signed-off-by to the merges (default)"),
+		OPT_SWITCH(0, "each", &o.settings.each,
 			   "merge every release, one merge each (default: the newest only)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
 		OPT_SWITCH(0, "backfill", &o.backfill,
@@ -521,10 +375,11 @@ static int cmd_init(int argc, const char **argv)
 		die("--progress is for --backfill");
 	if (argc != 1 || o.list_presets)
 		usage_with_options(init_usage, options);
-	check_branch_name(argv[0]);
-	if (o.ident && rolling_ident_parse(&ident, o.ident, "--ident") < 0)
+	if (rolling_init_check_branch_name(argv[0]) < 0)
 		die_last_error();
-	if (o.ident)
+	if (o.settings.ident && rolling_ident_parse(&ident, o.settings.ident, "--ident") < 0)
+		die_last_error();
+	if (o.settings.ident)
 		rolling_ident_free(&ident);
 	if (o.adopt && o.at)
 		die("options '--adopt' and '--at' cannot be used together");
@@ -535,7 +390,8 @@ static int cmd_init(int argc, const char **argv)
 		die_last_error();
 	if (rolling_repo_warn_hazards(repo) < 0)
 		die_last_error();
-	check_not_configured(repo, argv[0], o.force, o.adopt);
+	if (rolling_init_check_new(repo, argv[0], o.force, o.adopt) < 0)
+		die_last_error();
 	build_config(&cfg, &o, argv[0], repo);
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();

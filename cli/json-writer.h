@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <git2.h>
 #include <json.h>
-#include "usage.h"
+#include "report.h"
 #include "../lib/utf8.h"
 
 static inline json_object *json_checked(json_object *value)

@@ -1,7 +1,7 @@
 #include "main.h"
 #include "about.h"
 #include "progress.h"
-#include "usage.h"
+#include "report.h"
 #include "../lib/setup.h"
 
 int rolling_cli_start(int argc, const char **argv)

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include "verify-report.h"
 #include "color.h"
-#include "usage.h"
+#include "report.h"
 
 const char *rolling_report_abbrev(char *buf, const git_oid *oid)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wrapper.h"
-#include "usage.h"
+#include "report.h"
 
 static void *checked(void *ptr)
 {

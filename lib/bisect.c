@@ -5,6 +5,7 @@
 #include "bisect.h"
 #include "branch.h"
 #include "error.h"
+#include "mainline.h"
 #include "run-command.h"
 #include "revision.h"
 
@@ -267,6 +268,74 @@ int rolling_bisect_enter_stage_two(size_t *index, struct rolling_bisect *bs,
 	state->stage = 2;
 	git_oid_cpy(&state->first_bad_step, &bs->steps.v[*index].commit);
 	return 0;
+}
+
+static int copy(char **to, const char *from)
+{
+	*to = NULL;
+	return !from || (*to = strdup(from)) ? 0 : rolling_error_nomem();
+}
+
+int rolling_bisect_start_state(struct rolling_bisect_state *s, const struct rolling_bisect *bs,
+			       const char *name, size_t good_index, size_t bad_index)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->stage = 1;
+	if ((err = copy(&s->branch, name ? name : bs->branch.config.branch)) < 0 ||
+	    (err = copy(&s->release_pattern, bs->release_re)) < 0 ||
+	    (err = copy(&s->mainline_pattern, bs->mainline_re)) < 0)
+		return err;
+	git_oid_cpy(&s->good, &bs->steps.v[good_index].commit);
+	git_oid_cpy(&s->bad, &bs->steps.v[bad_index].commit);
+	return 0;
+}
+
+int rolling_bisect_stage_one(size_t *index, struct rolling_bisect *bs)
+{
+	git_oid bad;
+	int err = rolling_bisect_found(&bad, 1);
+
+	if (err < 0)
+		return err;
+	if (err)
+		return rolling_steps_find(&bs->steps, &bad, index) ?
+		       ROLLING_BISECT_OVER : ROLLING_BISECT_OVER_ELSEWHERE;
+	return rolling_bisect_head_step(index, bs) ? ROLLING_BISECT_TESTING :
+	       ROLLING_BISECT_WAITING;
+}
+
+int rolling_bisect_stage_two_base(git_oid *base, struct rolling_bisect *bs, size_t index)
+{
+	const struct rolling_step *bad = &bs->steps.v[index], *good = &bs->steps.v[index - 1];
+	char good_hex[GIT_OID_HEXSZ + 1], bad_hex[GIT_OID_HEXSZ + 1];
+	int err;
+
+	if (!bad->series_switch)
+		return 0;
+	err = git_merge_base(base, bs->repo, &bad->release->commit, &good->release->commit);
+	if (err == GIT_ENOTFOUND)
+		return 0;
+	if (err < 0)
+		return rolling_git_error(err, "cannot find the merge base of %s and %s",
+					 git_oid_tostr(good_hex, sizeof(good_hex), &good->release->commit),
+					 git_oid_tostr(bad_hex, sizeof(bad_hex), &bad->release->commit));
+	return !git_oid_equal(base, &good->release->commit);
+}
+
+int rolling_bisect_tag_name(char **name, struct rolling_bisect *bs, const git_oid *commit)
+{
+	const struct rolling_release *release = rolling_tags_find_commit(&bs->branch.tags, commit);
+	struct rolling_mainline mainline;
+	int err;
+
+	*name = NULL;
+	if ((err = rolling_mainline_load(&mainline, bs->repo, &bs->branch.patterns)) < 0)
+		return err;
+	err = copy(name, release ? release->name : rolling_mainline_find(&mainline, commit));
+	rolling_mainline_free(&mainline);
+	return err;
 }
 
 void rolling_bisect_free(struct rolling_bisect *bs)

@@ -82,6 +82,42 @@ int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state
 int rolling_bisect_enter_stage_two(size_t *index, struct rolling_bisect *bs,
 				   struct rolling_bisect_state *state, const git_oid *bad);
 
+/*
+ * What `start` remembers (bisect-state.h) for the steps good_index ..
+ * bad_index of the chosen branch: stage one, the branch as the user
+ * named it (`name`; NULL: the branch chosen), its patterns and the two
+ * steps.  Free it with rolling_bisect_state_free(), also after an error.
+ */
+int rolling_bisect_start_state(struct rolling_bisect_state *state, const struct rolling_bisect *bs,
+			       const char *name, size_t good_index, size_t bad_index);
+
+/* Where stage one stands, for the user. */
+enum rolling_bisect_stage_one {
+	ROLLING_BISECT_WAITING = 0,       /* HEAD is not a step: nothing to say */
+	ROLLING_BISECT_TESTING = 1,       /* git checked out step *index for testing */
+	ROLLING_BISECT_OVER = 2,          /* git found the first bad step, *index */
+	ROLLING_BISECT_OVER_ELSEWHERE = 3 /* git found a first bad commit that is no step */
+};
+
+/* One of enum rolling_bisect_stage_one, or a negative error. */
+int rolling_bisect_stage_one(size_t *index, struct rolling_bisect *bs);
+
+/*
+ * Stage two after the bad step steps[index], when that step switched
+ * series: git bisects all the commits between the two releases and
+ * first asks to test their merge base.  Returns 1 with *base set when
+ * that merge base is not the good release itself, 0 when it is (or the
+ * releases have none, or the step did not switch series), or a
+ * negative error.
+ */
+int rolling_bisect_stage_two_base(git_oid *base, struct rolling_bisect *bs, size_t index);
+
+/*
+ * The name of a tag on `commit`, for the user: a release's, else a
+ * mainline tag's; *name is NULL when there is none, else the caller's.
+ */
+int rolling_bisect_tag_name(char **name, struct rolling_bisect *bs, const git_oid *commit);
+
 void rolling_bisect_free(struct rolling_bisect *bs);
 
 #endif

@@ -1,11 +1,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "branch-move.h"
 #include "branch.h"
 #include "error.h"
 #include "config.h"
+#include "ref-move.h"
 #include "strbuf.h"
 #include "worktree.h"
 
@@ -24,54 +24,6 @@ static int checked_out_here(git_repository *repo, const char *refname)
 	return here;
 }
 
-char *rolling_ref_lock_path(git_repository *repo, const char *refname)
-{
-	char *lock;
-
-	return asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0 ?
-	       NULL : lock;
-}
-
-/*
- * A lock file left where git takes the ref's lock: name it and say how
- * to recover, as git does, rather than blame a concurrent writer.
- */
-static int stale_ref_lock(git_repository *repo, const char *refname)
-{
-	char *lock = rolling_ref_lock_path(repo, refname);
-	int exists;
-
-	if (!lock)
-		return 0;
-	exists = !access(lock, F_OK);
-	if (exists)
-		rolling_error("cannot lock ref '%s': '%s' exists\n"
-			      "another git process seems to be running in this repository;"
-			      " if none is, one crashed earlier: remove the file and try again",
-			      refname, lock);
-	free(lock);
-	return exists;
-}
-
-static int move_ref(git_repository *repo, const char *refname, const git_oid *from,
-		    const struct rolling_ref_move *move)
-{
-	git_reference *ref = NULL;
-	int err = git_reference_create_matching(&ref, repo, refname, &move->to, from != NULL,
-						from, move->message);
-
-	git_reference_free(ref);
-	if (err >= 0)
-		return 0;
-	if (err == GIT_EEXISTS)
-		return rolling_error("%s already exists", refname);
-	if (stale_ref_lock(repo, refname))
-		return ROLLING_ERROR;
-	if (err == GIT_EMODIFIED || err == GIT_ELOCKED || err == GIT_ENOTFOUND)
-		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process", refname);
-	return rolling_git_error(err, "cannot update %s", refname);
-}
-
 /* git moves only real branches; a symbolic ref under refs/heads/ is refused. */
 static int refuse_symbolic(git_repository *repo, const char *refname)
 {
@@ -85,21 +37,6 @@ static int refuse_symbolic(git_repository *repo, const char *refname)
 				    " not moving it", refname, git_reference_symbolic_target(ref));
 	git_reference_free(ref);
 	return err;
-}
-
-static int move_refs(git_repository *repo, const char *refname, const git_oid *old_tip,
-		     const struct rolling_ref_move *moves, size_t nr)
-{
-	const git_oid *from = old_tip;
-	size_t i;
-	int err;
-
-	for (i = 0; i < nr; i++) {
-		if ((err = move_ref(repo, refname, from, &moves[i])) < 0)
-			return err;
-		from = &moves[i].to;
-	}
-	return 0;
 }
 
 /* The branch must still be where the plan started, before any file changes. */
@@ -133,7 +70,7 @@ static int move_checked_out(git_repository *repo, const char *branch, const char
 		return err;
 	if ((err = check_unmoved(repo, refname, old_tip)) < 0 ||
 	    (err = rolling_worktree_update(&tx)) < 0 ||
-	    (err = move_refs(repo, refname, old_tip, moves, nr)) < 0) {
+	    (err = rolling_ref_move_all(repo, refname, old_tip, moves, nr)) < 0) {
 		rolling_worktree_abort(&tx);
 		return err;
 	}
@@ -158,7 +95,7 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 	else if (checked_out_here(repo, refname.buf))
 		err = move_checked_out(repo, branch, refname.buf, old_tip, moves, nr);
 	else
-		err = move_refs(repo, refname.buf, old_tip, moves, nr);
+		err = rolling_ref_move_all(repo, refname.buf, old_tip, moves, nr);
 out:
 	strbuf_release(&refname);
 	return err;

@@ -2,21 +2,13 @@
 #define ROLLING_BRANCH_MOVE_H
 
 #include <git2.h>
-
-/*
- * One move of a branch, recorded in its reflog with `message` (of any
- * length; not copied: the caller keeps it while the move is in use).
- */
-struct rolling_ref_move {
-	git_oid to;
-	const char *message;
-};
+#include "ref-move.h"
 
 /*
  * Move refs/heads/<branch> through `moves` in order, each move a
- * compare-and-swap against the previous value, starting at `old_tip`
- * (NULL: the branch must not exist yet).  The objects must already be
- * written.
+ * compare-and-swap against the previous value (rolling_ref_move_all()),
+ * starting at `old_tip` (NULL: the branch must not exist yet).  The
+ * objects must already be written.
  *
  * Where the branch is checked out in this repository's work tree, the
  * work tree and index first follow the final tip as `git merge --ff-only`
@@ -26,12 +18,6 @@ struct rolling_ref_move {
  */
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,
 			const struct rolling_ref_move *moves, size_t nr);
-
-/*
- * <common git dir>/<refname>.lock, where git takes the lock of the ref;
- * the caller frees it (NULL when out of memory).
- */
-char *rolling_ref_lock_path(git_repository *repo, const char *refname);
 
 struct rolling_config;
 

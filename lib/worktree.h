@@ -2,7 +2,7 @@
 #define ROLLING_WORKTREE_H
 
 #include <git2.h>
-#include "branch-move.h"
+#include "ref-move.h"
 
 /*
  * Moving a branch that is checked out in this work tree, all or nothing

@@ -342,10 +342,130 @@ stable_tree_week_of () {
 	awk -v tag="$2" '$2 == tag { print $1 }' "$1/.git/stable-timeline"
 }
 
+# --- the cache of generated trees ----------------------------------------
+#
+# Many scripts generate the same trees, and the scripts run in parallel.
+# A generated tree is kept in $STABLE_TREE_CACHE (default
+# t/.fixture-cache, which `make test` empties before every run), under a
+# key made of everything the generator reads: its own source, git's
+# version, the global configuration, the scheme and every knob above (and
+# the signing key, when it exists already).  A request copies the cached
+# .git and checks out its work tree, as the generator's last step does,
+# so a copy cannot be told from a tree generated in place.  Entries are
+# written under a lock and published by rename, so parallel scripts
+# generate each tree once and never see half of one.
+# STABLE_TREE_CACHE=none generates every tree in place.
+
+stable_tree_cache_dir_ () {
+	case ${STABLE_TREE_CACHE:=$TEST_DIRECTORY/.fixture-cache} in
+	none) return 1 ;;
+	esac
+	mkdir -p "$STABLE_TREE_CACHE"
+}
+
+# stable_tree_cache_key_ SCHEME MAINLINE LTS KEYFILE: print the key.
+stable_tree_cache_key_ () {
+	if test -z "$stable_tree_source_"
+	then
+		stable_tree_source_=$(cat "$TEST_DIRECTORY/lib-stable-tree.sh" \
+			"$TEST_DIRECTORY/lib-sign-tags.sh" | git hash-object --stdin) || return 1
+	fi
+	{
+		echo "generator $stable_tree_source_" &&
+		git --version &&
+		echo "scheme $1" &&
+		echo "mainline $2" &&
+		echo "lts $3" &&
+		echo "per-week ${STABLE_COMMITS_PER_WEEK:-3}" &&
+		echo "tail ${STABLE_TAIL_WEEKS:-4}" &&
+		echo "lightweight ${STABLE_LIGHTWEIGHT_TAGS:-0}" &&
+		echo "signed ${STABLE_SIGNED_TAGS:-0}" &&
+		if test "${STABLE_SIGNED_TAGS:-0}" = 1 && test -f "$4.pub"
+		then
+			cat "$4.pub"
+		fi &&
+		cat "$HOME/.gitconfig" 2>/dev/null
+		:
+	} | git hash-object --stdin
+}
+
+# stable_tree_copy_ ENTRY DIR KEYFILE: DIR from the cached ENTRY.  A
+# signed tree's configuration names KEYFILE, made from the entry's own
+# key when it does not exist yet.
+stable_tree_copy_ () {
+	mkdir "$2" &&
+	cp -R "$1/.git" "$2/.git" &&
+	if test "${STABLE_SIGNED_TAGS:-0}" = 1
+	then
+		if ! test -f "$3"
+		then
+			cp "$1/signing.key" "$3" &&
+			cp "$1/signing.key.pub" "$3.pub"
+		fi &&
+		echo "release-signer@example.org $(cat "$3.pub")" >"$3.allowed-signers" &&
+		git -C "$2" config user.signingKey "$3" &&
+		git -C "$2" config gpg.ssh.allowedSignersFile "$3.allowed-signers"
+	fi &&
+	git -C "$2" reset -q --hard
+}
+
+# stable_tree_generate_ DIR SCHEME MAINLINE LTS: DIR from the cache,
+# made and cached first if it is not there.
+stable_tree_generate_ () {
+	st_key_file=${STABLE_SIGNING_KEY:-${TRASH_DIRECTORY:-$1/.git}/stable-signing.key}
+	if ! stable_tree_cache_dir_
+	then
+		STABLE_SIGNING_KEY=$st_key_file stable_tree_make_ "$@"
+		return
+	fi
+	st_cache_key=$(stable_tree_cache_key_ "$2" "$3" "$4" "$st_key_file") &&
+	st_entry=$STABLE_TREE_CACHE/$st_cache_key &&
+	if ! test -d "$st_entry"
+	then
+		stable_tree_cache_fill_ "$st_entry" "$st_key_file" "$2" "$3" "$4"
+	fi &&
+	stable_tree_copy_ "$st_entry" "$1" "$st_key_file"
+}
+
+# stable_tree_cache_fill_ ENTRY KEYFILE SCHEME MAINLINE LTS: make the
+# tree in a scratch directory and publish it as ENTRY, under a lock so
+# that a script waiting for another's tree does not make it again.  A
+# signing key that does not exist yet is made in the entry.
+stable_tree_cache_fill_ () {
+	(
+		st_entry=$1 st_key=$2 st_fill=$1.tmp.$$ &&
+		shift 2 &&
+		if command -v flock >/dev/null 2>&1
+		then
+			exec 8>>"$st_entry.lock" &&
+			flock 8
+		fi &&
+		if test -d "$st_entry"
+		then
+			exit 0
+		fi &&
+		rm -rf "$st_fill" &&
+		mkdir "$st_fill" &&
+		if test "${STABLE_SIGNED_TAGS:-0}" = 1 && ! test -f "$st_key"
+		then
+			st_key=$st_fill/signing.key
+		fi &&
+		STABLE_SIGNING_KEY=$st_key stable_tree_make_ "$st_fill/tree" "$@" &&
+		mv "$st_fill/tree/.git" "$st_fill/.git" &&
+		rm -rf "$st_fill/tree" &&
+		if ! mv -T "$st_fill" "$st_entry" 2>/dev/null
+		then
+			# Made by a script that could not take the lock.
+			rm -rf "$st_fill" &&
+			test -d "$st_entry"
+		fi
+	)
+}
+
 # --- the shared generator ------------------------------------------------
 
-# stable_tree_generate_ DIR SCHEME MAINLINE LTS
-stable_tree_generate_ () {
+# stable_tree_make_ DIR SCHEME MAINLINE LTS: generate the tree in DIR.
+stable_tree_make_ () {
 	st_repo=$1 st_p=$2 st_lts=" $4 "
 	st_per_week=${STABLE_COMMITS_PER_WEEK:-3}
 	st_light=${STABLE_LIGHTWEIGHT_TAGS:-0}

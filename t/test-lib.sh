@@ -87,12 +87,12 @@ say () {
 # --- a hermetic environment ---------------------------------------------
 
 # Nothing from the user's git setup may leak into the tests.  Tracing
-# variables are kept because they only help debugging, and the switch
-# of `make valgrind`.
+# variables are kept because they only help debugging, and the switches
+# of `make valgrind` and `make test-long`.
 for test_var_ in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
 do
 	case $test_var_ in
-	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND) ;;
+	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND|GIT_ROLLING_TEST_LONG) ;;
 	*) unset "$test_var_" ;;
 	esac
 done
@@ -194,6 +194,10 @@ if command -v valgrind >/dev/null 2>&1 &&
 then
 	test_set_prereq VALGRIND
 fi
+
+# `make test-long`: the exhaustive replays (every week of a time line)
+# run as well as the ones `make test` runs.
+test -z "$GIT_ROLLING_TEST_LONG" || test_set_prereq EXPENSIVE
 
 # The suite runs under memcheck (make valgrind): valgrind keeps files
 # of its own in $TMPDIR, so a test that makes TMPDIR unusable cannot run.

@@ -9,6 +9,11 @@
  *   test-rolling strbuf <op>...   (add <s>, addch <c>, addf <s>, read <file>,
  *                                  setlen <n>, reset, detach, oom, show)
  *   test-rolling alloc-grow <nr> [<then>]   (grow an array one at a time, then to <then>)
+ *   test-rolling fetch-plan [--[no-]signatures] <remote> [<branch>...]
+ *                           (what git rolling fetch would fetch first, which release
+ *                            tags the new steps need, and what it would fetch then;
+ *                            in the repository of the current directory, whose
+ *                            objects of the new steps the test has fetched itself)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,6 +25,9 @@
 #include "../../lib/pattern.h"
 #include "../../lib/preset.h"
 #include "../../lib/error.h"
+#include "../../lib/fetch-plan.h"
+#include "../../lib/repo.h"
+#include "../../lib/setup.h"
 
 static void print_version(const char *kind, const struct rolling_version *v)
 {
@@ -177,6 +185,71 @@ static int alloc_grow(const char *nr_text, const char *then_text)
 	return ret;
 }
 
+static void print_wants(const char *label, const struct rolling_fetch_plan *p)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	for (i = 0; i < p->wants_nr; i++)
+		printf("%s %s %s\n", label, git_oid_tostr(hex, sizeof(hex), p->wants[i].oid),
+		       p->wants[i].refname);
+}
+
+/*
+ * The fetch plan, step by step, without fetching anything:
+ *
+ *	want <oid> <ref>     fetched first: moved tips, prefetched tags
+ *	need <tag> <oid>     a release tag the new steps need, as the walk met it
+ *	then <oid> <ref>     fetched then: the needed tags not prefetched
+ *
+ * A step that fails prints "error: <message>" and ends it (exit 1):
+ * the library returned where the command would die.
+ */
+static int fetch_plan(int argc, char **argv)
+{
+	struct rolling_scheme_options scheme = { 0 };
+	struct rolling_fetch_plan p;
+	git_repository *repo = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int signatures = -1, ret = 1;
+	size_t i;
+
+	if (argc && !strcmp(argv[0], "--signatures"))
+		signatures = 1;
+	else if (argc && !strcmp(argv[0], "--no-signatures"))
+		signatures = 0;
+	if (signatures >= 0) {
+		argc--;
+		argv++;
+	}
+	if (!argc) {
+		fprintf(stderr, "usage: test-rolling fetch-plan [--[no-]signatures] <remote> [<branch>...]\n");
+		return 129;
+	}
+	memset(&p, 0, sizeof(p));
+	if (rolling_setup() < 0 || rolling_repo_open(&repo) < 0 ||
+	    rolling_fetch_plan_init(&p, repo, argv[0], (const char *const *)argv + 1,
+				    (size_t)argc - 1, signatures, &scheme) < 0 ||
+	    rolling_fetch_plan_read(&p, git_repository_path(repo)) < 0 ||
+	    rolling_fetch_plan_wants_tips(&p) < 0)
+		goto out;
+	print_wants("want", &p);
+	if (rolling_fetch_plan_wants_tags(&p) < 0)
+		goto out;
+	for (i = 0; i < p.needed_nr; i++)
+		printf("need %s %s\n", p.needed[i].name,
+		       git_oid_tostr(hex, sizeof(hex), &p.needed[i].target));
+	print_wants("then", &p);
+	ret = 0;
+out:
+	if (ret)
+		printf("error: %s\n", rolling_last_error());
+	rolling_fetch_plan_free(&p);
+	git_repository_free(repo);
+	rolling_teardown();
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -197,7 +270,10 @@ int main(int argc, char **argv)
 		return strbuf_ops(argc - 2, argv + 2);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "alloc-grow"))
 		return alloc_grow(argv[2], argv[3]);
+	if (argc >= 2 && !strcmp(argv[1], "fetch-plan"))
+		return fetch_plan(argc - 2, argv + 2);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
-		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>])\n");
+		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
+		" fetch-plan [--[no-]signatures] <remote> [<branch>...])\n");
 	return 129;
 }

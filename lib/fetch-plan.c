@@ -1,0 +1,538 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fetch-plan.h"
+#include "alloc.h"
+#include "branch.h"
+#include "config.h"
+#include "error.h"
+#include "merge.h"
+#include "ref-transaction.h"
+#include "strbuf.h"
+
+#define TAG_PREFIX "refs/tags/"
+
+/* A string of any length, or NULL when memory ran out. */
+static char *format(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/* --- the remote and its branches ---------------------------------------- */
+
+/* 1 and *oid when the ref exists, 0 when not, or a negative error. */
+static int read_ref(git_oid *oid, git_repository *repo, const char *refname)
+{
+	int err = git_reference_name_to_id(oid, repo, refname);
+
+	if (err == GIT_ENOTFOUND)
+		return 0;
+	if (err < 0)
+		return rolling_git_error(err, "cannot read %s", refname);
+	return 1;
+}
+
+static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, const char *remote,
+		       const char *branch)
+{
+	f->branch = branch;
+	if (!(f->name = format("%s/%s", remote, branch)) ||
+	    !(f->remote_ref = format("refs/heads/%s", branch)) ||
+	    !(f->tracking_ref = format("refs/remotes/%s/%s", remote, branch)) ||
+	    !(f->verified_ref = format(ROLLING_VERIFIED_REF_FORMAT, remote, branch)))
+		return rolling_error_nomem();
+	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
+		return rolling_error("'%s' is not a valid branch name", branch);
+	if ((f->has_tracking = read_ref(&f->tracking, repo, f->tracking_ref)) < 0)
+		return f->has_tracking;
+	if ((f->has_verified = read_ref(&f->verified, repo, f->verified_ref)) < 0)
+		return f->has_verified;
+	return 0;
+}
+
+/*
+ * A configured remote has remote.<name>.url.  Read as a key rather than
+ * with git_remote_lookup(), which reads the refspecs through config
+ * regexes that leak PCRE2 match data in libgit2 1.5; git does the rest.
+ */
+static int check_remote(git_repository *repo, const char *remote)
+{
+	char *refname = format("refs/remotes/%s", remote), *key = format("remote.%s.url", remote);
+	git_config *config = NULL;
+	char *url = NULL;
+	int err = 0;
+
+	if (!refname || !key)
+		err = rolling_error_nomem();
+	else if (remote[0] == '-' || !git_reference_is_valid_name(refname))
+		err = rolling_error("'%s' is not a valid remote name", remote);
+	else if (git_repository_config_snapshot(&config, repo) < 0 ||
+		 rolling_config_get_string(&url, config, key) < 0)
+		err = rolling_error("cannot read the configuration");
+	else if (!url)
+		err = rolling_error("'%s' is not a configured remote (see git remote add)", remote);
+	free(url);
+	git_config_free(config);
+	free(key);
+	free(refname);
+	return err;
+}
+
+/* The options' patterns, else the remote's, else the default preset's. */
+static int setup_patterns(struct rolling_fetch_plan *p, const struct rolling_scheme_options *o)
+{
+	const char *release_re, *mainline_re;
+	char *release_key = NULL, *mainline_key = NULL;
+	int err;
+
+	if ((err = rolling_patterns_from_options(&release_re, &mainline_re, o)) < 0)
+		return err;
+	if (release_re) {
+		release_key = strdup("--release-pattern");
+		mainline_key = strdup("--mainline-pattern");
+	} else {
+		release_key = format("rolling.remote.%s.releasePattern", p->remote);
+		mainline_key = format("rolling.remote.%s.mainlinePattern", p->remote);
+		if (p->config.release_pattern) {
+			release_re = p->config.release_pattern;
+			mainline_re = p->config.mainline_pattern;
+		} else {
+			const struct rolling_preset *preset = rolling_preset_find(ROLLING_DEFAULT_PRESET);
+
+			release_re = preset->release_pattern;
+			mainline_re = preset->mainline_pattern;
+		}
+	}
+	if (!release_key || !mainline_key)
+		err = rolling_error_nomem();
+	else
+		err = rolling_patterns_compile(&p->patterns, release_re, release_key, mainline_re,
+					       mainline_key);
+	free(release_key);
+	free(mainline_key);
+	return err;
+}
+
+int rolling_fetch_plan_init(struct rolling_fetch_plan *p, git_repository *repo,
+			    const char *remote, const char *const *named, size_t named_nr,
+			    int signatures, const struct rolling_scheme_options *scheme)
+{
+	const char *const *branches;
+	size_t i;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->repo = repo;
+	p->remote = remote;
+	if ((err = check_remote(repo, remote)) < 0 ||
+	    (err = rolling_remote_config_read(&p->config, repo, remote)) < 0)
+		return err;
+	p->nr = named_nr ? named_nr : p->config.branches_nr;
+	branches = named_nr ? named : (const char *const *)p->config.branches;
+	if (!p->nr)
+		return rolling_error("no branches to fetch: name them, or follow them with"
+				     " git rolling init --follow %s/<branch>"
+				     " (rolling.remote.%s.branches)", remote, remote);
+	if (!(p->branches = calloc(p->nr, sizeof(*p->branches)))) {
+		p->nr = 0;
+		return rolling_error_nomem();
+	}
+	for (i = 0; i < p->nr; i++)
+		if ((err = open_branch(&p->branches[i], repo, remote, branches[i])) < 0)
+			return err;
+	p->signatures = signatures >= 0 ? signatures : p->config.signatures;
+	return setup_patterns(p, scheme);
+}
+
+/* --- what the server has ----------------------------------------------- */
+
+/*
+ * git ls-remote of the branches and the tags runs while the tags of this
+ * repository are read: a kernel's thousands of tags take about as long
+ * to list on the server as to read here.
+ */
+int rolling_fetch_plan_read(struct rolling_fetch_plan *p, const char *scratch)
+{
+	const char **patterns = calloc(p->nr + 1, sizeof(*patterns));
+	char *path = format("%s/advertised", scratch), *why;
+	pid_t pid;
+	size_t i;
+	int err;
+
+	if (!patterns || !path) {
+		err = rolling_error_nomem();
+		goto out;
+	}
+	for (i = 0; i < p->nr; i++)
+		patterns[i] = p->branches[i].remote_ref;
+	patterns[p->nr] = TAG_PREFIX "*";
+	if ((err = rolling_remote_refs_start(&pid, p->remote, patterns, p->nr + 1, path)) < 0)
+		goto out;
+	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0) {
+		/* Wait for git all the same, keeping the reason. */
+		why = rolling_error_take();
+		rolling_remote_refs_finish(&p->advertised, pid, p->remote, path);
+		rolling_error_restore(err, why);
+		goto out;
+	}
+	if ((err = rolling_remote_refs_finish(&p->advertised, pid, p->remote, path)) < 0)
+		goto out;
+	for (i = 0; i < p->nr; i++) {
+		const struct rolling_remote_ref *ref =
+			rolling_remote_refs_find(&p->advertised, p->branches[i].remote_ref);
+
+		if (!ref) {
+			err = rolling_error("couldn't find remote ref %s", p->branches[i].remote_ref);
+			goto out;
+		}
+		git_oid_cpy(&p->branches[i].tip, &ref->oid);
+	}
+out:
+	if (path)
+		unlink(path);
+	free(path);
+	free(patterns);
+	return err;
+}
+
+static int is_release_name(struct rolling_fetch_plan *p, const char *name)
+{
+	struct rolling_version version;
+	enum rolling_tag_kind kind;
+
+	return !rolling_patterns_classify(&p->patterns, name, &kind, &version) &&
+	       kind == ROLLING_TAG_RELEASE;
+}
+
+/* --- the tips, and the tags that may come with them -------------------- */
+
+int rolling_fetch_branch_unchanged(const struct rolling_fetch_branch *b)
+{
+	return b->has_verified && git_oid_equal(&b->tip, &b->verified);
+}
+
+static void want(struct rolling_fetch_plan *p, const char *refname, const git_oid *oid)
+{
+	p->wants[p->wants_nr].refname = refname;
+	p->wants[p->wants_nr++].oid = oid;
+}
+
+/*
+ * The server's release tags this repository lacks, after the tips in
+ * plan->wants, which has room for ROLLING_FETCH_MAX_PREFETCH more.
+ * After a week they are that week's releases, a handful; those no step
+ * needs get no ref (their objects, once verified, wait for gc).  Returns
+ * 1 when every one was added, 0 (and none is) when there are more.
+ */
+static int candidate_tags(struct rolling_fetch_plan *p)
+{
+	size_t i, found = 0, start = p->wants_nr;
+
+	for (i = 0; i < p->advertised.nr; i++) {
+		const struct rolling_remote_ref *ref = &p->advertised.refs[i];
+		const char *name = ref->name + strlen(TAG_PREFIX);
+
+		if (strncmp(ref->name, TAG_PREFIX, strlen(TAG_PREFIX)) ||
+		    !is_release_name(p, name) ||
+		    rolling_tags_find_name(&p->tags, &p->patterns, name))
+			continue;
+		if (found == ROLLING_FETCH_MAX_PREFETCH) {
+			p->wants_nr = start;
+			return 0;
+		}
+		want(p, ref->name, &ref->oid);
+		found++;
+	}
+	return 1;
+}
+
+int rolling_fetch_plan_wants_tips(struct rolling_fetch_plan *p)
+{
+	size_t i;
+
+	p->wants_nr = 0;
+	if (ALLOC_GROW(p->wants, p->nr + ROLLING_FETCH_MAX_PREFETCH, p->wants_alloc) < 0)
+		return ROLLING_ERROR;
+	for (i = 0; i < p->nr; i++)
+		if (!rolling_fetch_branch_unchanged(&p->branches[i]))
+			want(p, p->branches[i].remote_ref, &p->branches[i].tip);
+	if (p->wants_nr && !p->signatures)
+		p->tags_prefetched = candidate_tags(p);
+	return 0;
+}
+
+/* --- the release tags the new steps need -------------------------------- */
+
+static int need_tag(struct rolling_fetch_plan *p, const struct rolling_remote_ref *ref)
+{
+	const char *name = ref->name + strlen(TAG_PREFIX);
+	size_t i;
+
+	for (i = 0; i < p->needed_nr; i++)
+		if (!strcmp(p->needed[i].name, name))
+			return 0;
+	if (ALLOC_GROW(p->needed, p->needed_nr + 1, p->needed_alloc) < 0)
+		return ROLLING_ERROR;
+	p->needed[p->needed_nr].name = name;
+	git_oid_cpy(&p->needed[p->needed_nr++].target, &ref->oid);
+	return 0;
+}
+
+/* A release tag the server has and we do not, by name. */
+static int need_named(struct rolling_fetch_plan *p, const char *name)
+{
+	const struct rolling_remote_ref *ref;
+	char *refname;
+	int err = 0;
+
+	if (!is_release_name(p, name) || rolling_tags_find_name(&p->tags, &p->patterns, name))
+		return 0;
+	if (!(refname = format(TAG_PREFIX "%s", name)))
+		return rolling_error_nomem();
+	if ((ref = rolling_remote_refs_find(&p->advertised, refname)))
+		err = need_tag(p, ref);
+	free(refname);
+	return err;
+}
+
+/*
+ * A commit that is not a rolling merge ends the chain if a release tag
+ * of the server names it (the base).  Returns 1 then.
+ */
+static int need_base(struct rolling_fetch_plan *p, const git_oid *id)
+{
+	const struct rolling_remote_ref *ref = rolling_remote_refs_tag_of(&p->advertised, id);
+	int err;
+
+	if (!ref || !is_release_name(p, ref->name + strlen(TAG_PREFIX)))
+		return 0;
+	return (err = need_tag(p, ref)) < 0 ? err : 1;
+}
+
+/*
+ * With signatures, a merge that embeds its release's tag (a mergetag
+ * header, as git merge writes for a signed tag) is proven from that tag
+ * once git verify-tag vouches for it: the tag ref is not needed.
+ */
+static int embeds_tag(const struct rolling_fetch_plan *p, git_commit *commit)
+{
+	git_buf header = GIT_BUF_INIT;
+	int found;
+
+	if (!p->signatures)
+		return 0;
+	found = !git_commit_header_field(&header, commit, "mergetag");
+	git_buf_dispose(&header);
+	return found;
+}
+
+/* One step of the walk: 1 to go on to `id`'s first parent, 0 to stop. */
+static int collect_step(struct rolling_fetch_plan *p, git_oid *id, size_t *strange)
+{
+	const char *name;
+	git_commit *commit;
+	int more = 1, err = 0;
+
+	if (git_commit_lookup(&commit, p->repo, id) < 0)
+		return 0;
+	name = rolling_merge_subject_name(git_commit_summary(commit));
+	if (git_commit_parentcount(commit) >= 2 && name) {
+		if (!embeds_tag(p, commit))
+			err = need_named(p, name);
+	} else if ((err = need_base(p, id)) > 0) {
+		more = 0;
+	} else if (!err) {
+		(*strange)++;
+	}
+	if (!git_commit_parentcount(commit))
+		more = 0;
+	else
+		git_oid_cpy(id, git_commit_parent_id(commit, 0));
+	git_commit_free(commit);
+	return err < 0 ? err : more;
+}
+
+static int collect_needed(struct rolling_fetch_plan *p, const struct rolling_fetch_branch *f)
+{
+	git_oid id = f->tip;
+	size_t strange = 0;
+	int more = 1;
+
+	while (more > 0 && strange <= ROLLING_VERIFY_MAX_FAILURES) {
+		if ((f->has_verified && git_oid_equal(&id, &f->verified)) ||
+		    rolling_tags_find_commit(&p->tags, &id))
+			return 0;
+		more = collect_step(p, &id, &strange);
+	}
+	return more < 0 ? more : 0;
+}
+
+int rolling_fetch_plan_wants_tags(struct rolling_fetch_plan *p)
+{
+	size_t i;
+	int err;
+
+	p->wants_nr = 0;
+	for (i = 0; i < p->nr; i++)
+		if ((err = collect_needed(p, &p->branches[i])) < 0)
+			return err;
+	if (!p->needed_nr || p->tags_prefetched)
+		return 0;
+	if (ALLOC_GROW(p->wants, p->needed_nr, p->wants_alloc) < 0)
+		return ROLLING_ERROR;
+	/* A needed tag's name points into its advertised ref's, after TAG_PREFIX. */
+	for (i = 0; i < p->needed_nr; i++)
+		want(p, p->needed[i].name - strlen(TAG_PREFIX), &p->needed[i].target);
+	return 0;
+}
+
+int rolling_fetch_plan_add_tags(struct rolling_fetch_plan *p)
+{
+	if (!p->needed_nr)
+		return 0;
+	return rolling_tags_add(&p->tags, &p->patterns, p->needed, p->needed_nr);
+}
+
+/* --- verification ------------------------------------------------------- */
+
+static int is_rewind(const struct rolling_verify_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->failures_nr; i++)
+		if (r->failures[i].check == ROLLING_CHECK_SINCE)
+			return 1;
+	return 0;
+}
+
+int rolling_fetch_plan_verify(struct rolling_fetch_plan *p, struct rolling_fetch_branch *f,
+			      int allow_rewind)
+{
+	struct rolling_verify_options vo = { .since = f->has_verified ? &f->verified : NULL,
+					     .signatures = p->signatures };
+	int err;
+
+	if ((err = rolling_verify(&f->result, p->repo, &f->tip, &p->tags, &p->patterns, &vo)) < 0)
+		return err;
+	if (!f->result.failures_nr || !allow_rewind || !is_rewind(&f->result))
+		return 0;
+	/* The new chain must stand on its own, all of it. */
+	rolling_verify_free(&f->result);
+	vo.since = NULL;
+	if ((err = rolling_verify(&f->result, p->repo, &f->tip, &p->tags, &p->patterns, &vo)) < 0)
+		return err;
+	f->rewound = 1;
+	return 0;
+}
+
+/* --- moving the refs ---------------------------------------------------- */
+
+static void add_update(struct rolling_ref_update *u, size_t *nr, const char *refname,
+		       const git_oid *new_oid, int had_old, const git_oid *old_oid,
+		       const char *message)
+{
+	struct rolling_ref_update *update;
+
+	if (had_old && git_oid_equal(new_oid, old_oid))
+		return;
+	update = &u[(*nr)++];
+	update->refname = refname;
+	git_oid_cpy(&update->new_oid, new_oid);
+	update->had_old = had_old;
+	if (had_old)
+		git_oid_cpy(&update->old_oid, old_oid);
+	update->message = message;
+}
+
+static const char *tip_name(const struct rolling_fetch_branch *f)
+{
+	return f->result.tip_release ? f->result.tip_release->name : "its tip";
+}
+
+/*
+ * The updates, with messages[i] for branch i and messages[nr] for the
+ * tags, and tag_refs[i] the ref of needed tag i.
+ */
+static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update *updates,
+			size_t *nr, char **messages, char **tag_refs)
+{
+	size_t i;
+
+	if (!(messages[p->nr] = format("rolling fetch %s: release tag", p->remote)))
+		return rolling_error_nomem();
+	for (i = 0; i < p->nr; i++) {
+		struct rolling_fetch_branch *f = &p->branches[i];
+
+		if (!(messages[i] = format("rolling fetch %s: %s %s", p->remote,
+					   f->rewound ? "rewound, verified in full, at" : "verified",
+					   tip_name(f))))
+			return rolling_error_nomem();
+		add_update(updates, nr, f->tracking_ref, &f->tip, f->has_tracking, &f->tracking,
+			   messages[i]);
+		add_update(updates, nr, f->verified_ref, &f->tip, f->has_verified, &f->verified,
+			   messages[i]);
+	}
+	for (i = 0; i < p->needed_nr; i++) {
+		if (!(tag_refs[i] = format(TAG_PREFIX "%s", p->needed[i].name)))
+			return rolling_error_nomem();
+		add_update(updates, nr, tag_refs[i], &p->needed[i].target, 0, NULL,
+			   messages[p->nr]);
+	}
+	return 0;
+}
+
+int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *p)
+{
+	size_t max = 2 * p->nr + p->needed_nr, nr = 0, i;
+	struct rolling_ref_update *updates = calloc(max + 1, sizeof(*updates));
+	char **messages = calloc(p->nr + 1, sizeof(*messages));
+	char **tag_refs = calloc(p->needed_nr + 1, sizeof(*tag_refs));
+	int err;
+
+	if (!updates || !messages || !tag_refs)
+		err = rolling_error_nomem();
+	else if (!(err = plan_updates(p, updates, &nr, messages, tag_refs)))
+		err = rolling_ref_transaction(p->repo, updates, nr);
+	for (i = 0; messages && i <= p->nr; i++)
+		free(messages[i]);
+	for (i = 0; tag_refs && i < p->needed_nr; i++)
+		free(tag_refs[i]);
+	free(tag_refs);
+	free(messages);
+	free(updates);
+	return err;
+}
+
+void rolling_fetch_plan_free(struct rolling_fetch_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		struct rolling_fetch_branch *b = &p->branches[i];
+
+		rolling_verify_free(&b->result);
+		free(b->name);
+		free(b->remote_ref);
+		free(b->tracking_ref);
+		free(b->verified_ref);
+	}
+	free(p->branches);
+	free(p->wants);
+	free(p->needed);
+	rolling_tags_free(&p->tags);
+	rolling_patterns_free(&p->patterns);
+	rolling_remote_refs_free(&p->advertised);
+	rolling_remote_config_free(&p->config);
+	memset(p, 0, sizeof(*p));
+}

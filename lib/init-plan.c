@@ -1,0 +1,248 @@
+#include <stdlib.h>
+#include <string.h>
+#include "init-plan.h"
+#include "error.h"
+#include "ident.h"
+#include "merge.h"
+#include "pattern.h"
+#include "policy.h"
+#include "run-command.h"
+#include "strbuf.h"
+
+/* --- the name ------------------------------------------------------------ */
+
+int rolling_init_check_branch_name(const char *name)
+{
+	const char *args[] = { "check-ref-format", "--branch", name, NULL };
+	size_t len = strlen(name);
+	char *out = NULL;
+	int status = name[0] == '-' ? 1 :
+		     rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+
+	if (status < 0)
+		return status;
+	/* git prints the branch name it would use, then a newline. */
+	if (status || strncmp(out, name, len) || strcmp(out + len, "\n"))
+		status = rolling_error("'%s' is not a valid branch name", name);
+	free(out);
+	return status;
+}
+
+int rolling_init_check_new(git_repository *repo, const char *branch, int force, int adopt)
+{
+	struct rolling_config existing;
+	git_oid tip;
+	int err;
+
+	if (force)
+		return 0;
+	err = adopt ? ROLLING_ENOTFOUND : rolling_branch_tip(&tip, repo, branch);
+	if (!err)
+		return rolling_error("a branch named '%s' already exists (use --force to replace it)",
+				     branch);
+	if (err != ROLLING_ENOTFOUND)
+		return err;
+	/* A section that cannot be read is there all the same. */
+	if ((err = rolling_config_read(&existing, repo, branch)) == ROLLING_ENOTFOUND)
+		return 0;
+	if (!err)
+		rolling_config_free(&existing);
+	return rolling_error("rolling.%s.* is already configured (use --force to replace it)",
+			     branch);
+}
+
+/* --- the configuration -------------------------------------------------- */
+
+int rolling_init_needs_detection(const struct rolling_scheme_options *scheme)
+{
+	const char *release_re, *mainline_re;
+	int err = rolling_patterns_from_options(&release_re, &mainline_re, scheme);
+
+	return err < 0 ? err : !release_re;
+}
+
+static int copy(char **to, const char *from)
+{
+	*to = NULL;
+	return !from || (*to = strdup(from)) ? 0 : rolling_error_nomem();
+}
+
+int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_settings *s,
+			const char *branch, const struct rolling_preset *detected)
+{
+	const struct rolling_preset *preset = detected;
+	const char *release_re, *mainline_re, *series = NULL;
+	int lts = s->policy == ROLLING_POLICY_LTS, err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if ((err = rolling_patterns_from_options(&release_re, &mainline_re, &s->scheme)) < 0)
+		return err;
+	if (s->scheme.preset)
+		preset = rolling_preset_find(s->scheme.preset);
+	if (!release_re) {
+		release_re = preset->release_pattern;
+		mainline_re = preset->mainline_pattern;
+	}
+	if (s->series && !lts)
+		return rolling_error("--series lists long-term series; it needs --lts");
+	if (lts)
+		series = s->series ? s->series : preset ? preset->lts_series : NULL;
+	cfg->signoff = s->signoff;
+	if ((err = copy(&cfg->branch, branch)) < 0 ||
+	    (err = copy(&cfg->policy, lts ? "lts" : "stable")) < 0 ||
+	    (err = copy(&cfg->release_pattern, release_re)) < 0 ||
+	    (err = copy(&cfg->mainline_pattern, mainline_re)) < 0 ||
+	    (err = copy(&cfg->series, series)) < 0 ||
+	    (err = copy(&cfg->pin, s->pin)) < 0 ||
+	    (err = copy(&cfg->ident, s->ident)) < 0 ||
+	    (err = copy(&cfg->steps, s->each ? rolling_steps_mode_name(ROLLING_STEPS_EACH) : NULL)) < 0)
+		return err;
+	return 0;
+}
+
+/* --- the start ---------------------------------------------------------- */
+
+int rolling_init_start(const struct rolling_release **start,
+		       const struct rolling_series_info **followed, struct rolling_branch *b,
+		       const char *at)
+{
+	int err;
+
+	*followed = NULL;
+	if (at) {
+		if (!(*start = rolling_tags_find_name(&b->tags, &b->patterns, at)) ||
+		    !rolling_release_is_commit(&b->tags, *start))
+			return rolling_error("'%s' is not a release tag matching"
+					     " rolling.%s.releasePattern", at, b->config.branch);
+		return 0;
+	}
+	if ((err = rolling_policy_series(followed, &b->policy, &b->tags)) < 0)
+		return err;
+	*start = rolling_series_newest(&b->tags, *followed);
+	return 0;
+}
+
+/* --- --follow ----------------------------------------------------------- */
+
+int rolling_init_follow_patterns(const char **release_re, const char **mainline_re,
+				 const struct rolling_scheme_options *scheme)
+{
+	struct rolling_patterns patterns;
+	int err;
+
+	if ((err = rolling_patterns_from_options(release_re, mainline_re, scheme)) < 0 ||
+	    !*release_re)
+		return err;
+	if ((err = rolling_patterns_compile(&patterns, *release_re, "--release-pattern",
+					    *mainline_re, "--mainline-pattern")) < 0)
+		return err;
+	rolling_patterns_free(&patterns);
+	return 0;
+}
+
+/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
+static size_t remote_prefix(const char *config_name, const char *followed)
+{
+	const char *name = config_name + strlen("remote.");
+	size_t len = strlen(config_name);
+
+	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
+	    strcmp(config_name + len - strlen(".url"), ".url"))
+		return 0;
+	len = (size_t)(config_name + len - strlen(".url") - name);
+	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
+}
+
+/*
+ * The remotes are read as config keys: git_remote_list() matches them
+ * with a regex, which leaks PCRE2 match data in libgit2 1.5.
+ */
+static int longest_remote(size_t *best, git_repository *repo, const char *followed)
+{
+	git_config *config;
+	git_config_iterator *iter;
+	git_config_entry *entry;
+
+	*best = 0;
+	if (git_repository_config_snapshot(&config, repo) < 0)
+		return rolling_error("cannot read the configuration");
+	if (git_config_iterator_new(&iter, config) < 0) {
+		git_config_free(config);
+		return rolling_error("cannot read the configuration");
+	}
+	while (!git_config_next(&entry, iter)) {
+		size_t len = remote_prefix(entry->name, followed);
+
+		if (len > *best)
+			*best = len;
+	}
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	return 0;
+}
+
+int rolling_init_split_followed(char **remote, const char **branch, git_repository *repo,
+				const char *followed)
+{
+	struct strbuf refname = STRBUF_INIT;
+	size_t best;
+	int err;
+
+	*remote = NULL;
+	if ((err = longest_remote(&best, repo, followed)) < 0)
+		return err;
+	if (!best)
+		return rolling_error("'%s' is not <remote>/<branch> of a configured remote"
+				     " (see git remote add)", followed);
+	*branch = followed + best + 1;
+	strbuf_addf(&refname, "refs/heads/%s", *branch);
+	if (strbuf_oom(&refname))
+		err = rolling_error_nomem();
+	else if (!git_reference_is_valid_name(refname.buf) || (*branch)[0] == '-')
+		err = rolling_error("'%s' is not a valid branch name", *branch);
+	else if (!(*remote = strndup(followed, best)))
+		err = rolling_error_nomem();
+	strbuf_release(&refname);
+	return err;
+}
+
+/* --- --adopt ------------------------------------------------------------ */
+
+static int committer_mismatch(struct rolling_adopt_mismatch *m, const git_signature *committer,
+			      const struct rolling_ident *ident)
+{
+	if (!strcmp(committer->name, ident->name) && !strcmp(committer->email, ident->email))
+		return 0;
+	if (!(m->name = strdup(committer->name)) || !(m->email = strdup(committer->email)))
+		return rolling_error_nomem();
+	return 0;
+}
+
+int rolling_init_adopt_mismatch(struct rolling_adopt_mismatch *m, git_repository *repo,
+				const struct rolling_branch *b, const git_oid *tip)
+{
+	struct rolling_ident ident;
+	git_commit *commit;
+	int signed_off, err = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->signoff = -1;
+	if (git_commit_lookup(&commit, repo, tip) < 0)
+		return 0;
+	if (git_commit_parentcount(commit) == 2 && !rolling_branch_ident(&ident, repo, b)) {
+		err = committer_mismatch(m, git_commit_committer(commit), &ident);
+		signed_off = rolling_merge_has_signoff(git_commit_message(commit));
+		if (signed_off != b->config.signoff)
+			m->signoff = signed_off;
+		rolling_ident_free(&ident);
+	}
+	git_commit_free(commit);
+	return err;
+}
+
+void rolling_adopt_mismatch_free(struct rolling_adopt_mismatch *m)
+{
+	free(m->name);
+	free(m->email);
+	m->name = m->email = NULL;
+}

@@ -1,0 +1,261 @@
+#!/bin/sh
+
+test_description='the fetch plan of lib/, asked directly: what git rolling fetch fetches
+
+test-rolling fetch-plan runs the plan of lib/fetch-plan.c in a consumer
+repository and fetches nothing: which tips and release tags it fetches
+first, which release tags the new steps need (each merged release, and
+the base), and which it fetches then.  The objects of the steps are
+fetched beforehand with plain git, and every expectation is written
+with plain git from the server.  A plan that cannot go on returns its
+error, which the helper prints, where the command dies with the same
+words.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
+. "$TEST_DIRECTORY"/lib-mergetag.sh
+
+BRANCH=linux-rolling-stable
+SQ="'"
+
+plan () {
+	(cd consumer && test-rolling fetch-plan "$@")
+}
+
+# The tip's objects, with no ref and no tag: what the plan's walk reads.
+fetch_objects () {
+	git -C consumer fetch -q --no-tags --no-write-fetch-head --refmap= origin "$@"
+}
+
+# "<prefix> <oid> <ref>" for the server's release tags the consumer lacks.
+missing_release_tags () {
+	git -C consumer tag -l >have &&
+	git -C server.git for-each-ref --format="%(objectname) %(refname)" refs/tags |
+	grep -E " refs/tags/v[0-9]+\\.[0-9]+\\.[0-9]+\$" |
+	while read oid ref
+	do
+		grep -qx "${ref#refs/tags/}" have || echo "$1 $oid $ref" || return 1
+	done
+}
+
+# "<prefix> <oid> <ref>" of a branch on the server.
+server_branch () {
+	echo "$1 $(git -C server.git rev-parse "refs/heads/$2") refs/heads/$2"
+}
+
+# "need <tag> <oid>" for the release tags the steps of <range> merge, as
+# git log lists them from the tip down, then for <base> if given; those
+# the consumer has are left out.
+needs () {
+	git -C consumer tag -l >have &&
+	{
+		git -C server.git log --first-parent --merges --format=%s "$1" |
+		sed -n "s/^Merge //p" &&
+		if test -n "$2"
+		then
+			echo "$2"
+		fi
+	} |
+	while read tag
+	do
+		grep -qx "$tag" have ||
+		echo "need $tag $(git -C server.git rev-parse "refs/tags/$tag")" || return 1
+	done
+}
+
+# "then <oid> refs/tags/<tag>" for each "need" line.
+then_fetch () {
+	sed -n "s|^need \\([^ ]*\\) \\(.*\\)|then \\2 refs/tags/\\1|p" "$@"
+}
+
+# The release the branch starts at: the tag of its root-most first-parent commit.
+base_of () {
+	git -C server.git describe --exact-match --abbrev=0 \
+		"$(git -C server.git rev-list --first-parent --max-parents=1 -n 1 "$1")"
+}
+
+test_expect_success 'setup: a maintainer, a server, a consumer following it' '
+	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
+	stable_tree_replay upstream 11 &&
+	git -C upstream rolling init -q --preset linux $BRANCH &&
+	git init -q --bare server.git &&
+	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	publish 12 &&
+	publish 13 &&
+	publish 14 &&
+	git init -q consumer &&
+	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C consumer rolling init -q --follow origin/$BRANCH &&
+	base=$(base_of $BRANCH) &&
+	test -n "$base" &&
+	git -C server.git rev-list --first-parent --merges $BRANCH >merges &&
+	test_line_count -gt 1 merges
+'
+
+test_expect_success 'before the tip is here: its tip and the few release tags we lack, nothing needed yet' '
+	{ server_branch want $BRANCH && missing_release_tags want; } >expect &&
+	test_line_count -gt 2 expect &&
+	test_line_count -le 33 expect &&
+	plan origin >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a first fetch needs every merged release and the base, all prefetched' '
+	fetch_objects refs/heads/$BRANCH &&
+	{ server_branch want $BRANCH && missing_release_tags want; } >expect &&
+	needs $BRANCH $base >>expect &&
+	grep "^need $base " expect &&
+	plan origin >actual &&
+	test_cmp expect actual &&
+	plan origin $BRANCH >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '--signatures: nothing prefetched, and a merge that embeds its tag needs none' '
+	tip=$(git -C server.git rev-parse $BRANCH) &&
+	git -C server.git cat-file commit $tip >tip.commit &&
+	! grep "^mergetag " tip.commit &&
+	tag=$(git -C server.git log -1 --format=%s $tip | sed -n "s/^Merge //p") &&
+	embedded=$(cd server.git && with_mergetag $tip "$(git rev-parse refs/tags/$tag)") &&
+	git -C server.git cat-file commit $embedded >embedded.commit &&
+	grep "^mergetag object " embedded.commit &&
+	git -C server.git branch embedded $embedded &&
+	fetch_objects refs/heads/embedded &&
+
+	server_branch want embedded >expect &&
+	needs $tip $base | grep -v "^need $tag " >needs &&
+	test_line_count -gt 0 needs &&
+	cat needs >>expect &&
+	then_fetch needs >>expect &&
+	plan --signatures origin embedded >actual &&
+	test_cmp expect actual &&
+
+	{ server_branch want embedded && missing_release_tags want; } >expect &&
+	needs $tip $base >>expect &&
+	grep "^need $tag " expect &&
+	plan --no-signatures origin embedded >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'up to 32 missing release tags come with the tip; one more, and none do' '
+	test_when_finished "git -C server.git tag -l \"v5.19.1??\" | xargs git -C server.git tag -d >/dev/null" &&
+	missing_release_tags want >missing &&
+	extra=$((32 - $(wc -l <missing))) &&
+	commit=$(git -C server.git rev-parse "$base^{commit}") &&
+	i=1 &&
+	while test $i -le $extra
+	do
+		git -C server.git tag v5.19.$((100 + i)) $commit &&
+		i=$((i + 1)) || return 1
+	done &&
+	{ server_branch want $BRANCH && missing_release_tags want; } >expect &&
+	test_line_count = 33 expect &&
+	needs $BRANCH $base >>expect &&
+	plan origin >actual &&
+	test_cmp expect actual &&
+
+	git -C server.git tag v5.19.$((101 + extra)) $commit &&
+	server_branch want $BRANCH >expect &&
+	needs $BRANCH $base >needs &&
+	cat needs >>expect &&
+	then_fetch needs >>expect &&
+	plan origin >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a weekly fetch stops at the tip verified last time and needs only the new releases' '
+	git -C consumer rolling fetch -q origin &&
+	verified=$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH) &&
+	plan origin >actual &&
+	test_must_be_empty actual &&
+	publish 16 &&
+	# A release merged before the verified tip is not needed, even when we lack it.
+	old=$(git -C server.git log -1 --format=%s $verified^ | sed -n "s/^Merge //p") &&
+	test -n "$old" &&
+	git -C consumer tag -d $old &&
+	fetch_objects refs/heads/$BRANCH &&
+	{ server_branch want $BRANCH && missing_release_tags want; } >expect &&
+	needs $verified..$BRANCH >needs &&
+	test_line_count -gt 0 needs &&
+	cat needs >>expect &&
+	plan origin >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the base: a branch at a release commit needs that release, unless we have it' '
+	missing_release_tags x | sed -n "\$s|.* refs/tags/||p" >tag &&
+	tag=$(cat tag) &&
+	test -n "$tag" &&
+	git -C server.git branch at-release "$tag^{commit}" &&
+	fetch_objects refs/heads/at-release &&
+	{
+		server_branch want at-release &&
+		missing_release_tags want &&
+		echo "need $tag $(git -C server.git rev-parse refs/tags/$tag)"
+	} >expect &&
+	plan origin at-release >actual &&
+	test_cmp expect actual &&
+
+	git -C consumer tag v5.19.1 "$(git -C server.git rev-parse v5.19.1)" &&
+	git -C server.git branch at-held-release "v5.19.1^{commit}" &&
+	{ server_branch want at-held-release && missing_release_tags want; } >expect &&
+	plan origin at-held-release >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a branch never verified here: of its releases, we need only those we lack' '
+	test_must_fail git -C consumer rev-parse -q --verify refs/rolling/verified/origin/embedded &&
+	git -C consumer tag -l >have &&
+	grep -x v5.19.3 have &&
+	! grep -x v5.19.4 have &&
+	tip=$(git -C server.git rev-parse embedded) &&
+	{ server_branch want embedded && missing_release_tags want; } >expect &&
+	needs $tip $base >>expect &&
+	grep "^need v5.19.4 " expect &&
+	! grep "^need v5.19.3 " expect &&
+	plan --no-signatures origin embedded >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the plan returns its errors, in the words the command dies with' '
+	git -C consumer remote add gone "file://$TRASH_DIRECTORY/gone.git" &&
+	git -C consumer remote add quiet "file://$TRASH_DIRECTORY/server.git" &&
+	for case in "nowhere" "-o" "origin a..b" "origin -b" "origin no-such-branch" \
+		"quiet" "gone $BRANCH"
+	do
+		test_expect_code 1 plan $case >actual &&
+		test_expect_code 128 git -C consumer rolling fetch -q -- $case 2>err &&
+		sed -n "\$s/^fatal: /error: /p" err >expect &&
+		test_cmp expect actual || return 1
+	done &&
+	cat >expect <<-EOF &&
+	error: ${SQ}nowhere${SQ} is not a configured remote (see git remote add)
+	error: ${SQ}-o${SQ} is not a valid remote name
+	error: ${SQ}a..b${SQ} is not a valid branch name
+	error: ${SQ}-b${SQ} is not a valid branch name
+	error: couldn${SQ}t find remote ref refs/heads/no-such-branch
+	error: no branches to fetch: name them, or follow them with git rolling init --follow quiet/<branch> (rolling.remote.quiet.branches)
+	error: cannot list the refs of ${SQ}gone${SQ} (git ls-remote: exit status 128)
+	EOF
+	for case in "nowhere" "-o" "origin a..b" "origin -b" "origin no-such-branch" \
+		"quiet" "gone $BRANCH"
+	do
+		plan $case || :
+	done >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a bad configured pattern is an error of the plan too' '
+	git -C consumer config rolling.remote.origin.releasePattern "(" &&
+	git -C consumer config rolling.remote.origin.mainlinePattern "v1" &&
+	test_expect_code 1 plan origin >actual &&
+	grep "^error: rolling.remote.origin.releasePattern: " actual &&
+	test_line_count = 1 actual &&
+	test_expect_code 128 git -C consumer rolling fetch origin 2>err &&
+	sed -n "s/^fatal: /error: /p" err >expect &&
+	test_cmp expect actual
+'
+
+test_done
