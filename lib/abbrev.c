@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include "abbrev.h"
 #include "config.h"
+#include "repo-open.h"
 #include "strbuf.h"
 #include "error.h"
 
@@ -140,16 +141,10 @@ static unsigned long count_objects(const char *objects, int depth)
 
 static unsigned long repository_objects(git_repository *repo)
 {
-	const char *env = getenv("GIT_OBJECT_DIRECTORY");
-	struct strbuf dir = STRBUF_INIT;
-	unsigned long count = 0;
+	char *dir = rolling_repo_objects_dir(repo);
+	unsigned long count = dir ? count_objects(dir, 0) : 0;
 
-	if (env && *env)
-		return count_objects(env, 0);
-	strbuf_addf(&dir, "%sobjects", git_repository_commondir(repo));
-	if (!strbuf_oom(&dir))
-		count = count_objects(dir.buf, 0);
-	strbuf_release(&dir);
+	free(dir);
 	return count;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmdline-config.h"
+#include "config-worktree.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -172,7 +173,8 @@ int rolling_apply_cmdline_config(git_repository *repo)
 	if (fclose(out) && !err)
 		err = rolling_error("cannot write %s: %m", path.buf);
 	if (!err && (err = git_repository_config(&config, repo)) >= 0 &&
-	    (err = git_config_add_file_ondisk(config, path.buf, GIT_CONFIG_LEVEL_APP, repo, 0)) < 0)
+	    (err = git_config_add_file_ondisk(config, path.buf,
+					      ROLLING_CONFIG_LEVEL_COMMAND_LINE, repo, 0)) < 0)
 		err = rolling_git_error(err, "cannot read the command line configuration");
 	else if (err < 0 && !config)
 		err = err == ROLLING_ERROR ? err : rolling_git_error(err, "cannot read the configuration");

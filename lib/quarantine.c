@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "quarantine.h"
+#include "repo-open.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -81,19 +82,10 @@ static int clean_abandoned(const char *objects)
 	return 0;
 }
 
+/* Where git writes objects: GIT_OBJECT_DIRECTORY counts, as for git fetch. */
 static int objects_dir(char **objects, git_repository *repo)
 {
-	git_buf buf = GIT_BUF_INIT;
-	int err = git_repository_item_path(&buf, repo, GIT_REPOSITORY_ITEM_OBJECTS);
-	size_t len;
-
-	if (err < 0)
-		return rolling_git_error(err, "cannot find the object directory");
-	len = strlen(buf.ptr);
-	while (len > 1 && buf.ptr[len - 1] == '/')
-		len--;
-	*objects = strndup(buf.ptr, len);
-	git_buf_dispose(&buf);
+	*objects = rolling_repo_objects_dir(repo);
 	return *objects ? 0 : rolling_error_nomem();
 }
 
@@ -303,7 +295,13 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 	return err;
 }
 
-/* The order git's tmp-objdir migrates packs in: the .idx last. */
+/*
+ * The order git's tmp-objdir migrates packs in, the .idx last.  A fetch
+ * from the promisor remote of a partial clone marks its pack with a
+ * .promisor file, which says that the blobs its trees name may be
+ * missing: without it git gc and git repack would take them for lost.
+ * It goes before the .idx, so that no reader sees the pack unmarked.
+ */
 static int pack_rank(const char *name)
 {
 	const char *dot = strrchr(name, '.');
@@ -312,7 +310,7 @@ static int pack_rank(const char *name)
 		return -1;
 	if (!strcmp(dot, ".pack"))
 		return 0;
-	if (!strcmp(dot, ".rev"))
+	if (!strcmp(dot, ".rev") || !strcmp(dot, ".promisor"))
 		return 1;
 	if (!strcmp(dot, ".idx"))
 		return 2;

@@ -51,7 +51,8 @@ void rolling_quarantine_env_restore(struct rolling_quarantine_env *env);
 /*
  * Move every object into the object store: loose objects to their
  * fan-out directory (an object already there is kept), packs with the
- * .idx last, so that a reader never finds an index without its pack.
+ * .idx last, so that a reader never finds an index without its pack
+ * (or, in a partial clone, without its .promisor mark).
  * After this the objects are in the store but still unreferenced.
  */
 int rolling_quarantine_migrate(struct rolling_quarantine *q);

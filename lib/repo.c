@@ -1,40 +1,10 @@
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "repo.h"
 #include "hazard.h"
 #include "cmdline-config.h"
+#include "repo-open.h"
 #include "error.h"
 #include "git2-compat.h"
-#include "run-command.h"
-
-/*
- * libgit2 1.7 and later refused to open the repository over a graft or
- * shallow file, without naming it: git says where the repository's
- * directories are, and the check that the other releases make at once
- * (check_graft_files()) finds the file and the line.
- */
-static int graft_file_refused(int code)
-{
-	const char *args[] = { "rev-parse", "--path-format=absolute", "--git-dir",
-			       "--git-common-dir", NULL };
-	char *out = NULL, *common, *libgit2_says;
-	int found = 0;
-
-	rolling_git_error(code, "cannot open the repository");
-	libgit2_says = rolling_error_take();
-	if (!rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR) &&
-	    (common = strchr(out, '\n'))) {
-		*common++ = '\0';
-		common[strcspn(common, "\n")] = '\0';
-		found = rolling_hazard_check_graft_files(out, common) < 0;
-	}
-	free(out);
-	if (!found)
-		return rolling_error_restore(code, libgit2_says);
-	free(libgit2_says);
-	return code;
-}
 
 /* What every libgit2 release from 1.7 on would refuse is refused on all. */
 static int check_graft_files(git_repository *repo)
@@ -45,15 +15,10 @@ static int check_graft_files(git_repository *repo)
 
 int rolling_repo_open(git_repository **repo)
 {
-	int err = git_repository_open_ext(repo, ".", GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	int err = rolling_repo_open_env(repo);
 
-	if (err == GIT_ENOTFOUND)
-		return rolling_error_code(ROLLING_ENOTFOUND,
-					  "not a git repository (or any of the parent directories): .git");
-	if (err < 0 && rolling_git_error_is_grafts())
-		return graft_file_refused(err);
 	if (err < 0)
-		return rolling_git_error(err, "cannot open the repository");
+		return err;
 	if ((err = check_graft_files(*repo)) < 0 ||
 	    (err = rolling_apply_cmdline_config(*repo)) < 0) {
 		git_repository_free(*repo);

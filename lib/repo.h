@@ -5,10 +5,11 @@
 
 /*
  * Open the repository the way git does for a command run in it: from
- * the current directory upwards, honouring GIT_DIR, GIT_WORK_TREE and
- * GIT_CEILING_DIRECTORIES, and with the settings of `git -c`.  A graft
- * or shallow file that libgit2 1.7 and later cannot read is refused
- * with every release (rolling_hazard_check_graft_files()).
+ * the current directory upwards, with git's environment as
+ * rolling_repo_open_env() (repo-open.h) reads it, and with the settings
+ * of `git -c`.  A graft or shallow file that libgit2 1.7 and later
+ * cannot read is refused with every release
+ * (rolling_hazard_check_graft_files()).
  */
 int rolling_repo_open(git_repository **repo);
 

@@ -12,6 +12,24 @@
 #define PACK_WINDOW_SIZE ((size_t)1 << 20)
 #define PACK_MAPPED_LIMIT ((size_t)16 << 20)
 
+/*
+ * The repository extensions git knows that libgit2 refuses to open a
+ * repository of format 1 with (libgit2 1.5 and 1.7 know only "noop" and
+ * "objectformat"; 1.8 added "worktreeconfig" and "preciousobjects"),
+ * though nothing git-rolling does depends on them:
+ *  - worktreeconfig: `git sparse-checkout` and `git worktree` users
+ *    set it; config.worktree is read where libgit2 does not (see
+ *    config-worktree.h);
+ *  - partialclone: the promisor remote of a partial clone, which older
+ *    git recorded here; git-rolling reads commits and trees only, and
+ *    the git it runs to update a work tree fetches missing blobs;
+ *  - preciousobjects: objects must not be deleted, and git-rolling
+ *    deletes none (a fetch quarantine holds only its own).
+ * objectformat stays libgit2's to judge: a SHA-256 repository must not
+ * be read as SHA-1.
+ */
+static const char *const git_extensions[] = { "worktreeconfig", "partialclone", "preciousobjects" };
+
 int rolling_setup(void)
 {
 	int err;
@@ -19,7 +37,9 @@ int rolling_setup(void)
 	if ((err = git_libgit2_init()) < 0)
 		return rolling_git_error(err, "cannot initialise libgit2");
 	if ((err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, PACK_WINDOW_SIZE)) < 0 ||
-	    (err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED_LIMIT)) < 0)
+	    (err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED_LIMIT)) < 0 ||
+	    (err = git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, git_extensions,
+				    sizeof(git_extensions) / sizeof(git_extensions[0]))) < 0)
 		return rolling_git_error(err, "cannot configure libgit2");
 	return 0;
 }

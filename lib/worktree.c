@@ -9,14 +9,18 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <git2/sys/repository.h>
 #include "worktree.h"
 #include "alloc.h"
 #include "error.h"
+#include "index-list.h"
+#include "repo-open.h"
 #include "run-command.h"
 #include "strbuf.h"
 
 #define INTENT_NAME "ROLLING_ADVANCE"
 #define INTENT_LOCKED "index.lock taken"
+#define INTENT_INDEX "index "
 /* How long a killed run's git read-tree may take to finish, in 10 ms. */
 #define FLOCK_WAIT 300
 
@@ -189,8 +193,8 @@ static char *intent_text(const struct rolling_worktree_tx *tx)
 	size_t i;
 
 	gethostname(host, sizeof(host) - 1);
-	strbuf_addf(&text, "%ld %s\n%s\n%s\n", (long)getpid(), host, tx->refname,
-		    git_oid_tostr(hex, sizeof(hex), &tx->old_tip));
+	strbuf_addf(&text, "%ld %s\n%s\n%s\n" INTENT_INDEX "%s\n", (long)getpid(), host,
+		    tx->refname, git_oid_tostr(hex, sizeof(hex), &tx->old_tip), tx->index);
 	for (i = 0; i < tx->nr; i++)
 		strbuf_addf(&text, "%s %s\n", git_oid_tostr(hex, sizeof(hex), &tx->moves[i].to),
 			    tx->moves[i].message);
@@ -268,10 +272,11 @@ static int index_lock_exists_error(const char *lock)
 /* Take index.lock as git does, with a copy of the index in it. */
 static int lock_index(struct rolling_worktree_tx *tx)
 {
-	char *index = path_join(tx->gitdir, "index"), *lock = path_join(tx->gitdir, "index.lock");
+	char *lock = path_join(tx->index, ".lock");
+	const char *index = tx->index;
 	int fd = -1, from = -1, err = 0;
 
-	if (!index || !lock) {
+	if (!lock) {
 		err = rolling_error_nomem();
 		goto out;
 	}
@@ -301,14 +306,13 @@ out:
 		close(from);
 	if (fd >= 0)
 		close(fd);
-	free(index);
 	free(lock);
 	return err;
 }
 
-static void unlock_index(const char *gitdir)
+static void unlock_index(const char *index)
 {
-	char *lock = path_join(gitdir, "index.lock"), *lock2 = path_join(gitdir, "index.lock.lock");
+	char *lock = path_join(index, ".lock"), *lock2 = path_join(index, ".lock.lock");
 
 	/* git read-tree's own lock on our copy, if it was killed. */
 	if (lock2)
@@ -427,19 +431,44 @@ static int add_path(struct restore *r, const char *path)
 }
 
 /*
+ * libgit2 cannot read a sparse index (its mandatory extension "sdir"),
+ * and hashing a file with the repository's filters loads attributes
+ * from the index too.  Give it an empty index then: the attributes come
+ * from the work tree's .gitattributes, which in a cone-mode checkout
+ * (the only kind a sparse index has) include those of the directories
+ * above every file read-tree writes.
+ */
+static void index_for_attributes(git_repository *repo)
+{
+	git_index *index;
+
+	if (!git_repository_index(&index, repo)) {
+		git_index_free(index);
+		return;
+	}
+	if (!git_index_new(&index)) {
+		git_repository_set_index(repo, index);
+		git_index_free(index);
+	}
+}
+
+/*
  * Each path the step changes whose file is now exactly the new version
  * (what read-tree writes) goes back to the old index's version, or away
  * when the old index did not have it.  Any other file is left alone: it
- * was not written by us, and may hold the user's changes.
+ * was not written by us, and may hold the user's changes; so is a path
+ * outside a sparse checkout, which read-tree does not write.  The old
+ * index is read by git (index-list.h), which reads a sparse index too,
+ * and git puts files back from the top of the work tree, wherever the
+ * command runs.
  */
-static int restore_files(git_repository *repo, const char *gitdir, const git_oid *from,
-			 const git_oid *to)
+static int restore_files(git_repository *repo, const char *gitdir, const char *index_path,
+			 const git_oid *from, const git_oid *to)
 {
 	git_commit *a = NULL, *b = NULL;
 	git_tree *ta = NULL, *tb = NULL;
 	git_diff *diff = NULL;
-	git_index *index = NULL;
-	char *index_path = path_join(gitdir, "index"), *env_index = NULL;
+	struct rolling_index_list index = { 0 };
 	struct restore r = { NULL, 0, 0 };
 	struct timespec since_buf;
 	const struct timespec *since = intent_time(&since_buf, gitdir);
@@ -449,22 +478,29 @@ static int restore_files(git_repository *repo, const char *gitdir, const git_oid
 	if ((err = git_commit_lookup(&a, repo, from)) < 0 ||
 	    (err = git_commit_lookup(&b, repo, to)) < 0 ||
 	    (err = git_commit_tree(&ta, a)) < 0 || (err = git_commit_tree(&tb, b)) < 0 ||
-	    (err = git_diff_tree_to_tree(&diff, repo, ta, tb, NULL)) < 0 ||
-	    !index_path || (err = git_index_open(&index, index_path)) < 0) {
-		err = rolling_git_error(err < 0 ? err : -1, "cannot put the work tree back");
+	    (err = git_diff_tree_to_tree(&diff, repo, ta, tb, NULL)) < 0) {
+		err = rolling_git_error(err, "cannot put the work tree back");
 		goto out;
 	}
+	if ((err = rolling_index_list_read(&index, repo, index_path)) < 0) {
+		err = rolling_error_prefix(err, "cannot put the work tree back");
+		goto out;
+	}
+	index_for_attributes(repo);
 	n = git_diff_num_deltas(diff);
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const char *path = d->new_file.path;
-		const git_index_entry *old = git_index_get_bypath(index, path, 0);
+		const struct rolling_index_entry *old = rolling_index_list_find(&index, path);
 		int in_new = d->status != GIT_DELTA_DELETED;
 		git_oid now;
-		int has = worktree_blob(&now, repo, path);
-		int written = in_new ? has && (changed_since(repo, path, since) ||
-					       git_oid_equal(&now, &d->new_file.id)) : !has;
+		int has, written;
 
+		if (old && old->skip_worktree)
+			continue;       /* outside the sparse checkout */
+		has = worktree_blob(&now, repo, path);
+		written = in_new ? has && (changed_since(repo, path, since) ||
+					   git_oid_equal(&now, &d->new_file.id)) : !has;
 		if (!written || (old && in_new && git_oid_equal(&old->id, &d->new_file.id)))
 			continue;       /* not ours, or nothing to undo */
 		if (old) {
@@ -476,34 +512,29 @@ static int restore_files(git_repository *repo, const char *gitdir, const git_oid
 	}
 	if (r.nr) {
 		const char **args = calloc(r.nr + 5, sizeof(*args));
-		const char *env[] = { NULL, NULL };
 
-		if (!args || asprintf(&env_index, "GIT_INDEX_FILE=%s", index_path) < 0) {
-			free(args);
+		if (!args) {
 			err = rolling_error_nomem();
 			goto out;
 		}
-		env[0] = env_index;
 		args[0] = "checkout-index";
 		args[1] = "-f";
 		args[2] = "-q";
 		args[3] = "--";
 		memcpy(args + 4, r.paths, r.nr * sizeof(*args));
-		err = rolling_run_git_env(args, env, NULL, 0);
+		err = rolling_index_git(repo, index_path, args, NULL, 0);
 		free(args);
 		if (err > 0)
 			err = rolling_error("git checkout-index could not put the files back");
 	}
 out:
-	free(env_index);
 	free(r.paths);
-	git_index_free(index);
+	rolling_index_list_release(&index);
 	git_diff_free(diff);
 	git_tree_free(ta);
 	git_tree_free(tb);
 	git_commit_free(a);
 	git_commit_free(b);
-	free(index_path);
 	return err;
 }
 
@@ -523,8 +554,15 @@ int rolling_worktree_begin(struct rolling_worktree_tx *tx, git_repository *repo,
 	tx->intent_fd = -1;
 	git_oid_cpy(&tx->old_tip, old_tip);
 	if (!(tx->refname = strdup(refname)) || !(tx->gitdir = strdup(git_repository_path(repo))) ||
-	    !(tx->intent = path_join(tx->gitdir, INTENT_NAME))) {
+	    !(tx->intent = path_join(tx->gitdir, INTENT_NAME)) ||
+	    !(tx->index = rolling_repo_index_file(repo))) {
 		err = rolling_error_nomem();
+		goto fail;
+	}
+	/* The intent file has a line for it. */
+	if (strchr(tx->index, '\n')) {
+		err = rolling_error("cannot advance '%s' with an index file whose name has a"
+				    " newline: '%s'", branch, tx->index);
 		goto fail;
 	}
 	if ((err = create_intent(tx)) != 0) {
@@ -566,10 +604,13 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 	git_checkout_options opts;
 	git_commit *from = NULL, *to = NULL;
 	git_tree *baseline = NULL, *target = NULL;
+	git_index *index = NULL;
 	struct strbuf list = STRBUF_INIT;
 	int err;
 
-	if (!git_commit_lookup(&from, tx->repo, &tx->old_tip) &&
+	/* Against the index git read, which may be $GIT_INDEX_FILE. */
+	if (!git_index_open(&index, tx->index) && !git_repository_set_index(tx->repo, index) &&
+	    !git_commit_lookup(&from, tx->repo, &tx->old_tip) &&
 	    !git_commit_lookup(&to, tx->repo, &tx->moves[tx->nr - 1].to) &&
 	    !git_commit_tree(&baseline, from) && !git_commit_tree(&target, to)) {
 		git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
@@ -595,6 +636,7 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 	git_tree_free(baseline);
 	git_commit_free(to);
 	git_commit_free(from);
+	git_index_free(index);
 	return err;
 }
 
@@ -602,10 +644,9 @@ static int local_changes_error(struct rolling_worktree_tx *tx, const char *git_s
 static int explain_failure(struct rolling_worktree_tx *tx, int status, const char *git_said)
 {
 	git_index *index = NULL;
-	char *index_path = path_join(tx->gitdir, "index");
 	int err = 0;
 
-	if (index_path && !git_index_open(&index, index_path) && git_index_has_conflicts(index)) {
+	if (!git_index_open(&index, tx->index) && git_index_has_conflicts(index)) {
 		git_index_conflict_iterator *it;
 		const git_index_entry *ancestor, *ours, *theirs;
 		struct strbuf list = STRBUF_INIT;
@@ -623,13 +664,21 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 		strbuf_release(&list);
 	}
 	git_index_free(index);
-	free(index_path);
 	if (err)
 		return err;
 	if (strstr(git_said, "not uptodate. Cannot merge.") ||
 	    strstr(git_said, "would be overwritten by merge") ||
 	    strstr(git_said, "would be lost by merge"))
 		return local_changes_error(tx, git_said);
+	/*
+	 * In a partial clone, git read-tree fetches the blobs it lacks from
+	 * the promisor remote, all at once before it writes any file.
+	 */
+	if (strstr(git_said, "from promisor remote"))
+		return rolling_error("cannot update the work tree of '%s': this partial clone"
+				     " lacks files of the new tip and could not fetch them from"
+				     " its promisor remote; git read-tree said:\n%s"
+				     "nothing was changed", tx->branch, git_said);
 	return rolling_error("cannot update the work tree of '%s': git read-tree %s:\n%s"
 			     "the files it wrote were put back; nothing was changed",
 			     tx->branch, status > 128 ? "was killed by a signal" : "failed",
@@ -647,7 +696,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	git_oid_tostr(from, sizeof(from), &tx->old_tip);
 	git_oid_tostr(to, sizeof(to), &tx->moves[tx->nr - 1].to);
 	/* git updates our copy of the index under its own lock on that copy. */
-	if (asprintf(&env_index, "GIT_INDEX_FILE=%sindex.lock", tx->gitdir) < 0)
+	if (asprintf(&env_index, "GIT_INDEX_FILE=%s.lock", tx->index) < 0)
 		return rolling_error_nomem();
 	env[0] = env_index;
 	/*
@@ -677,22 +726,22 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 
 int rolling_worktree_commit(struct rolling_worktree_tx *tx)
 {
-	char *lock = path_join(tx->gitdir, "index.lock"), *index = path_join(tx->gitdir, "index");
+	char *lock = path_join(tx->index, ".lock");
 	int err = 0;
 
-	if (!lock || !index || rename(lock, index) < 0)
+	if (!lock || rename(lock, tx->index) < 0)
 		err = rolling_error("'%s' moved, but its index could not be written (%s);"
 				    " run 'git reset --keep %s' to finish", tx->branch,
 				    strerror(errno), tx->branch);
 	else
 		tx->index_locked = 0;
 	free(lock);
-	free(index);
 	drop_intent(tx);
 	free(tx->refname);
 	free(tx->gitdir);
 	free(tx->intent);
-	tx->refname = tx->gitdir = tx->intent = NULL;
+	free(tx->index);
+	tx->refname = tx->gitdir = tx->intent = tx->index = NULL;
 	return err;
 }
 
@@ -702,17 +751,19 @@ void rolling_worktree_abort(struct rolling_worktree_tx *tx)
 	char *why = rolling_error_take();
 
 	if (tx->index_locked) {
-		if (restore_files(tx->repo, tx->gitdir, &tx->old_tip, &tx->moves[tx->nr - 1].to) < 0)
+		if (restore_files(tx->repo, tx->gitdir, tx->index, &tx->old_tip,
+				  &tx->moves[tx->nr - 1].to) < 0)
 			rolling_warning("could not put the work tree back: %s",
 					rolling_last_error());
-		unlock_index(tx->gitdir);
+		unlock_index(tx->index);
 		tx->index_locked = 0;
 	}
 	drop_intent(tx);
 	free(tx->refname);
 	free(tx->gitdir);
 	free(tx->intent);
-	tx->refname = tx->gitdir = tx->intent = NULL;
+	free(tx->index);
+	tx->refname = tx->gitdir = tx->intent = tx->index = NULL;
 	rolling_error_restore(0, why);
 }
 
@@ -727,6 +778,7 @@ struct intent {
 	struct rolling_ref_move *moves;
 	size_t nr, alloc;
 	int index_locked;
+	const char *index;      /* NULL from a git-rolling that did not record it */
 };
 
 /* "<pid> <host>" */
@@ -774,6 +826,8 @@ static int parse_intent(struct intent *in, char *text)
 			err = git_oid_fromstr(&in->old_tip, line);
 		else if (!strcmp(line, INTENT_LOCKED))
 			in->index_locked = 1;
+		else if (!strncmp(line, INTENT_INDEX, strlen(INTENT_INDEX)))
+			in->index = line + strlen(INTENT_INDEX);
 		else
 			err = parse_move(in, line);
 	}
@@ -826,10 +880,10 @@ static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 }
 
 /* Forward: the branch had started moving, so the rest follows it. */
-static int roll_forward(git_repository *repo, const char *gitdir, const struct intent *in,
+static int roll_forward(git_repository *repo, const char *index, const struct intent *in,
 			size_t done)
 {
-	char *lock = path_join(gitdir, "index.lock"), *index = path_join(gitdir, "index");
+	char *lock = path_join(index, ".lock");
 	git_reference *ref;
 	size_t i;
 	int err = 0;
@@ -843,15 +897,15 @@ static int roll_forward(git_repository *repo, const char *gitdir, const struct i
 			git_reference_free(ref);
 	}
 	/* No index.lock: it had become the index already. */
-	if (!err && (!lock || !index || (rename(lock, index) < 0 && errno != ENOENT)))
+	if (!err && (!lock || (rename(lock, index) < 0 && errno != ENOENT)))
 		err = rolling_error("cannot write the index of the interrupted advance: %s",
 				    strerror(errno));
 	free(lock);
-	free(index);
 	return err;
 }
 
-static int recover_dead(git_repository *repo, const char *gitdir, const struct intent *in)
+static int recover_dead(git_repository *repo, const char *gitdir, const char *index,
+			const struct intent *in)
 {
 	git_oid now;
 	size_t i;
@@ -863,11 +917,11 @@ static int recover_dead(git_repository *repo, const char *gitdir, const struct i
 		return rolling_git_error(-1, "cannot read %s", in->refname);
 	for (i = 0; i < in->nr; i++)
 		if (git_oid_equal(&now, &in->moves[i].to))
-			return roll_forward(repo, gitdir, in, i + 1);
+			return roll_forward(repo, index, in, i + 1);
 	/* Back: the branch had not moved (or someone else moved it since). */
-	if (restore_files(repo, gitdir, &in->old_tip, &in->moves[in->nr - 1].to) < 0)
+	if (restore_files(repo, gitdir, index, &in->old_tip, &in->moves[in->nr - 1].to) < 0)
 		return -1;
-	unlock_index(gitdir);
+	unlock_index(index);
 	return 0;
 }
 
@@ -902,7 +956,7 @@ static void remove_dead_drafts(const char *gitdir)
 int rolling_worktree_recover(git_repository *repo)
 {
 	const char *gitdir = git_repository_path(repo);
-	char *intent = path_join(gitdir, INTENT_NAME), *text = NULL;
+	char *intent = path_join(gitdir, INTENT_NAME), *text = NULL, *index = NULL;
 	struct intent in = { 0 };
 	struct stat by_fd, by_name;
 	int fd, err = 0;
@@ -936,10 +990,16 @@ int rolling_worktree_recover(git_repository *repo)
 				    " remove it if you know where it came from", intent);
 		goto out;
 	}
-	if ((err = recover_dead(repo, gitdir, &in)) < 0)
+	/* The index the run used, whatever $GIT_INDEX_FILE says now. */
+	if (!in.index && !(in.index = index = path_join(gitdir, "index"))) {
+		err = rolling_error_nomem();
+		goto out;
+	}
+	if ((err = recover_dead(repo, gitdir, in.index, &in)) < 0)
 		goto out;
 	unlink(intent);
 out:
+	free(index);
 	free(in.moves);
 	free(text);
 	close(fd);

@@ -11,8 +11,9 @@
  *  1. the intent file <git-dir>/ROLLING_ADVANCE ("<pid> <host>", the
  *     branch, its old tip, every move) appears atomically, already under
  *     an flock(2) that this process and the git it runs hold while alive;
- *  2. <git-dir>/index.lock is taken, as every git command takes it, and
- *     holds a copy of the index; the intent file records that it is ours;
+ *  2. <index>.lock is taken, as every git command takes it, and holds a
+ *     copy of the index (<git-dir>/index, or $GIT_INDEX_FILE as git reads
+ *     it); the intent file records that it is ours, and which index;
  *  3. `git read-tree -m -u` brings files and that copy to the new tip,
  *     with git's own rules (local changes, sparse checkout);
  *  4. the branch moves, move by move, each a compare-and-swap;
@@ -31,6 +32,7 @@ struct rolling_worktree_tx {
 	const struct rolling_ref_move *moves;
 	size_t nr;
 	char *gitdir;            /* this work tree's git dir, with a final '/' */
+	char *index;             /* its index file (repo-open.h); the lock is <index>.lock */
 	char *intent;            /* <gitdir>ROLLING_ADVANCE */
 	int intent_fd;           /* holds the flock; -1 when none */
 	int index_locked;        /* index.lock is ours */

@@ -1,0 +1,458 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <git2/sys/repository.h>
+#include "repo-open.h"
+#include "config-worktree.h"
+#include "error.h"
+#include "git2-compat.h"
+#include "hazard.h"
+#include "run-command.h"
+#include "strbuf.h"
+
+/* A variable of git's environment; git takes an empty one as unset, and so do we. */
+static const char *env(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value && *value ? value : NULL;
+}
+
+/* --- finding the git directory ------------------------------------------ */
+
+/*
+ * git checks the owner of a repository it finds by searching, not of
+ * one it is told to use (GIT_DIR): libgit2 checks both, so the check
+ * is off while such a repository is opened.
+ */
+static int open_no_owner_check(git_repository **repo, const char *path, unsigned flags,
+			       const char *ceiling)
+{
+	int validate = 1, err;
+
+	if (git_libgit2_opts(GIT_OPT_GET_OWNER_VALIDATION, &validate) < 0)
+		validate = 1;
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	err = git_repository_open_ext(repo, path, flags, ceiling);
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, validate);
+	return err;
+}
+
+static int open_gitdir(git_repository **repo, const char *gitdir, unsigned flags)
+{
+	return open_no_owner_check(repo, gitdir, flags | GIT_REPOSITORY_OPEN_NO_SEARCH |
+				   GIT_REPOSITORY_OPEN_NO_DOTGIT, NULL);
+}
+
+static unsigned search_flags(void)
+{
+	const char *across = env("GIT_DISCOVERY_ACROSS_FILESYSTEM");
+	int yes = 0;
+
+	if (across && git_config_parse_bool(&yes, across) < 0)
+		yes = 0;
+	return yes ? GIT_REPOSITORY_OPEN_CROSS_FS : 0;
+}
+
+/* From the current directory up, as git searches; `owner_check` 0 when git vouched. */
+static int search(git_repository **repo, int owner_check)
+{
+	const char *ceiling = getenv("GIT_CEILING_DIRECTORIES");
+
+	if (!owner_check)
+		return open_no_owner_check(repo, ".", search_flags(), ceiling);
+	return git_repository_open_ext(repo, ".", search_flags(), ceiling);
+}
+
+/* --- what git sees when libgit2 sees nothing ----------------------------- */
+
+/* The last line of `text` that is not empty, cut at its end; "" when none. */
+static char *last_line(char *text)
+{
+	size_t len = strlen(text);
+	char *line;
+
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	line = strrchr(text, '\n');
+	return line ? line + 1 : text;
+}
+
+/*
+ * git refused the repository: its own words, from "fatal: " on (the
+ * dubious ownership refusal with its hint, or "not a git repository"),
+ * become the error.  0 when git said nothing of the kind.
+ */
+static int git_refusal(char *said)
+{
+	char *fatal = strstr(said, "fatal: ");
+	size_t len;
+
+	if (!fatal || (fatal != said && fatal[-1] != '\n'))
+		return 0;
+	fatal += strlen("fatal: ");
+	len = strlen(fatal);
+	while (len && fatal[len - 1] == '\n')
+		fatal[--len] = '\0';
+	return rolling_error_code(strncmp(fatal, "not a git repository", 20) ? ROLLING_ERROR :
+				  ROLLING_ENOTFOUND, "%s", fatal);
+}
+
+static int sha256_error(const char *gitdir)
+{
+	int major = 0, minor = 0, rev = 0;
+
+	git_libgit2_version(&major, &minor, &rev);
+	return rolling_error("'%s' is a SHA-256 repository (extensions.objectFormat = sha256):"
+			     " git rolling reads SHA-1 repositories only; libgit2 %d.%d.%d, like"
+			     " every libgit2 release in its default build, cannot read SHA-256"
+			     " ones", gitdir, major, minor, rev);
+}
+
+/*
+ * git accepts the repository: the SHA-256 error for a SHA-256 one, else
+ * 1 when it opens without libgit2's owner check, which git's settings
+ * (safe.directory from `git -c`, SUDO_UID) may override, else 0.  A
+ * repository named by GIT_DIR was opened without the check already.
+ */
+static int git_accepts(git_repository **repo, char *said, const char *gitdir)
+{
+	char *format = last_line(said), *dir = ".";
+
+	if (format > said) {
+		format[-1] = '\0';
+		dir = last_line(said);
+	}
+	if (!strcmp(format, "sha256"))
+		return sha256_error(dir);
+	return !gitdir && !search(repo, 0);
+}
+
+/*
+ * libgit2 could not open the repository: ask git, so that a repository
+ * git refuses gets git's refusal and one git accepts is opened as git
+ * opens it.  `why` is libgit2's reason, the error when git cannot tell.
+ */
+static int diagnose(git_repository **repo, int libgit2_err, char *why, const char *gitdir)
+{
+	const char *args[] = { "rev-parse", "--absolute-git-dir", "--show-object-format", NULL };
+	char *said = NULL;
+	int status, err = 0;
+
+	status = rolling_run_git(args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	if (status > 0)
+		err = git_refusal(said);
+	else if (!status)
+		err = git_accepts(repo, said, gitdir);
+	free(said);
+	if (err) {
+		free(why);
+		return err < 0 ? err : 0;
+	}
+	rolling_error_restore(libgit2_err, why);
+	return libgit2_err == GIT_ENOTFOUND ?
+	       rolling_error_code(ROLLING_ENOTFOUND, "not a git repository (or any of the parent"
+				  " directories): .git") : libgit2_err;
+}
+
+/*
+ * libgit2 1.7 and later refuse to open the repository over a graft or
+ * shallow file, without naming it: git says where the repository's
+ * directories are, and the check that the other releases make once the
+ * repository is open (rolling_hazard_check_graft_files()) finds the file
+ * and the line.
+ */
+static int graft_file_refused(int code)
+{
+	const char *args[] = { "rev-parse", "--path-format=absolute", "--git-dir",
+			       "--git-common-dir", NULL };
+	char *out = NULL, *common, *libgit2_says;
+	int found = 0;
+
+	rolling_git_error(code, "cannot open the repository");
+	libgit2_says = rolling_error_take();
+	if (!rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR) &&
+	    (common = strchr(out, '\n'))) {
+		*common++ = '\0';
+		common[strcspn(common, "\n")] = '\0';
+		found = rolling_hazard_check_graft_files(out, common) < 0;
+	}
+	free(out);
+	if (!found)
+		return rolling_error_restore(code, libgit2_says);
+	free(libgit2_says);
+	return code;
+}
+
+static int find(git_repository **repo)
+{
+	const char *gitdir = env("GIT_DIR");
+	int err;
+
+	/*
+	 * libgit2 takes the common directory from the git directory's
+	 * commondir file and cannot be told another one: refuse rather than
+	 * read refs and objects git would not.
+	 */
+	if (env("GIT_COMMON_DIR"))
+		return rolling_error("GIT_COMMON_DIR is not supported: git rolling uses the common"
+				     " directory the git directory names; unset it");
+	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
+	if (!err)
+		return 0;
+	*repo = NULL;
+	if (rolling_git_error_is_grafts())
+		return graft_file_refused(err);
+	rolling_git_error(err, "cannot open the repository");
+	return diagnose(repo, err, rolling_error_take(), gitdir);
+}
+
+/* --- the work tree --------------------------------------------------------- */
+
+/* A value of the repository's own configuration (its file or config.worktree). */
+static int repo_value(char **out, git_config *config, const char *name, int worktree_only)
+{
+	git_config_entry *entry;
+	int found;
+
+	*out = NULL;
+	if (git_config_get_entry(&entry, config, name) < 0)
+		return 0;
+	found = entry->level == ROLLING_CONFIG_LEVEL_WORKTREE ||
+		(!worktree_only && entry->level == GIT_CONFIG_LEVEL_LOCAL);
+	if (found && !(*out = strdup(entry->value ? entry->value : "")))
+		found = rolling_error_nomem();
+	git_config_entry_free(entry);
+	return found;
+}
+
+/*
+ * libgit2 before 1.8 decided bareness without config.worktree, where
+ * git reads core.bare when extensions.worktreeConfig is set.  A bare
+ * repository is opened again as one: git_repository_set_bare() would
+ * write core.bare into the repository's config.
+ */
+static int worktree_config_bare(git_repository **repo)
+{
+	git_config *config;
+	char *path, *bare = NULL;
+	int yes = 0, err;
+
+	if (git_repository_is_bare(*repo) || env("GIT_WORK_TREE"))
+		return 0;
+	if ((err = git_repository_config_snapshot(&config, *repo)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	err = repo_value(&bare, config, "core.bare", 1);
+	git_config_free(config);
+	if (err <= 0 || git_config_parse_bool(&yes, bare) < 0 || !yes) {
+		free(bare);
+		return err < 0 ? err : 0;
+	}
+	free(bare);
+	if (!(path = strdup(git_repository_path(*repo))))
+		return rolling_error_nomem();
+	git_repository_free(*repo);
+	*repo = NULL;
+	err = open_gitdir(repo, path, GIT_REPOSITORY_OPEN_BARE);
+	free(path);
+	if (err < 0)
+		return rolling_git_error(err, "cannot open the repository");
+	return rolling_config_worktree_add(*repo) < 0 ? -1 : 0;
+}
+
+static int set_workdir(git_repository *repo, const char *dir, const char *what)
+{
+	int err = git_repository_set_workdir(repo, dir, 0);
+
+	return err < 0 ? rolling_git_error(err, "cannot use %s '%s' as the work tree", what, dir) : 0;
+}
+
+/* core.worktree of config.worktree, relative to the git directory, as git reads it. */
+static int worktree_config_workdir(git_repository *repo)
+{
+	struct strbuf dir = STRBUF_INIT;
+	git_config *config;
+	char *value = NULL;
+	int err;
+
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	err = repo_value(&value, config, "core.worktree", 1);
+	git_config_free(config);
+	if (err <= 0)
+		return err;
+	if (*value != '/')
+		strbuf_addstr(&dir, git_repository_path(repo));
+	strbuf_addstr(&dir, value);
+	err = strbuf_oom(&dir) ? rolling_error_nomem() : set_workdir(repo, dir.buf, "core.worktree");
+	strbuf_release(&dir);
+	free(value);
+	return err;
+}
+
+/*
+ * The work tree, as git's setup chooses it: GIT_WORK_TREE; else for a
+ * repository that is not bare, core.worktree; else, when GIT_DIR named
+ * the repository, the current directory.  libgit2 knows core.worktree
+ * of the repository's file; `own_worktree_config` says that libgit2 did
+ * not read config.worktree.
+ */
+static int choose_workdir(git_repository *repo, int own_worktree_config)
+{
+	const char *dir = env("GIT_WORK_TREE");
+	git_config *config;
+	char *value = NULL, *cwd;
+	int err;
+
+	if (dir)
+		return set_workdir(repo, dir, "GIT_WORK_TREE");
+	if (git_repository_is_bare(repo))
+		return 0;
+	if (own_worktree_config && (err = worktree_config_workdir(repo)) != 0)
+		return err < 0 ? err : 0;
+	if (!env("GIT_DIR"))
+		return 0;
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	err = repo_value(&value, config, "core.worktree", 0);
+	git_config_free(config);
+	free(value);
+	if (err)
+		return err < 0 ? err : 0;
+	if (!(cwd = getcwd(NULL, 0)))
+		return rolling_error("cannot find the current directory: %s", strerror(errno));
+	err = set_workdir(repo, cwd, "the current directory");
+	free(cwd);
+	return err;
+}
+
+/* --- objects ----------------------------------------------------------------- */
+
+/*
+ * The next directory of a GIT_ALTERNATE_OBJECT_DIRECTORIES list: entries
+ * are separated by ':', and one that starts with '"' is quoted as git
+ * quotes C strings.  Returns the position after it, or NULL at the end.
+ */
+static const char *next_alternate(struct strbuf *dir, const char *p)
+{
+	strbuf_reset(dir);
+	while (*p == ':')
+		p++;
+	if (!*p)
+		return NULL;
+	if (*p != '"') {
+		const char *end = strchrnul(p, ':');
+
+		strbuf_add(dir, p, (size_t)(end - p));
+		return end;
+	}
+	for (p++; *p && *p != '"'; p++) {
+		if (*p != '\\' || !p[1]) {
+			strbuf_addch(dir, *p);
+		} else if (p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+			   p[3] >= '0' && p[3] <= '7') {
+			strbuf_addch(dir, (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0'));
+			p += 3;
+		} else {
+			p++;
+			strbuf_addch(dir, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+static int add_alternates(git_odb *odb, const char *list)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p = list;
+	int err = 0;
+
+	while (!err && (p = next_alternate(&dir, p))) {
+		if (strbuf_oom(&dir))
+			err = rolling_error_nomem();
+		else if (dir.len && (err = git_odb_add_disk_alternate(odb, dir.buf)) < 0)
+			err = rolling_git_error(err, "cannot read the alternate object directory"
+						" '%s'", dir.buf);
+	}
+	strbuf_release(&dir);
+	return err;
+}
+
+static int object_directories(git_repository *repo)
+{
+	const char *objects = env("GIT_OBJECT_DIRECTORY");
+	const char *alternates = env("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	git_odb *odb;
+	int err;
+
+	if (!objects && !alternates)
+		return 0;
+	if (objects) {
+		if ((err = git_odb_open(&odb, objects)) < 0)
+			return rolling_git_error(err, "cannot read GIT_OBJECT_DIRECTORY '%s'", objects);
+		git_repository_set_odb(repo, odb);
+	} else if ((err = git_repository_odb(&odb, repo)) < 0) {
+		return rolling_git_error(err, "cannot open the object database");
+	}
+	err = alternates ? add_alternates(odb, alternates) : 0;
+	git_odb_free(odb);
+	return err;
+}
+
+/* --- together ---------------------------------------------------------------- */
+
+int rolling_repo_open_env(git_repository **repo)
+{
+	int added, err;
+
+	if ((err = find(repo)) < 0)
+		return err;
+	if ((added = err = rolling_config_worktree_add(*repo)) < 0 ||
+	    (added && (err = worktree_config_bare(repo)) < 0) ||
+	    (err = choose_workdir(*repo, added)) < 0 ||
+	    (err = object_directories(*repo)) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+		return err;
+	}
+	return 0;
+}
+
+char *rolling_repo_index_file(git_repository *repo)
+{
+	const char *name = env("GIT_INDEX_FILE"), *top;
+	char *path, *cwd = NULL;
+	int len;
+
+	if (!name)
+		len = asprintf(&path, "%sindex", git_repository_path(repo));
+	else if (*name == '/')
+		return strdup(name);
+	else if ((top = git_repository_workdir(repo)))
+		len = asprintf(&path, "%s%s", top, name);
+	else if ((cwd = getcwd(NULL, 0)))
+		len = asprintf(&path, "%s/%s", cwd, name);
+	else
+		return NULL;
+	free(cwd);
+	return len < 0 ? NULL : path;
+}
+
+char *rolling_repo_objects_dir(git_repository *repo)
+{
+	const char *objects = env("GIT_OBJECT_DIRECTORY");
+	char *path;
+	size_t len;
+
+	if (objects)
+		path = strdup(objects);
+	else if (asprintf(&path, "%sobjects", git_repository_commondir(repo)) < 0)
+		path = NULL;
+	if (!path)
+		return NULL;
+	for (len = strlen(path); len > 1 && path[len - 1] == '/'; len--)
+		path[len - 1] = '\0';
+	return path;
+}

@@ -1,0 +1,54 @@
+#ifndef ROLLING_REPO_OPEN_H
+#define ROLLING_REPO_OPEN_H
+
+#include <git2.h>
+
+/*
+ * Find and open the repository as git's setup does for a command run in
+ * the current directory, with the parts of git's environment that
+ * `git merge` and `git log` honour; libgit2 is asked to read none of
+ * them itself (its GIT_REPOSITORY_OPEN_FROM_ENV differs between
+ * releases, refuses GIT_WORK_TREE before 1.7 and applies GIT_NAMESPACE
+ * to every ref, which git does only when serving a fetch or push):
+ *
+ *  - GIT_DIR names the git directory (no search); without GIT_WORK_TREE
+ *    or core.worktree, a repository that is not bare then has the
+ *    current directory as its work tree, as in git.  Else the search
+ *    goes up from the current directory, stopping at
+ *    GIT_CEILING_DIRECTORIES and, unless GIT_DISCOVERY_ACROSS_FILESYSTEM,
+ *    at a file system boundary.
+ *  - GIT_WORK_TREE names the work tree.
+ *  - GIT_OBJECT_DIRECTORY replaces <git-dir>/objects and
+ *    GIT_ALTERNATE_OBJECT_DIRECTORIES adds alternates, as for git.
+ *  - config.worktree is read when extensions.worktreeConfig says so
+ *    (config-worktree.h), also for core.bare and core.worktree.
+ *  - GIT_INDEX_FILE: see rolling_repo_index_file().
+ *  - GIT_COMMON_DIR, which libgit2 cannot follow, is refused.
+ *
+ * A repository found by the search whose owner git refuses gets git's
+ * own refusal ("detected dubious ownership ..." with its safe.directory
+ * hint); one git accepts (safe.directory, also from `git -c`) is opened
+ * whatever libgit2 thinks of its owner.  A SHA-256 repository gets an
+ * error that says libgit2 cannot read it.  When libgit2 cannot open the
+ * repository, git is asked what it sees, so that every refusal is
+ * git's.  Returns 0, or a negative error (ROLLING_ENOTFOUND when there
+ * is no repository).
+ */
+int rolling_repo_open_env(git_repository **repo);
+
+/*
+ * The index file git uses in this repository: $GIT_INDEX_FILE (a
+ * relative name is taken from the top of the work tree, where git runs
+ * its commands), else <git-dir>index.  The caller frees it; NULL when out
+ * of memory.
+ */
+char *rolling_repo_index_file(git_repository *repo);
+
+/*
+ * The object directory git writes to: $GIT_OBJECT_DIRECTORY, else the
+ * common git directory's objects, without a final '/'.  The caller frees
+ * it; NULL when out of memory.
+ */
+char *rolling_repo_objects_dir(git_repository *repo);
+
+#endif

@@ -1,0 +1,196 @@
+#!/bin/sh
+
+test_description='sparse checkouts and per-worktree configuration
+
+git sparse-checkout, cone and non-cone, in a clone of repository format
+1 sets extensions.worktreeConfig and writes core.sparseCheckout to
+config.worktree; every command works there, and a checked-out advance
+touches only the sparse paths, as git merge --ff-only does.  Keys in
+config.worktree (the main work tree'"'"'s or a linked one'"'"'s) count
+wherever git reads them; a bare repository whose core.bare lives there
+stays bare.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-repo-shapes.sh
+
+test_expect_success 'setup: a server and a clone of repository format 1' '
+	shape_tree server &&
+	git -C server config uploadpack.allowFilter true &&
+	git -C server config uploadpack.allowAnySHA1InWant true &&
+	git clone -q --filter=blob:none "file://$TRASH_DIRECTORY/server" clone &&
+	test "$(git -C clone config core.repositoryFormatVersion)" = 1 &&
+	git -C clone rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C clone checkout -q linux-rolling-stable
+'
+
+test_expect_success 'cone mode: worktreeConfig set, every command works' '
+	git -C clone sparse-checkout set --cone &&
+	test "$(git -C clone config extensions.worktreeConfig)" = true &&
+	test "$(git -C clone config --worktree core.sparseCheckout)" = true &&
+	test_path_is_missing clone/drivers &&
+	git -C clone rolling verify linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	git -C clone rolling status >out &&
+	grep "advance would merge v6.0.3" out &&
+	git -C clone rolling log >out &&
+	grep " v6.0.2 " out &&
+	git -C clone rolling describe v6.0.2 >out &&
+	grep "v6.0.2" out
+'
+
+test_expect_success 'cone mode: advance touches only the sparse paths, as git merge --ff-only' '
+	git -C clone diff --name-only linux-rolling-stable v6.0.3 >changed &&
+	grep "^drivers/" changed &&
+	grep "^Makefile$" changed &&
+	shape_like_git clone &&
+	test_path_is_missing clone/drivers &&
+	git -C clone ls-files -t drivers >tags &&
+	! grep -v "^S " tags &&
+	git -C clone show HEAD:Makefile >expect &&
+	test_cmp expect clone/Makefile
+'
+
+test_expect_success 'non-cone patterns: advance writes the matching paths only' '
+	stable_tree_replay server 14 &&
+	git -C clone fetch -q origin --tags &&
+	git -C clone sparse-checkout set --no-cone "/Makefile" "/drivers/1*.c" &&
+	test "$(git -C clone config --worktree core.sparseCheckoutCone)" = false &&
+	ls clone/drivers >present &&
+	grep "^1" present &&
+	! grep -v "^1" present &&
+	git -C clone diff --name-only HEAD v6.0.5 >changed &&
+	grep "^drivers/[^1]" changed &&
+	shape_like_git clone &&
+	ls clone/drivers >present.after &&
+	test_cmp present present.after
+'
+
+test_expect_success 'a sparse index: advance as git merge --ff-only' '
+	stable_tree_replay server 16 &&
+	git -C clone fetch -q origin --tags &&
+	git -C clone sparse-checkout set --cone --sparse-index &&
+	test "$(git -C clone config index.sparse)" = true &&
+	shape_like_git clone
+'
+
+test_expect_success 'rolling.* in config.worktree counts, as git config reads it' '
+	stable_tree_replay server 18 &&
+	git -C clone fetch -q origin --tags &&
+	old=$(git -C clone rev-parse HEAD) &&
+	git -C clone config --worktree rolling.linux-rolling-stable.steps each &&
+	test_when_finished "git -C clone config --worktree --unset rolling.linux-rolling-stable.steps" &&
+	test "$(git -C clone config rolling.linux-rolling-stable.steps)" = each &&
+	! grep steps clone/.git/config &&
+	git -C clone rolling advance linux-rolling-stable >out &&
+	test_line_count = 2 out &&
+	git -C clone rev-list --first-parent $old..HEAD >merges &&
+	test_line_count = 2 merges &&
+	git -C clone rev-parse HEAD~1^2 HEAD^2 >actual &&
+	git -C clone rev-parse v6.0.8^{commit} v6.0.9^{commit} >expect &&
+	test_cmp expect actual &&
+	git -C clone status --porcelain >status &&
+	test_must_be_empty status
+'
+
+test_expect_success 'setup: a linked work tree with configuration of its own' '
+	git -C clone checkout -q --detach &&
+	git -C clone worktree add -q ../linked linux-rolling-stable &&
+	git -C linked sparse-checkout set --no-cone "/Makefile" &&
+	test_path_is_missing linked/README &&
+	git -C linked config --worktree rolling.linux-rolling-stable.steps each &&
+	test -z "$(git -C clone config rolling.linux-rolling-stable.steps)" &&
+	test "$(git -C linked config rolling.linux-rolling-stable.steps)" = each
+'
+
+test_expect_success 'advance in the linked work tree: its sparse paths, its settings' '
+	stable_tree_replay server 20 &&
+	git -C clone fetch -q origin --tags &&
+	old=$(git -C linked rev-parse HEAD) &&
+	git -C clone rolling advance --dry-run linux-rolling-stable >main.out &&
+	test_line_count = 1 main.out &&
+	git -C linked rolling advance --dry-run linux-rolling-stable >linked.out &&
+	test_line_count = 2 linked.out &&
+	shape_like_git linked &&
+	git -C linked rev-list --first-parent $old..HEAD >merges &&
+	test_line_count = 2 merges &&
+	test_path_is_missing linked/README &&
+	test_path_is_missing linked/drivers
+'
+
+test_expect_success 'the main work tree refuses the branch checked out in the linked one' '
+	stable_tree_replay server 21 &&
+	git -C clone fetch -q origin --tags &&
+	tip=$(git -C clone rev-parse linux-rolling-stable) &&
+	test_expect_code 128 git -C clone rolling advance linux-rolling-stable 2>err &&
+	grep "^fatal: .linux-rolling-stable. is checked out in another work tree; not moving it$" err &&
+	test "$(git -C clone rev-parse linux-rolling-stable)" = $tip &&
+	test_must_fail git -C clone branch -f linux-rolling-stable v6.0.12 2>err &&
+	grep "checked out at .*linked" err
+'
+
+# release_by_hand: tag on the server a release v6.0.13 that changes the
+# Makefile, deletes drivers/1.c and adds drivers/new.c.
+release_by_hand () {
+	git -C server worktree add -q --detach ../release v6.0.12 &&
+	(
+		cd release &&
+		sed -i "s/^SUBLEVEL = .*/SUBLEVEL = 13/" Makefile &&
+		git rm -q drivers/1.c &&
+		echo new >drivers/new.c &&
+		git add -A &&
+		git commit -q -m "Linux 6.0.13"
+	) &&
+	git -C server tag -a -m "Linux 6.0.13" v6.0.13 "$(git -C release rev-parse HEAD)" &&
+	git -C server worktree remove --force ../release
+}
+
+test_expect_success 'setup: a release by hand that deletes and adds files' '
+	release_by_hand &&
+	git -C server diff --name-status v6.0.12 v6.0.13 >changes &&
+	grep "^D	drivers/1.c$" changes &&
+	grep "^A	drivers/new.c$" changes
+'
+
+
+for index in full sparse
+do
+	test_expect_success "losing the race in a sparse checkout ($index index): only what was written goes back" '
+		rm -rf race && git clone -q server race &&
+		git -C race rolling init -q --at v6.0.12 linux-rolling-stable &&
+		git -C race checkout -q linux-rolling-stable &&
+		if test $index = sparse
+		then
+			git -C race sparse-checkout set --cone --sparse-index
+		else
+			git -C race sparse-checkout set --cone
+		fi &&
+		shape_state race before &&
+		other=$(git -C race rev-parse v6.0.11^{commit}) &&
+		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
+			git -C race rolling advance 2>err &&
+		grep "^fatal: refs/heads/linux-rolling-stable was changed by another process" err &&
+		! grep "warning" err &&
+		git -C race update-ref refs/heads/linux-rolling-stable v6.0.12^{commit} &&
+		shape_state race after &&
+		test_cmp before after &&
+		test_path_is_missing race/drivers &&
+		shape_like_git race
+	'
+done
+
+test_expect_success 'a bare repository whose core.bare is in config.worktree stays bare' '
+	git clone -q --bare server bare.git &&
+	git -C bare.git config extensions.worktreeConfig true &&
+	git -C bare.git config --unset core.bare &&
+	git -C bare.git config --worktree core.bare true &&
+	test "$(git -C bare.git rev-parse --is-bare-repository)" = true &&
+	git -C bare.git rolling init -q --at v6.0.2 stable &&
+	git -C bare.git symbolic-ref HEAD refs/heads/stable &&
+	before=$(ls -a; git status --porcelain) &&
+	git -C bare.git rolling advance -q &&
+	test "$(ls -a; git status --porcelain)" = "$before" &&
+	test "$(git -C bare.git rev-parse stable^2)" = "$(git -C bare.git rev-parse v6.0.13^{commit})"
+'
+
+test_done

@@ -1,0 +1,91 @@
+#!/bin/sh
+
+test_description='repositories git rolling must refuse, and how
+
+A repository owned by another user gets git'"'"'s own refusal ("detected
+dubious ownership" with the safe.directory hint), with git'"'"'s exit
+status, and is used wherever git would use it: with safe.directory, from
+the command line too, and when GIT_DIR names it.  A SHA-256 repository,
+which no libgit2 release reads in its default build, gets one fatal
+error that names the limit, from every command.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-repo-shapes.sh
+
+COMMANDS="init:x advance verify log status describe:HEAD fetch:origin pull bisect-helper:next"
+
+# Another user's repository is made with chown, which needs root.
+if test "$(id -u)" = 0
+then
+	test_set_prereq ROOT
+fi
+
+test_expect_success ROOT 'setup: a repository owned by another user' '
+	shape_tree owned &&
+	git -C owned rolling init -q linux-rolling-stable &&
+	mkdir owned/sub &&
+	chown -R 4242:4242 owned &&
+	test "$(stat -c %u owned/.git)" = 4242
+'
+
+test_expect_success ROOT 'every command gives git'"'"'s refusal, at the top and below' '
+	for dir in owned owned/sub
+	do
+		(cd $dir && test_expect_code 128 git rev-parse --git-dir) 2>expect &&
+		grep "^fatal: detected dubious ownership in repository at .$TRASH_DIRECTORY/owned.$" expect &&
+		grep "safe.directory" expect &&
+		for command in $COMMANDS
+		do
+			(cd $dir && test_expect_code 128 git rolling $(echo $command | tr : " ")) 2>actual &&
+			test_cmp expect actual || return 1
+		done || return 1
+	done
+'
+
+test_expect_success ROOT 'safe.directory, also from git -c: used as git uses it' '
+	git -C owned -c safe.directory="$TRASH_DIRECTORY/owned" rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	git -C owned -c "safe.directory=*" rolling status >out &&
+	grep "policy stable" out &&
+	git config --global --add safe.directory "$TRASH_DIRECTORY/owned" &&
+	test_when_finished "git config --global --unset-all safe.directory" &&
+	git -C owned/sub rolling log >out &&
+	grep " v6.0.3 " out
+'
+
+test_expect_success ROOT 'GIT_DIR naming it: git does not check the owner, nor do we' '
+	GIT_DIR="$TRASH_DIRECTORY/owned/.git" git log -1 >/dev/null &&
+	GIT_DIR="$TRASH_DIRECTORY/owned/.git" git rolling verify linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified$" out
+'
+
+test_expect_success 'setup: a SHA-256 repository' '
+	git init -q --object-format=sha256 sha256 &&
+	test_commit -C sha256 one &&
+	test "$(git -C sha256 rev-parse --show-object-format)" = sha256 &&
+	git -C sha256 log --oneline >/dev/null
+'
+
+test_expect_success 'every command refuses it with one error naming the limit' '
+	for command in $COMMANDS
+	do
+		test_expect_code 128 git -C sha256 rolling $(echo $command | tr : " ") 2>err &&
+		grep "^fatal: .$TRASH_DIRECTORY/sha256/.git. is a SHA-256 repository (extensions.objectFormat = sha256): git rolling reads SHA-1 repositories only; libgit2 [0-9.]*, like every libgit2 release in its default build, cannot read SHA-256 ones$" err &&
+		test_line_count = 1 err || return 1
+	done
+'
+
+test_expect_success 'a bare SHA-256 repository, and one named by GIT_DIR' '
+	git clone -q --bare sha256 sha256.git &&
+	test_expect_code 128 git -C sha256.git rolling verify 2>err &&
+	grep "^fatal: .$TRASH_DIRECTORY/sha256.git. is a SHA-256 repository" err &&
+	(
+		cd sha256 &&
+		GIT_DIR=../sha256.git &&
+		export GIT_DIR &&
+		test_expect_code 128 git rolling status 2>err &&
+		grep "^fatal: .$TRASH_DIRECTORY/sha256.git. is a SHA-256 repository" err
+	)
+'
+
+test_done
