@@ -5,7 +5,9 @@
 
 # rolling_history DIR FIRST LAST [INIT-OPTIONS...]: generate the tree in
 # DIR, create linux-rolling-stable at week FIRST and advance it once a
-# week up to week LAST, the way a cron job would.
+# week up to week LAST, the way a cron job would.  Each week only adds
+# the tags released that week (stable_tree_replay DIR WEEK would leave
+# the same tags, rewriting all of them).
 rolling_history () {
 	rh_dir=$1 rh_week=$2 rh_last=$3
 	shift 3
@@ -15,7 +17,9 @@ rolling_history () {
 	while test "$rh_week" -lt "$rh_last"
 	do
 		rh_week=$((rh_week + 1))
-		stable_tree_replay "$rh_dir" "$rh_week" &&
+		awk -v week="$rh_week" '$1 == week { print "create refs/tags/" $2, $3 }' \
+			"$rh_dir/.git/stable-timeline" |
+		git -C "$rh_dir" update-ref --stdin &&
 		git -C "$rh_dir" rolling advance -q || return 1
 	done
 }
