@@ -9,10 +9,11 @@
 # its 30 seconds, and the harness waits for it).
 
 # hold_lock FILE: hold an exclusive flock on FILE in the background, and
-# return once it is held.
+# return once it is held.  The holder ends with the test at the latest.
 hold_lock () {
 	hl_pid=$TRASH_DIRECTORY/lock-holder.pid &&
 	rm -f "$hl_pid" &&
+	test_when_finished "test ! -f \"\$hl_pid\" || release_lock" &&
 	{ flock -o "$1" sh -c 'echo $$ >"$0" && exec sleep 60' "$hl_pid" 5>&- 6>&- & } &&
 	lock_holder=$! &&
 	hl_tries=0 &&
@@ -27,5 +28,6 @@ hold_lock () {
 # release_lock: end the holder of hold_lock, and wait until it is gone.
 release_lock () {
 	kill "$(cat "$hl_pid")" &&
-	{ wait $lock_holder || :; }
+	{ wait $lock_holder || :; } &&
+	rm "$hl_pid"
 }
