@@ -1,27 +1,20 @@
 # Helpers for the bisect-helper and describe tests (t4xxx): a rolling
 # branch grown week by week over a generated Linux-style stable tree,
 # and oracles written with plain git.  Source after test-lib.sh and
-# lib-stable-tree.sh.
+# lib-stable-tree.sh; it brings lib-rolling.sh.
+
+. "$TEST_DIRECTORY"/lib-rolling.sh
 
 # rolling_history DIR FIRST LAST [INIT-OPTIONS...]: generate the tree in
 # DIR, create linux-rolling-stable at week FIRST and advance it once a
-# week up to week LAST, the way a cron job would.  Each week only adds
-# the tags released that week (stable_tree_replay DIR WEEK would leave
-# the same tags, rewriting all of them).
+# week up to week LAST, the way a cron job would.
 rolling_history () {
 	rh_dir=$1 rh_week=$2 rh_last=$3
 	shift 3
 	stable_tree_linux "$rh_dir" &&
 	stable_tree_replay "$rh_dir" "$rh_week" &&
-	git -C "$rh_dir" rolling init -q --preset linux "$@" linux-rolling-stable || return 1
-	while test "$rh_week" -lt "$rh_last"
-	do
-		rh_week=$((rh_week + 1))
-		awk -v week="$rh_week" '$1 == week { print "create refs/tags/" $2, $3 }' \
-			"$rh_dir/.git/stable-timeline" |
-		git -C "$rh_dir" update-ref --stdin &&
-		git -C "$rh_dir" rolling advance -q || return 1
-	done
+	git -C "$rh_dir" rolling init -q --preset linux "$@" linux-rolling-stable &&
+	advance_weekly "$rh_dir" "$rh_week" "$rh_last"
 }
 
 # rolling_points BRANCH: the points of BRANCH's rolling chain, oldest
