@@ -1,7 +1,9 @@
 # Helpers for the bisect-helper and describe tests (t4xxx): a rolling
 # branch grown week by week over a generated Linux-style stable tree,
 # and oracles written with plain git.  Source after test-lib.sh and
-# lib-stable-tree.sh.
+# lib-stable-tree.sh; it brings lib-rolling.sh.
+
+. "$TEST_DIRECTORY"/lib-rolling.sh
 
 # rolling_history DIR FIRST LAST [INIT-OPTIONS...]: generate the tree in
 # DIR, create linux-rolling-stable at week FIRST and advance it once a
@@ -11,13 +13,8 @@ rolling_history () {
 	shift 3
 	stable_tree_linux "$rh_dir" &&
 	stable_tree_replay "$rh_dir" "$rh_week" &&
-	git -C "$rh_dir" rolling init -q --preset linux "$@" linux-rolling-stable || return 1
-	while test "$rh_week" -lt "$rh_last"
-	do
-		rh_week=$((rh_week + 1))
-		stable_tree_replay "$rh_dir" "$rh_week" &&
-		git -C "$rh_dir" rolling advance -q || return 1
-	done
+	git -C "$rh_dir" rolling init -q --preset linux "$@" linux-rolling-stable &&
+	advance_weekly "$rh_dir" "$rh_week" "$rh_last"
 }
 
 # rolling_points BRANCH: the points of BRANCH's rolling chain, oldest
@@ -29,20 +26,48 @@ rolling_points () {
 	sed -n '1!G;h;$p' rp.newest-first
 }
 
-# first_step_containing BRANCH COMMIT: the oldest point of BRANCH's
-# rolling chain that contains COMMIT, found by asking git about every
-# point in turn.
-first_step_containing () {
-	rolling_points "$1" >fsc.points &&
-	while read fsc_point
+# rolling_first_steps BRANCH: "<commit> <point>" for every commit BRANCH
+# contains, <point> being the oldest point of its rolling chain that
+# contains <commit>.  Each point's first parent is the point before it,
+# so the commits a point brings first are `git rev-list <previous>..<point>`
+# (all of the first point's history for the first point): one rev-list
+# per point, where asking about each commit would take one merge-base
+# per commit and point.
+rolling_first_steps () {
+	rolling_points "$1" >rfs.points &&
+	rfs_prev= &&
+	while read rfs_point
 	do
-		if git merge-base --is-ancestor "$2" "$fsc_point"
-		then
-			echo "$fsc_point"
-			return 0
-		fi
-	done <fsc.points
-	return 1
+		echo "point $rfs_point" &&
+		git rev-list "$rfs_point" ${rfs_prev:+"^$rfs_prev"} || return 1
+		rfs_prev=$rfs_point
+	done <rfs.points >rfs.lists &&
+	awk '$1 == "point" { point = $2; next } { print $1, point }' rfs.lists
+}
+
+# first_steps_table BRANCH: print the name of a file that holds
+# rolling_first_steps BRANCH, made once per branch tip and kept in the
+# trash directory under the tip's id, which names the whole history.
+first_steps_table () {
+	fst_tip=$(git rev-parse --verify -q "$1^{commit}") &&
+	fst_table=$TRASH_DIRECTORY/first-steps.$fst_tip &&
+	if ! test -f "$fst_table"
+	then
+		rolling_first_steps "$1" >"$fst_table.tmp" &&
+		mv "$fst_table.tmp" "$fst_table"
+	fi &&
+	echo "$fst_table"
+}
+
+# first_step_containing BRANCH COMMIT: the oldest point of BRANCH's
+# rolling chain that contains COMMIT (none: exit 1).
+first_step_containing () {
+	fsc_table=$(first_steps_table "$1") &&
+	fsc_commit=$(git rev-parse --verify -q "$2^{commit}") &&
+	awk -v commit="$fsc_commit" '
+		$1 == commit { print $2; found = 1; exit }
+		END { exit !found }
+	' "$fsc_table"
 }
 
 # write_culprit_test FILE: a `git bisect run` script that says "bad"

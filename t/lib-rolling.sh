@@ -133,3 +133,21 @@ add_release () {
 	git worktree remove --force ../release &&
 	echo "$ar_next"
 }
+
+# advance_weekly DIR FROM TO: in DIR, a stable tree (lib-stable-tree.sh)
+# replayed up to week FROM, release each later week up to TO in turn and
+# run git rolling advance after each, the way a cron job would.  Each
+# week only adds that week's release tags, from the time line:
+# stable_tree_replay DIR WEEK would leave the same tags but rewrite every
+# one of them.  'create' also checks that none of them was there yet.
+advance_weekly () {
+	aw_week=$2 &&
+	while test "$aw_week" -lt "$3"
+	do
+		aw_week=$((aw_week + 1)) &&
+		awk -v week="$aw_week" '$1 == week { print "create refs/tags/" $2, $3 }' \
+			"$1/.git/stable-timeline" |
+		git -C "$1" update-ref --stdin &&
+		git -C "$1" rolling advance -q || return 1
+	done
+}

@@ -37,14 +37,7 @@ verify_fixture () {
 	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux "$1" &&
 	stable_tree_replay "$1" 11 &&
 	git -C "$1" rolling init -q --preset linux linux-rolling-stable &&
-	vf_last=$(stable_tree_weeks "$1") &&
-	vf_week=12 &&
-	while test $vf_week -le $vf_last
-	do
-		stable_tree_replay "$1" $vf_week &&
-		git -C "$1" rolling advance -q || return 1
-		vf_week=$((vf_week + 1))
-	done
+	advance_weekly "$1" 11 "$(stable_tree_weeks "$1")"
 }
 
 recipe_branch () {

@@ -10,6 +10,7 @@ git merge --ff-only refuses is refused.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling.sh
+. "$TEST_DIRECTORY"/lib-hold-lock.sh
 
 # state FILE: everything an advance could change in this work tree.
 state () {
@@ -269,15 +270,12 @@ test_expect_success 'an earlier run that may be alive: refused, naming it and wh
 	state ../before &&
 	printf "4242 otherhost\nrefs/heads/linux-rolling-stable\n%s\n%s rolling: merge x\n" \
 		$(git rev-parse HEAD) $(git rev-parse HEAD) >.git/ROLLING_ADVANCE &&
-	{ flock -o .git/ROLLING_ADVANCE sleep 30 & } &&
-	holder=$! &&
-	sleep 1 &&
+	hold_lock .git/ROLLING_ADVANCE &&
 	test_expect_code 128 git rolling advance 2>../err &&
-	kill $holder &&
+	release_lock &&
 	grep "^fatal: another git rolling advance (pid 4242 on otherhost) is updating this work tree (it holds .*ROLLING_ADVANCE.); wait for it to finish; if it hangs, end it (.kill 4242. on otherhost) and run git rolling advance again$" ../err &&
 	state ../after &&
 	test_cmp ../before ../after &&
-	{ wait $holder || :; } &&
 	git rolling advance -q &&
 	consistent $tag
 '

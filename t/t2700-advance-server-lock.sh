@@ -7,6 +7,7 @@ the other holds $GIT_DIR/rolling-advance.lock.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-hold-lock.sh
 
 CONTRIB=$GIT_ROLLING_BUILD_DIR/contrib
 
@@ -23,15 +24,12 @@ test_expect_success 'the updater waits while the hook holds the lock' '
 	lock=$(git -C fetcher.git rev-parse --absolute-git-dir)/rolling-advance.lock &&
 	grep "^lock=\"\$(git rev-parse --git-dir)/rolling-advance.lock\"$" \
 		"$CONTRIB/hooks/post-receive" &&
-	{ flock -o "$lock" sleep 30 & } &&
-	holder=$! &&
-	sleep 1 &&
+	hold_lock "$lock" &&
 	test_expect_code 124 timeout 3 "$CONTRIB/systemd/git-rolling-update" \
 		"$TRASH_DIRECTORY/fetcher.git" &&
 	git -C fetcher.git rev-parse linux-rolling-stable >during &&
 	test_cmp before during &&
-	kill $holder &&
-	{ wait $holder || :; } &&
+	release_lock &&
 	"$CONTRIB/systemd/git-rolling-update" "$TRASH_DIRECTORY/fetcher.git" >out &&
 	grep "^linux-rolling-stable: .* -> " out &&
 	git -C fetcher.git rev-parse linux-rolling-stable >after &&

@@ -11,24 +11,40 @@ exactly as an oracle built from git rev-list and the merge subjects says.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling-bisect.sh
 
-# expected_steps GOOD BAD: what steps should print, from plain git.
+# expected_steps GOOD BAD: what steps should print, from plain git: the
+# first-parent merges of GOOD..BAD, each with the release its subject
+# names, which must be its second parent, and that release's series.
+# One log for the merges and one rev-parse for all the releases.
 expected_steps () {
-	git rev-list --first-parent --reverse "$1..$2" >oracle.merges &&
+	git log --first-parent --reverse --format="%H%x09%P%x09%s" "$1..$2" >oracle.merges &&
 	prev=$(git log -1 --format=%s "$1" | sed -e 's/^Merge //' -e 's/^Linux /v/') &&
-	prev_series=$(echo "$prev" | sed -e 's/^v//' -e 's/\.[0-9]*$//') &&
-	while read merge
-	do
-		tag=$(git log -1 --format=%s "$merge" | sed -n 's/^Merge //p') &&
-		test "$(git rev-parse "$merge^2")" = "$(git rev-parse "$tag^{commit}")" &&
-		series=$(echo "$tag" | sed -e 's/^v//' -e 's/\.[0-9]*$//') &&
-		if test "$series" = "$prev_series"
-		then
-			echo "$merge $tag $series"
-		else
-			echo "$merge $tag $series (series switch from $prev_series)"
-		fi &&
-		prev_series=$series || return 1
-	done <oracle.merges
+	awk -F "\t" '{ print (sub(/^Merge /, "", $3) ? $3 : "(not a merge subject)") "^{commit}" }' \
+		oracle.merges >oracle.revs &&
+	git rev-parse $(cat oracle.revs) >oracle.releases &&
+	paste oracle.merges oracle.releases |
+	awk -F "\t" -v prev="$prev" '
+		function series_of(tag) {
+			sub(/^v/, "", tag)
+			sub(/\.[0-9]*$/, "", tag)
+			return tag
+		}
+		BEGIN { prev_series = series_of(prev) }
+		{
+			split($2, parent, " ")
+			tag = $3
+			sub(/^Merge /, "", tag)
+			if (parent[2] != $4) {
+				print $1 " does not merge " tag
+				exit 1
+			}
+			series = series_of(tag)
+			if (series == prev_series)
+				print $1, tag, series
+			else
+				print $1 " " tag " " series " (series switch from " prev_series ")"
+			prev_series = series
+		}
+	'
 }
 
 test_expect_success 'setup: a rolling branch from week 11 to week 60' '

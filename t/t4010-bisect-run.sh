@@ -129,11 +129,7 @@ test_expect_success 'the systemd scheme: no minor numbers, same two stages' '
 	stable_tree_systemd sd &&
 	stable_tree_replay sd 8 &&
 	git -C sd rolling init -q --preset systemd rolling &&
-	for week in $(seq 9 25)
-	do
-		stable_tree_replay sd $week &&
-		git -C sd rolling advance -q || return 1
-	done &&
+	advance_weekly sd 8 25 &&
 	cd sd &&
 	culprit=$(git rev-list --reverse v254..v255-rc1 | sed -n 2p) &&
 	git rolling bisect-helper start rolling v253.4 >start.out &&

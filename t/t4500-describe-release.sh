@@ -12,31 +12,68 @@ commits not merged yet.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling-bisect.sh
 
-# expected_describe BRANCH COMMIT: the line describe prints, from plain git.
+# expected_describe BRANCH REV...: the line describe prints for each REV,
+# from plain git: the oldest point of BRANCH's rolling chain that
+# contains it (first_steps_table), named by the release it merged or,
+# for the base, by its release commit's subject.  One git call for all
+# the points, however many revisions.
 expected_describe () {
-	if ! ed_point=$(first_step_containing "$1" "$2")
+	ed_branch=$1 &&
+	shift &&
+	ed_table=$(first_steps_table "$ed_branch") &&
+	for ed_rev
+	do
+		echo "$ed_rev^{commit}" || return 1
+	done >ed.revs &&
+	git rev-parse $(cat ed.revs) >ed.commits &&
+	awk 'FILENAME == ARGV[1] { point[$1] = $2; next }
+	     { print ($1 in point) ? point[$1] : "-" }' "$ed_table" ed.commits >ed.points &&
+	grep -v "^-\$" ed.points | sort -u >ed.known &&
+	if test -s ed.known
 	then
-		echo "not in $1 yet"
-		return 0
-	fi
-	ed_subject=$(git log -1 --format=%s "$ed_point") &&
-	case $ed_subject in
-	"Merge "*) ed_kind=merge ed_tag=${ed_subject#Merge } ;;
-	*) ed_kind=base ed_tag=$(echo "$ed_subject" | sed "s/^Linux /v/") ;;
-	esac &&
-	echo "first in $1 at $ed_tag ($ed_kind $(git rev-parse --short "$ed_point"), $(git log -1 --format=%cd --date=short "$ed_point"))"
+		git log --no-walk --stdin --format="%H %h %cd %s" --date=short <ed.known
+	fi >ed.info &&
+	awk -v branch="$ed_branch" '
+		FILENAME == ARGV[1] {
+			short[$1] = $2
+			date[$1] = $3
+			subject[$1] = $0
+			sub(/^[^ ]* [^ ]* [^ ]* /, "", subject[$1])
+			next
+		}
+		$1 == "-" { print "not in " branch " yet"; next }
+		{
+			tag = subject[$1]
+			if (sub(/^Merge /, "", tag))
+				kind = "merge"
+			else {
+				kind = "base"
+				sub(/^Linux /, "v", tag)
+			}
+			printf "first in %s at %s (%s %s, %s)\n", branch, tag, kind, short[$1], date[$1]
+		}
+	' ed.info ed.points
 }
 
-# check_describe COMMIT: describe agrees with the oracle, exit code too.
-check_describe () {
-	expected_describe linux-rolling-stable "$1" >expect &&
-	if grep "^first in" expect >/dev/null
-	then
-		git rolling describe "$1" >actual
-	else
-		test_expect_code 1 git rolling describe "$1" >actual
-	fi &&
+# check_describe_each FILE: describe agrees with the oracle on every
+# revision listed in FILE, each asked on its own, exit code too.
+check_describe_each () {
+	expected_describe linux-rolling-stable $(cat "$1") >expect &&
+	paste -d " " "$1" expect >pairs &&
+	while read cde_rev cde_line
+	do
+		case $cde_line in
+		"first in "*) git rolling describe "$cde_rev" ;;
+		*) test_expect_code 1 git rolling describe "$cde_rev" ;;
+		esac || return 1
+	done <pairs >actual &&
 	test_cmp expect actual
+}
+
+# check_describe REV: the same for one revision.
+check_describe () {
+	echo "$1" >revs.one &&
+	check_describe_each revs.one
 }
 
 test_expect_success 'setup: a rolling branch from week 11 to week 60' '
@@ -104,15 +141,11 @@ test_expect_success 'commits not merged yet' '
 test_expect_success 'every step of the branch, against the oracle' '
 	cd tree &&
 	rolling_points linux-rolling-stable >points &&
-	while read point
-	do
-		git rev-parse -q --verify "$point^2" || git rev-parse "$point"
-	done <points >releases &&
+	git log --no-walk=unsorted --stdin --format="%H %P" <points >parents &&
+	awk "{ print (NF > 2 ? \$3 : \$1) }" parents >releases &&
 	test_line_count -gt 40 releases &&
-	while read release
-	do
-		check_describe "$release~1" || return 1
-	done <releases
+	sed "s/\$/~1/" releases >revs &&
+	check_describe_each revs
 '
 
 test_expect_success 'with a commit-graph git answers the ancestry questions, the same way' '
@@ -121,10 +154,7 @@ test_expect_success 'with a commit-graph git answers the ancestry questions, the
 	test_when_finished "rm -f .git/objects/info/commit-graph" &&
 	GIT_TRACE="$TRASH_DIRECTORY/trace" git rolling describe "$(sed -n 5p releases)~1" &&
 	grep "merge-base --is-ancestor" "$TRASH_DIRECTORY/trace" &&
-	while read release
-	do
-		check_describe "$release~1" || return 1
-	done <releases &&
+	check_describe_each revs &&
 	check_describe linux-5.19.y
 '
 

@@ -34,25 +34,39 @@ test_expect_success 'every page has the sections of a git manual page' '
 	done
 '
 
+# undocumented_options <cmd>: the options `git rolling <cmd>` accepts (as
+# its completion helper lists them) that its page has no entry for: an
+# entry "<opt>::", "<opt> <arg>::" or "<opt> <arg>/<arg>::", or for
+# --x and --no-x alike "--[no-]x::" or "--[no-]x <arg>::".
+undocumented_options () {
+	git rolling $1 --git-completion-helper >opts &&
+	test -s opts &&
+	sed -n "s/^\([^ ]*\)\( <[^>]*>\(\/<[^>]*>\)\{0,1\}\)\{0,1\}::\$/\1/p" \
+		"$DOC/git-rolling-$1.txt" >entries &&
+	sed -n "s/^--\[no-\]\([^ ]*\)\( <[^>]*>\)\{0,1\}::\$/--\1/p" \
+		"$DOC/git-rolling-$1.txt" >negatable-entries &&
+	awk -v cmd="$1" '
+		FILENAME == ARGV[1] { entry[$0] = 1; next }
+		FILENAME == ARGV[2] { negatable[$0] = 1; next }
+		{
+			for (i = 1; i <= NF; i++) {
+				opt = $i
+				sub(/=$/, "", opt)
+				positive = opt
+				sub(/^--no-/, "--", positive)
+				if (!(opt in entry) && !(positive in negatable))
+					print "git rolling " cmd ": " opt " is not documented"
+			}
+		}
+	' entries negatable-entries opts
+}
+
 test_expect_success 'every option a command accepts is documented' '
 	while read cmd
 	do
-		git rolling $cmd --git-completion-helper >opts &&
-		test -s opts &&
-		for opt in $(cat opts)
-		do
-			opt=${opt%=} &&
-			case "$opt" in
-			--no-*) positive=--${opt#--no-} ;;
-			*) positive=$opt ;;
-			esac &&
-			{
-				grep -q -e "^$opt\( <[^>]*>\(/<[^>]*>\)\{0,1\}\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt" ||
-				grep -q -e "^--\[no-\]${positive#--}\( <[^>]*>\)\{0,1\}::$" "$DOC/git-rolling-$cmd.txt"
-			} ||
-			{ echo "git rolling $cmd: $opt is not documented"; return 1; }
-		done
-	done <cmds
+		undocumented_options $cmd || return 1
+	done <cmds >undocumented &&
+	test_must_be_empty undocumented
 '
 
 # usage_words <help>: the words of the usage lines of a command's -h
@@ -65,25 +79,43 @@ usage_words () {
 	sed -e "/^\$/d"
 }
 
+# options_not_in_usage <cmd>: the options `git rolling <cmd>` accepts,
+# but for --no-x, that its -h usage lines name neither by their long
+# name nor by the short one the options table gives them ("    -x, --opt").
+options_not_in_usage () {
+	git rolling $1 --git-completion-helper >opts &&
+	test_expect_code 129 git rolling $1 -h >help &&
+	usage_words help >words &&
+	grep -q "^git$" words &&
+	awk -v cmd="$1" '
+		FILENAME == ARGV[1] { word[$0] = 1; next }
+		FILENAME == ARGV[2] {
+			if ($0 ~ /^    -[a-zA-Z0-9], --/) {
+				long = substr($0, 9)
+				sub(/ .*/, "", long)
+				short[long] = substr($0, 5, 2)
+			}
+			next
+		}
+		{
+			for (i = 1; i <= NF; i++) {
+				opt = $i
+				if (opt ~ /^--no-/)
+					continue
+				sub(/=$/, "", opt)
+				if (!(opt in word) && !((opt in short) && (short[opt] in word)))
+					print "git rolling " cmd " -h: " opt " missing from the usage lines"
+			}
+		}
+	' words help opts
+}
+
 test_expect_success 'every option is in the usage string too' '
 	while read cmd
 	do
-		git rolling $cmd --git-completion-helper >opts &&
-		test_expect_code 129 git rolling $cmd -h >help &&
-		usage_words help >words &&
-		grep -q "^git$" words &&
-		for opt in $(cat opts)
-		do
-			case "$opt" in --no-*) continue ;; esac &&
-			opt=${opt%=} &&
-			short=$(sed -n "s/^    \(-[a-zA-Z0-9]\), $opt\( .*\)\{0,1\}\$/\1/p" help) &&
-			{
-				grep -qx -e "$opt" words ||
-				{ test -n "$short" && grep -qx -e "$short" words; }
-			} ||
-			{ echo "git rolling $cmd -h: $opt missing from the usage lines"; return 1; }
-		done
-	done <cmds
+		options_not_in_usage $cmd || return 1
+	done <cmds >not-in-usage &&
+	test_must_be_empty not-in-usage
 '
 
 test_expect_success 'the usage lines are what precedes the options table' '
@@ -129,12 +161,9 @@ test_expect_success 'the manual documents the presets the binary has' '
 
 test_expect_success ASCIIDOCTOR 'every page builds without warnings' '
 	mkdir built &&
-	for page in "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt
-	do
-		asciidoctor -b manpage -d manpage --failure-level WARN \
-			-D built "$page" 2>err &&
-		test_must_be_empty err || return 1
-	done &&
+	asciidoctor -b manpage -d manpage --failure-level WARN \
+		-D built "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt 2>err &&
+	test_must_be_empty err &&
 	ls built >pages &&
 	test $(wc -l <pages) -eq $(ls "$DOC"/git-rolling*.txt "$DOC"/gitrolling.txt | wc -l)
 '
