@@ -321,16 +321,20 @@ stable_tree_postgresql () {
 }
 
 # stable_tree_replay DIR WEEK: one ref transaction that deletes every tag
-# not released by WEEK and (re)creates every tag that was.
+# not released by WEEK and creates every tag that was and is missing (or
+# points elsewhere); the tags already right are left alone.
 stable_tree_replay () {
-	git -C "$1" for-each-ref --format='%(refname)' refs/tags |
+	git -C "$1" for-each-ref --format='%(refname) %(objectname)' refs/tags |
 	awk -v week="$2" '
-		NF == 1 { if (!($1 in want)) print "delete " $1; next }
+		FILENAME == "-" { have[$1] = $2; next }
 		$1 + 0 <= week + 0 {
-			want["refs/tags/" $2] = 1
-			print "update refs/tags/" $2 " " $3
+			ref = "refs/tags/" $2
+			want[ref] = 1
+			if (have[ref] != $3)
+				print "update " ref " " $3
 		}
-	' "$1/.git/stable-timeline" "$1/.git/stable-lookalikes" - |
+		END { for (ref in have) if (!(ref in want)) print "delete " ref }
+	' - "$1/.git/stable-timeline" "$1/.git/stable-lookalikes" |
 	git -C "$1" update-ref --stdin
 }
 
