@@ -59,20 +59,27 @@ check_rolling_merge () {
 # tree, merge the release the way the stable maintainers do with the git
 # CLI, with the release commit's dates ($RECIPE_SIGNOFF: -s by default).
 recipe_step () {
+	rs_adate=$(git log -1 --format=%ad --date=raw "$1^{commit}") &&
+	rs_cdate=$(git log -1 --format=%cd --date=raw "$1^{commit}") &&
+	recipe_commit_ "$1" "$rs_adate" "$rs_cdate" "$2" "$3"
+}
+
+# recipe_commit_ <tag> <author-date> <committer-date> [<name> <email>]:
+# recipe_step with the release commit's dates given.  git commit would
+# start "git maintenance run --auto" after every commit, a process that
+# cannot change the commit it made: maintenance.auto=false saves it.
+recipe_commit_ () {
 	git merge -q -s ours --no-ff --no-commit "$1" >/dev/null 2>&1 &&
 	git read-tree -um "$1" &&
-	(
-		GIT_AUTHOR_DATE=$(git log -1 --format=%ad --date=raw "$1^{commit}") &&
-		GIT_COMMITTER_DATE=$(git log -1 --format=%cd --date=raw "$1^{commit}") &&
-		export GIT_AUTHOR_DATE GIT_COMMITTER_DATE &&
-		if test -n "$2"
-		then
-			git -c user.name="$2" -c user.email="$3" \
-				commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
-		else
-			git commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
-		fi
-	)
+	if test -n "$4"
+	then
+		GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$3 \
+		git -c maintenance.auto=false -c user.name="$4" -c user.email="$5" \
+			commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
+	else
+		GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$3 \
+		git -c maintenance.auto=false commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
+	fi
 }
 
 # recipe_reproduces <old> <new> [<ident-name> <ident-email>]: in a
@@ -80,19 +87,76 @@ recipe_step () {
 # the way the stable maintainers do with the git CLI, and check that the
 # commit ids come out the same.
 recipe_reproduces () {
+	git log --reverse --first-parent --format='%H %s' "$1..$2" >"$TRASH_DIRECTORY/recipe.log" &&
+	awk '{ print $1, ($2 == "Merge" && NF == 3 ? $3 : "?") }' \
+		"$TRASH_DIRECTORY/recipe.log" >"$TRASH_DIRECTORY/recipe.list" &&
+	recipe_replay "$1" "$TRASH_DIRECTORY/recipe.list" "$3" "$4"
+}
+
+# recipe_replay <start> <list> [<ident-name> <ident-email>]: in a
+# scratch work tree at <start>, merge the tag of each line "<merge>
+# <tag> [<label>]" of <list> (oldest first) with the git CLI recipe, one
+# after the other, and check that the commits made are the <merge>s:
+# each step starts from the one before, so the first commit that
+# differs is the first merge the recipe does not reproduce.  The label
+# (say "week 40") names it in the message.  The release commits' dates
+# come from one git log, the commits made from one rev-list.
+recipe_replay () {
 	recipe_wt="$TRASH_DIRECTORY/recipe-wt" &&
 	rm -rf "$recipe_wt" &&
 	git worktree add -q --detach "$recipe_wt" "$1" &&
-	git rev-list --reverse --first-parent "$1..$2" >"$TRASH_DIRECTORY/recipe.merges" &&
-	while read merge
-	do
-		tag=$(git log -1 --format=%s "$merge" | sed -n "s/^Merge //p") &&
-		(
-			cd "$recipe_wt" &&
-			recipe_step "$tag" "$3" "$4" &&
-			test "$(git rev-parse HEAD)" = "$merge"
-		) || { echo "recipe differs at $merge ($tag)"; return 1; }
-	done <"$TRASH_DIRECTORY/recipe.merges" &&
+	awk '{ print $2 "^{commit}" }' "$2" |
+	git cat-file --batch-check='%(objectname)' >"$TRASH_DIRECTORY/recipe.commits" &&
+	git log --no-walk --stdin --format='%H %ad %cd' --date=raw \
+		<"$TRASH_DIRECTORY/recipe.commits" >"$TRASH_DIRECTORY/recipe.dates" &&
+	awk '
+		FILENAME == ARGV[1] { date[$1] = $2 " " $3 " " $4 " " $5; next }
+		FILENAME == ARGV[2] { commit[FNR] = $1; next }
+		{
+			label = $0
+			sub(/^[^ ]* [^ ]* */, "", label)
+			d = commit[FNR] in date ? date[commit[FNR]] : "? ? ? ?"
+			print $1, $2, d, label
+		}
+	' "$TRASH_DIRECTORY/recipe.dates" "$TRASH_DIRECTORY/recipe.commits" "$2" \
+		>"$TRASH_DIRECTORY/recipe.plan" &&
+	(
+		cd "$recipe_wt" &&
+		while read merge tag atime azone ctime czone label
+		do
+			if test "$tag" = "?"
+			then
+				echo "${label:+$label: }$merge is not \"Merge <tag>\""
+				exit 1
+			fi
+			recipe_commit_ "$tag" "$atime $azone" "$ctime $czone" "$3" "$4" || {
+				echo "${label:+$label: }the recipe fails at $merge ($tag)"
+				exit 1
+			}
+		done
+	) <"$TRASH_DIRECTORY/recipe.plan" &&
+	git -C "$recipe_wt" rev-list --reverse --first-parent "$1..HEAD" \
+		>"$TRASH_DIRECTORY/recipe.made" &&
+	awk '
+		FILENAME == ARGV[1] { made[++n] = $1; next }
+		{
+			label = $0
+			sub(/^[^ ]* [^ ]* */, "", label)
+			if (made[++m] != $1) {
+				printf "%srecipe differs at %s (%s): it made %s\n",
+					(label == "" ? "" : label ": "), $1, $2,
+					(m in made ? made[m] : "nothing")
+				bad = 1
+				exit 1
+			}
+		}
+		END {
+			if (!bad && m != n) {
+				print "the recipe made " n " commits, not " m
+				exit 1
+			}
+		}
+	' "$TRASH_DIRECTORY/recipe.made" "$2" &&
 	git worktree remove --force "$recipe_wt"
 }
 
