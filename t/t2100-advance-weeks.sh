@@ -11,4 +11,6 @@ mainline tags are annotated and unsigned: no merge embeds a tag.
 
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
+advance_weeks_tests tree ""
+
 test_done

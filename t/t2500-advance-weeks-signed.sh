@@ -20,6 +20,8 @@ STABLE_SIGNED_TAGS=1
 export STABLE_SIGNED_TAGS
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
+advance_weeks_tests tree ""
+
 test_expect_success 'the tags are signed, and verify, --rebuild and --signatures pass' '
 	cd tree &&
 	git verify-tag v6.6.3 2>/dev/null &&

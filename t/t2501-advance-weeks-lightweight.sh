@@ -13,6 +13,8 @@ STABLE_LIGHTWEIGHT_TAGS=1
 export STABLE_LIGHTWEIGHT_TAGS
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
+advance_weeks_tests tree ""
+
 test_expect_success 'the tags are lightweight, and verify --rebuild passes' '
 	cd tree &&
 	test "$(git cat-file -t v6.6.3)" = commit &&
