@@ -11,6 +11,6 @@ mainline tags are annotated and unsigned: no merge embeds a tag.
 
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
-advance_weeks_tests tree ""
+advance_weeks_tests tree "" every
 
 test_done
