@@ -1,7 +1,8 @@
 # lib-advance-weeks.sh - the weekly simulation of t2100, for every kind
 # of release tag.  The including script sets STABLE_SIGNED_TAGS or
-# STABLE_LIGHTWEIGHT_TAGS (or neither: annotated, unsigned tags) and
-# sources this after test-lib.sh, lib-stable-tree.sh and lib-rolling.sh.
+# STABLE_LIGHTWEIGHT_TAGS (or neither: annotated, unsigned tags), sources
+# this after test-lib.sh, lib-stable-tree.sh and lib-rolling.sh, and
+# calls advance_weeks_tests.
 #
 # A generated Linux-style stable tree is replayed one week at a time; each
 # week "git rolling advance" runs on a stable and an lts branch, first
@@ -10,135 +11,221 @@
 # old one, its tree is the policy target, every new merge has the rolling
 # shape and embeds the release tag exactly when git would (a signed tag),
 # and the git CLI recipe, merging by tag name, reproduces every merge.
-
-# check_mergetag <merge>: a mergetag header iff the release tag is a
-# signed tag object, holding that very object (git cat-file shows it
-# with each line indented by one space).
-check_mergetag () {
-	git cat-file commit "$1" >"$TRASH_DIRECTORY/mergetag.commit" &&
-	sed -n "/^mergetag /,/^\$/{ /^mergetag /s/^mergetag //p; /^ /s/^ //p; }" \
-		"$TRASH_DIRECTORY/mergetag.commit" >"$TRASH_DIRECTORY/mergetag.actual" &&
-	mergetag_release=$(git log -1 --format=%s "$1" | sed "s/^Merge //") &&
-	if test "$STABLE_SIGNED_TAGS" = 1
-	then
-		git cat-file tag "$mergetag_release" >"$TRASH_DIRECTORY/mergetag.expect" &&
-		test_cmp "$TRASH_DIRECTORY/mergetag.expect" "$TRASH_DIRECTORY/mergetag.actual"
-	else
-		test_must_be_empty "$TRASH_DIRECTORY/mergetag.actual"
-	fi
-}
+#
+# Only what must happen week by week does: the replay of the week's tags,
+# the dry run and the run of advance, and a record of the refs after it
+# (<facts>/weeks/<1000 + week>.refs; the start week's too) and of what
+# both runs printed (.dry, .out).  The checks then read the records of
+# all weeks at once, with a few git processes in all, and name the week
+# of any failure (lib-rolling.sh: expected_weekly_targets,
+# check_rolling_chain, recipe_replay).
 
 LTS_SERIES="5.19 6.1 6.6"
 
-test_expect_success 'setup: stable tree, nothing qualifies before 6.0-rc1' '
-	stable_tree_linux tree &&
-	cd tree &&
-	stable_tree_replay . 10 &&
-	test_expect_code 128 git rolling init --preset linux --stable linux-rolling-stable 2>err &&
-	grep "^fatal: no series qualifies yet" err &&
-	grep "^hint: use --at <release> to start at a release of your choice now$" err &&
-	test_must_fail git rev-parse --verify -q refs/heads/linux-rolling-stable &&
-	test -z "$(git config --get-regexp "^rolling\.")"
-'
+if test "$STABLE_SIGNED_TAGS" = 1
+then
+	MERGETAG=mergetag
+else
+	MERGETAG=no-mergetag
+fi
 
-test_expect_success 'init both branches at week 11' '
-	cd tree &&
-	stable_tree_replay . 11 &&
-	git rolling init --preset linux --stable linux-rolling-stable >out &&
-	grep "^created .linux-rolling-stable. at v5.19.2 " out &&
-	test "$(git rev-parse linux-rolling-stable)" = "$(git rev-parse v5.19.2^{commit})" &&
-	test_expect_code 128 git rolling init --lts --series "$LTS_SERIES" linux-rolling-lts 2>err &&
-	grep "no long-term series" err
-'
-
-test_expect_success 'the lts branch starts once 6.0 is final' '
-	cd tree &&
-	week=$(stable_tree_week_of . v6.0) &&
-	stable_tree_replay . $week &&
-	git rolling init --lts --series "$LTS_SERIES" linux-rolling-lts &&
-	echo "$week" >../lts-week &&
-	test "$(git rev-parse linux-rolling-lts)" = \
-		"$(git rev-parse $(expected_lts_target . "$LTS_SERIES")^{commit})"
-'
-
-# check_week <branch> <expected-tag> <old-tip>
-check_week () {
-	new=$(git rev-parse "refs/heads/$1") &&
-	git merge-base --is-ancestor "$2" "$new" &&
-	test "$(git rev-parse "$new^{tree}")" = "$(git rev-parse "$2^{tree}")" &&
-	if test "$3" != "$new"
-	then
-		git merge-base --is-ancestor "$3" "$new" &&
-		git rev-list --first-parent "$3..$new" >merges &&
-		test_line_count -le 2 merges &&
-		while read merge
-		do
-			check_rolling_merge "$merge" >/dev/null &&
-			check_mergetag "$merge" || return 1
-		done <merges &&
-		test "$(git log -1 --format=%s "$new")" = "Merge $2" &&
-		recipe_reproduces "$3" "$new"
-	fi
+# record_week <week>: the refs as they are now.
+record_week () {
+	git for-each-ref --format="%(objectname) %(refname)" \
+		refs/heads/linux-rolling-stable refs/heads/linux-rolling-lts "refs/tags/v*" \
+		>"$AW_FACTS/weeks/$(($1 + 1000)).refs"
 }
 
 # A series is left at its newest release: every switch line of advance
-# ("b: vA -> vB (id), series X -> Y") starts from the newest tag of X.
-check_switches () {
-	sed -n "s/^[^:]*: \(v[^ ]*\) -> .*, series \([^ ]*\) -> .*/\1 \2/p" "$1" |
-	while read from series
-	do
-		newest=$(git tag -l "v$series.*" | grep -E "^v$series\.[0-9]+\$" | sort -V | tail -n 1) &&
-		test "$from" = "$newest" || { echo "left $series at $from, not $newest"; return 1; }
-	done
+# ("b: vA -> vB (id), series X -> Y") starts from the newest release
+# of X (sort -V) the week it was made.
+check_weekly_switches () {
+	awk 'substr($2, 1, 11) == "refs/tags/v" { print substr($2, 11) }' \
+		"$AW_FACTS"/weeks/*.refs >"$AW_FACTS/names" &&
+	sort -u -V "$AW_FACTS/names" >"$AW_FACTS/ranks" &&
+	awk '
+		FILENAME == ARGV[1] { rank[$0] = NR; next }
+		{
+			week = FILENAME
+			sub(/.*\//, "", week)
+			sub(/\..*/, "", week)
+		}
+		FILENAME ~ /\.refs$/ {
+			if (substr($2, 1, 11) == "refs/tags/v")
+				tags[week] = tags[week] " " substr($2, 11)
+			next
+		}
+		/^[^:]*: v[^ ]* -> .*, series [^ ]* -> / {
+			from = $2
+			series = $0
+			sub(/.*, series /, "", series)
+			sub(/ .*/, "", series)
+			newest = ""
+			n = split(tags[week], t, " ")
+			for (i = 1; i <= n; i++)
+				if (index(t[i], "v" series ".") == 1 &&
+				    substr(t[i], length(series) + 3) ~ /^[0-9]+$/ &&
+				    (newest == "" || rank[t[i]] > rank[newest]))
+					newest = t[i]
+			if (from != newest) {
+				print "week " week - 1000 ": left " series " at " from ", not " newest
+				bad = 1
+			}
+		}
+		END { exit bad }
+	' "$AW_FACTS/ranks" "$AW_FACTS"/weeks/*.refs "$AW_FACTS"/weeks/*.out
 }
 
-test_expect_success 'week by week, both branches follow their policies' '
-	cd tree &&
-	last=$(stable_tree_weeks .) &&
-	week=$(($(cat ../lts-week) + 1)) &&
-	: >../switches &&
-	while test $week -le $last
-	do
+# sample_weeks <first> <last>: the weeks of a representative replay, from
+# the time line alone: <first>, the last three, and every week in which
+# a policy's target moves to another series, with the week before it
+# (so that each switch is made from the week before, as every week
+# makes it, and no run holds two switches); the runs in between catch
+# up over several weeks.
+sample_weeks () {
+	timeline_refs "$AW_FACTS/plan" $2 &&
+	expected_weekly_targets "$LTS_SERIES" "$AW_FACTS"/plan/*.refs >"$AW_FACTS/plan/targets" &&
+	awk -v first="$1" -v last="$2" '
+		function series(t) {
+			sub(/\.[0-9]*$/, "", t)
+			return t
+		}
+		{ w = $1 - 1000 }
+		w == first || w > last - 3 { keep[w] = 1 }
+		w > first && (series($2) != stable || series($3) != lts) {
+			keep[w - 1] = keep[w] = 1
+		}
+		{ stable = series($2); lts = series($3) }
+		END {
+			for (w = first; w <= last; w++)
+				if (w in keep)
+					print w
+		}
+	' "$AW_FACTS/plan/targets"
+}
+
+# advance_weeks_tests <dir> <prereq> every|sample: the tests of the
+# replay on a tree generated in <dir>, under the prerequisite <prereq>
+# (empty: none), with every week or with the weeks of sample_weeks.
+advance_weeks_tests () {
+	AW_DIR=$1 AW_PREREQ=$2 AW_WEEKS=$3
+	AW_FACTS=$TRASH_DIRECTORY/$AW_DIR.facts
+
+	test_expect_success $AW_PREREQ "$AW_DIR: setup: stable tree, nothing qualifies before 6.0-rc1" '
+		mkdir "$AW_FACTS" "$AW_FACTS/weeks" &&
+		stable_tree_linux $AW_DIR &&
+		cd $AW_DIR &&
+		stable_tree_replay . 10 &&
+		test_expect_code 128 git rolling init --preset linux --stable linux-rolling-stable 2>err &&
+		grep "^fatal: no series qualifies yet" err &&
+		grep "^hint: use --at <release> to start at a release of your choice now$" err &&
+		test_must_fail git rev-parse --verify -q refs/heads/linux-rolling-stable &&
+		test -z "$(git config --get-regexp "^rolling\.")"
+	'
+
+	test_expect_success $AW_PREREQ "$AW_DIR: init both branches at week 11" '
+		cd $AW_DIR &&
+		stable_tree_replay . 11 &&
+		git rolling init --preset linux --stable linux-rolling-stable >out &&
+		grep "^created .linux-rolling-stable. at v5.19.2 " out &&
+		test "$(git rev-parse linux-rolling-stable)" = "$(git rev-parse v5.19.2^{commit})" &&
+		test_expect_code 128 git rolling init --lts --series "$LTS_SERIES" linux-rolling-lts 2>err &&
+		grep "no long-term series" err
+	'
+
+	test_expect_success $AW_PREREQ "$AW_DIR: the lts branch starts once 6.0 is final" '
+		cd $AW_DIR &&
+		week=$(stable_tree_week_of . v6.0) &&
 		stable_tree_replay . $week &&
-		old_stable=$(git rev-parse linux-rolling-stable) &&
-		old_lts=$(git rev-parse linux-rolling-lts) &&
-		git rolling advance --dry-run >dry 2>err &&
-		test_must_be_empty err &&
-		git rolling advance >out 2>err &&
-		test_must_be_empty err &&
-		sed "s/ \[dry run\]$//" dry >dry.ids &&
-		test_cmp dry.ids out &&
-		{ grep ", series" out >>../switches || :; } &&
-		check_switches out &&
-		check_week linux-rolling-stable "$(expected_stable_target .)" "$old_stable" &&
-		check_week linux-rolling-lts \
-			"$(expected_lts_target . "$LTS_SERIES")" "$old_lts" ||
-		{ echo "week $week failed"; cat out; return 1; }
-		week=$((week + 1))
-	done
-'
+		git rolling init --lts --series "$LTS_SERIES" linux-rolling-lts &&
+		echo "$week" >"$AW_FACTS/lts-week" &&
+		test "$(git rev-parse linux-rolling-lts)" = \
+			"$(git rev-parse $(expected_lts_target . "$LTS_SERIES")^{commit})" &&
+		record_week $week
+	'
 
-test_expect_success 'series switches were made and reported' '
-	grep "^linux-rolling-stable: v6.6.[0-9]* -> v6.7.[0-9]* (.*), series 6.6 -> 6.7$" switches &&
-	grep "^linux-rolling-lts: v6.1.[0-9]* -> v6.6.[0-9]* (.*), series 6.1 -> 6.6$" switches &&
-	test $(grep -c "^linux-rolling-stable:" switches) -ge 6
-'
+	test_expect_success $AW_PREREQ "$AW_DIR: week by week ($AW_WEEKS), advance runs clean, as its dry run announced" '
+		cd $AW_DIR &&
+		first=$(($(cat "$AW_FACTS/lts-week") + 1)) &&
+		last=$(stable_tree_weeks .) &&
+		if test $AW_WEEKS = every
+		then
+			seq $first $last
+		else
+			sample_weeks $first $last
+		fi >"$AW_FACTS/replayed" &&
+		test_line_count -gt 5 "$AW_FACTS/replayed" &&
+		for week in $(cat "$AW_FACTS/replayed")
+		do
+			n=$AW_FACTS/weeks/$((week + 1000)) &&
+			stable_tree_replay . $week &&
+			git rolling advance --dry-run >$n.dry 2>err &&
+			test_must_be_empty err &&
+			git rolling advance >$n.out 2>err &&
+			test_must_be_empty err &&
+			record_week $week ||
+			{ echo "week $week failed"; cat $n.out; return 1; }
+		done &&
+		weekly_lines "$AW_FACTS"/weeks/*.dry >"$AW_FACTS/dry" &&
+		sed "s/ \[dry run\]$//" "$AW_FACTS/dry" >"$AW_FACTS/dry.ids" &&
+		weekly_lines "$AW_FACTS"/weeks/*.out >"$AW_FACTS/out" &&
+		test_cmp "$AW_FACTS/dry.ids" "$AW_FACTS/out"
+	'
 
-test_expect_success 'the first-parent chain holds one commit per step' '
-	cd tree &&
-	git rev-list --first-parent --min-parents=2 linux-rolling-stable >merges &&
-	git rev-list --first-parent linux-rolling-stable >chain &&
-	base=$(git rev-list --first-parent --max-parents=1 linux-rolling-stable | head -n 1) &&
-	test "$base" = "$(git rev-parse v5.19.2^{commit})" &&
-	git rev-list --first-parent "$base" >below-base &&
-	test $(($(wc -l <merges) + $(wc -l <below-base))) -eq $(wc -l <chain)
-'
+	test_expect_success $AW_PREREQ "$AW_DIR: each week both branches are at their targets, in rolling merges" '
+		cd $AW_DIR &&
+		expected_weekly_targets "$LTS_SERIES" "$AW_FACTS"/weeks/*.refs >"$AW_FACTS/targets" &&
+		weekly_runs linux-rolling-stable "$AW_FACTS/targets" 2 "$AW_FACTS"/weeks/*.refs \
+			>"$AW_FACTS/runs.stable" &&
+		weekly_runs linux-rolling-lts "$AW_FACTS/targets" 3 "$AW_FACTS"/weeks/*.refs \
+			>"$AW_FACTS/runs.lts" &&
+		failed= &&
+		{
+			check_rolling_chain linux-rolling-stable "$AW_FACTS/runs.stable" \
+				"$AW_FACTS/merges.stable" $MERGETAG || failed=t
+		} &&
+		{
+			check_rolling_chain linux-rolling-lts "$AW_FACTS/runs.lts" \
+				"$AW_FACTS/merges.lts" $MERGETAG || failed=t
+		} &&
+		test -z "$failed"
+	'
 
-test_expect_success 'up to date at the end, and fsck is clean' '
-	cd tree &&
-	git rolling advance >out &&
-	grep "^linux-rolling-stable: up to date at $(expected_stable_target .)\$" out &&
-	grep "^linux-rolling-lts: up to date at $(expected_lts_target . "$LTS_SERIES")\$" out &&
-	git fsck --strict --no-dangling
-'
+	test_expect_success $AW_PREREQ "$AW_DIR: a series is left at its newest release" '
+		cd $AW_DIR &&
+		check_weekly_switches
+	'
 
+	test_expect_success $AW_PREREQ "$AW_DIR: the git recipe reproduces every merge, week by week" '
+		cd $AW_DIR &&
+		read old rest <"$AW_FACTS/runs.stable" &&
+		recipe_replay "$old" "$AW_FACTS/merges.stable" &&
+		read old rest <"$AW_FACTS/runs.lts" &&
+		recipe_replay "$old" "$AW_FACTS/merges.lts"
+	'
+
+	test_expect_success $AW_PREREQ "$AW_DIR: series switches were made and reported" '
+		cat "$AW_FACTS"/weeks/*.out | grep ", series" >switches &&
+		grep "^linux-rolling-stable: v6.6.[0-9]* -> v6.7.[0-9]* (.*), series 6.6 -> 6.7$" switches &&
+		grep "^linux-rolling-lts: v6.1.[0-9]* -> v6.6.[0-9]* (.*), series 6.1 -> 6.6$" switches &&
+		test $(grep -c "^linux-rolling-stable:" switches) -ge 6
+	'
+
+	test_expect_success $AW_PREREQ "$AW_DIR: the first-parent chain holds one commit per step" '
+		cd $AW_DIR &&
+		git rev-list --first-parent --min-parents=2 linux-rolling-stable >merges &&
+		git rev-list --first-parent linux-rolling-stable >chain &&
+		base=$(git rev-list --first-parent --max-parents=1 linux-rolling-stable | head -n 1) &&
+		test "$base" = "$(git rev-parse v5.19.2^{commit})" &&
+		git rev-list --first-parent "$base" >below-base &&
+		test $(($(wc -l <merges) + $(wc -l <below-base))) -eq $(wc -l <chain)
+	'
+
+	test_expect_success $AW_PREREQ "$AW_DIR: up to date at the end, and fsck is clean" '
+		cd $AW_DIR &&
+		git rolling advance >out &&
+		grep "^linux-rolling-stable: up to date at $(expected_stable_target .)\$" out &&
+		grep "^linux-rolling-lts: up to date at $(expected_lts_target . "$LTS_SERIES")\$" out &&
+		git fsck --strict --no-dangling
+	'
+}

@@ -1,6 +1,6 @@
 # Oracles for `git rolling log`, written with plain git (git log
-# --first-parent, git rev-list --count, git rev-parse --short, git tag)
-# so that they share no code with git-rolling.  Source after test-lib.sh.
+# --first-parent and its %h, git rev-list --count, git tag) so that
+# they share no code with git-rolling.  Source after test-lib.sh.
 
 # log_steps_ <branch>: "<commit> <date> <release>" per step, newest
 # first; the base (the release commit at the bottom of the first-parent
@@ -20,65 +20,88 @@ log_steps_ () {
 	done <"$TRASH_DIRECTORY/log.fp"
 }
 
-# The series of a release tag: v6.6.4 -> 6.6, v255.3 -> 255.
-log_series_ () {
-	echo "$1" | sed -e 's/^v//' -e 's/\.[0-9]*$//'
-}
-
-# log_windows_ <from-series> <to-series>: "the 6.8 merge window", or
-# "the 6.7 and 6.8 merge windows": the series with release tags after
-# <from> up to <to>, in version order.
-log_windows_ () {
-	git tag -l | grep -E "$LOG_RELEASE_RE" | sed -e 's/^v//' -e 's/\.[0-9]*$//' | sort -u -V |
-	awk -v from="$1" -v to="$2" '
-		$0 == from { on = 1; next }
-		on { list[++n] = $0 }
-		$0 == to { exit }
-		END {
-			s = list[1]
-			for (i = 2; i <= n; i++)
-				s = s (i == n ? " and " : ", ") list[i]
-			printf "the %s merge window%s", s, (n > 1 ? "s" : "")
-		}'
-}
-
-# 14872 -> 14,872
-log_thousands_ () {
-	echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'
-}
-
 # expected_log_fields <branch>: "date|release|id|what it brought" per
-# step, newest first, each step with rev-list --count of the previous
-# release .. this one.
+# step, newest first: the id abbreviated as git abbreviates ids (%h of
+# git log, which is git rev-parse --short), and what the step brought
+# counted with git rev-list --count <previous release>..<release>.  A step that changes series (v6.6.4 -> 6.6,
+# v255.3 -> 255) also names the merge windows it includes: the series
+# with release tags after the old one up to the new one, in version
+# order (sort -V).  One git log abbreviates every id and one git tag
+# lists the series; the counts take a rev-list each; awk writes the
+# lines (14872 commits: "14,872 commits").
 expected_log_fields () {
 	log_steps_ "$1" >"$TRASH_DIRECTORY/log.steps" &&
 	tail -n +2 "$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.prev" &&
+	awk '{ print $1 }' "$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.ids" &&
+	git log --no-walk=unsorted --format=%h --stdin <"$TRASH_DIRECTORY/log.ids" \
+		>"$TRASH_DIRECTORY/log.short" &&
 	{
 		while read commit date release
 		do
 			if read prev_commit prev_date prev_release
 			then
-				:
+				git rev-list --count "$prev_release..$release" || return 1
 			else
-				prev_release=
+				echo base
 			fi <&3
-			short=$(git rev-parse --short "$commit") &&
-			if test -z "$prev_release"
-			then
-				what=base
-			else
-				count=$(git rev-list --count "$prev_release..$release") &&
-				what="$(log_thousands_ "$count") commit" &&
-				{ test "$count" = 1 || what="${what}s"; } &&
-				from=$(log_series_ "$prev_release") to=$(log_series_ "$release")
-				if test "$from" != "$to"
-				then
-					what="series $from -> $to, includes $(log_windows_ "$from" "$to"): $what"
-				fi
-			fi &&
-			echo "$date|$release|$short|$what" || return 1
 		done 3<"$TRASH_DIRECTORY/log.prev"
-	} <"$TRASH_DIRECTORY/log.steps"
+	} <"$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.counts" &&
+	git tag -l >"$TRASH_DIRECTORY/log.tags" &&
+	grep -E "$LOG_RELEASE_RE" "$TRASH_DIRECTORY/log.tags" |
+	sed -e 's/^v//' -e 's/\.[0-9]*$//' >"$TRASH_DIRECTORY/log.series.all" &&
+	sort -u -V "$TRASH_DIRECTORY/log.series.all" >"$TRASH_DIRECTORY/log.series" &&
+	awk '
+		function series(release) {
+			sub(/^v/, "", release)
+			sub(/\.[0-9]*$/, "", release)
+			return release
+		}
+		function thousands(n,   s) {
+			s = ""
+			while (length(n) > 3) {
+				s = "," substr(n, length(n) - 2) s
+				n = substr(n, 1, length(n) - 3)
+			}
+			return n s
+		}
+		# "the 6.8 merge window", "the 6.7 and 6.8 merge windows": the
+		# series after <from> up to <to>.
+		function windows(from, to,   i, on, n, list, s) {
+			n = 0
+			for (i = 1; i <= ns; i++) {
+				if (on)
+					list[++n] = all[i]
+				if (all[i] == from)
+					on = 1
+				if (on && all[i] == to)
+					break
+			}
+			s = list[1]
+			for (i = 2; i <= n; i++)
+				s = s (i == n ? " and " : ", ") list[i]
+			return "the " s " merge window" (n > 1 ? "s" : "")
+		}
+		FILENAME == ARGV[1] { all[++ns] = $0; next }
+		FILENAME == ARGV[2] { short[FNR] = $0; next }
+		FILENAME == ARGV[3] { count[FNR] = $0; next }
+		{ date[FNR] = $2; release[FNR] = $3; n = FNR }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (count[i] == "base") {
+					what = "base"
+				} else {
+					what = thousands(count[i]) " commit" (count[i] == 1 ? "" : "s")
+					from = series(release[i + 1])
+					to = series(release[i])
+					if (from != to)
+						what = "series " from " -> " to ", includes " \
+							windows(from, to) ": " what
+				}
+				print date[i] "|" release[i] "|" short[i] "|" what
+			}
+		}
+	' "$TRASH_DIRECTORY/log.series" "$TRASH_DIRECTORY/log.short" \
+		"$TRASH_DIRECTORY/log.counts" "$TRASH_DIRECTORY/log.steps"
 }
 
 # log_format [<prefix>]: the fields on stdin as lines, the columns padded

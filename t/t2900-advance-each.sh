@@ -8,8 +8,8 @@ branch made with "init --each" must merge every release of its series,
 one merge each, in version order, and at a series switch each remaining
 release of the old series before the newest of the new one.  The oracle
 is plain git: the release tags between two steps (sort -V), merged by tag
-name with the maintainers'\'' recipe in a work tree of its own; the two
-branches must stay commit for commit the same.
+name with the maintainers'\'' recipe in a work tree of its own, must
+make the branch'\''s commits, one for one.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -25,68 +25,177 @@ STABLE_MAINLINE="6.0 6.1 6.2 6.3 6.4 6.5"
 export STABLE_MAINLINE
 
 # new_tree <dir>: a stable tree with a rolling branch made with --each
-# where the stable policy first has a series, and beside it the
-# maintainer's work tree on branch "maint" at the same commit.
+# where the stable policy first has a series; <dir>.runs/ gets the
+# records of each run of advance, the first ones of the state at init.
 new_tree () {
 	stable_tree_linux "$1" &&
-	(
-		cd "$1" &&
-		week=$(stable_tree_week_of . v6.1-rc1) &&
-		stable_tree_replay . $week &&
-		git rolling init -q --each linux-rolling-stable &&
-		test "$(git config rolling.linux-rolling-stable.steps)" = each &&
-		expected_stable_target . >../"$1".from &&
-		echo $week >../"$1".week &&
-		git worktree add -q -b maint ../"$1"-maint linux-rolling-stable
-	)
-}
-
-# one_run <dir>: replay the next week of the cadence (1, 2, 3, 1, ...
-# weeks on), advance, and check the run against the oracle.  Returns 2
-# at the end of the time line.
-one_run () {
-	week=$(cat "$1.week") && from=$(cat "$1.from") &&
-	week=$((week + 1 + week % 3)) &&
-	test $week -le $(stable_tree_weeks "$1") || return 2
+	mkdir "$1.runs" &&
+	week=$(stable_tree_week_of "$1" v6.1-rc1) &&
+	stable_tree_replay "$1" $week &&
+	git -C "$1" rolling init -q --each linux-rolling-stable &&
+	test "$(git -C "$1" config rolling.linux-rolling-stable.steps)" = each &&
 	echo $week >"$1.week" &&
-	(
-		cd "$1" &&
-		stable_tree_replay . $week &&
-		to=$(expected_stable_target .) &&
-		old=$(git rev-parse linux-rolling-stable) &&
-		expected_each_steps "$from" "$to" >../steps.expect &&
-		git rolling advance --dry-run --porcelain >../dry &&
-		git rolling advance --porcelain >../out 2>../err &&
-		test_must_be_empty ../err &&
-		test_cmp ../dry ../out &&
-		sed -n "s/^step linux-rolling-stable [^ ]* \([^ ]*\) .*/\1/p" ../out >../steps.actual &&
-		test_cmp ../steps.expect ../steps.actual &&
-		sed -n "s/^step [^ ]* [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../out >../ids.actual &&
-		git rev-list --reverse --first-parent "$old..linux-rolling-stable" >../ids.expect &&
-		test_cmp ../ids.expect ../ids.actual &&
-		(
-			cd ../"$1"-maint &&
-			while read tag
-			do
-				recipe_step "$tag" || return 1
-			done <../steps.expect
-		) &&
-		test "$(git rev-parse maint)" = "$(git rev-parse linux-rolling-stable)" &&
-		{ echo "week $week" && cat ../steps.expect; } >>../"$1".log &&
-		echo "$to" >../"$1".from
-	) || { echo "week $week failed"; cat out; return 1; }
+	record_run "$1" $week
 }
 
+# record_run <dir> <week>: the refs after a run (or the init) in
+# <dir>.runs/<1000 + week>.refs.
+record_run () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" \
+		refs/heads/linux-rolling-stable "refs/tags/v*" >"$1.runs/$(($2 + 1000)).refs"
+}
+
+# simulate <dir>: replay the weeks of the cadence (1, 2, 3, 1, ... weeks
+# on) and advance after each, with a dry run first, recording the runs;
+# then check them all at once (check_runs).
 simulate () {
-	while :
+	week=$(cat "$1.week") &&
+	last=$(stable_tree_weeks "$1") &&
+	while week=$((week + 1 + week % 3)) && test $week -le $last
 	do
-		one_run "$1"
-		case $? in
-		0) ;;
-		2) return 0 ;;
-		*) return 1 ;;
-		esac
-	done
+		n=$1.runs/$((week + 1000)) &&
+		stable_tree_replay "$1" $week &&
+		git -C "$1" rolling advance --dry-run --porcelain >$n.dry &&
+		git -C "$1" rolling advance --porcelain >$n.out 2>$n.err &&
+		test_must_be_empty $n.err &&
+		record_run "$1" $week || { echo "week $week failed"; cat $n.out; return 1; }
+	done &&
+	check_runs "$1"
+}
+
+# each_steps_by_run <runs-dir>: what expected_each_steps prints for each
+# run, from the target of the run before (the init's, first) to the
+# run's target, on the tags of the run, as "week <n>: <tag>" lines, and
+# "week <n>: -" for a run without a target.  One sort -V ranks the tags.
+each_steps_by_run () {
+	awk 'substr($2, 1, 11) == "refs/tags/v" { print substr($2, 11) }' "$1"/*.refs \
+		>"$1/names" &&
+	sort -u -V "$1/names" >"$1/ranks" &&
+	expected_weekly_targets "" "$1"/*.refs >"$1/targets" &&
+	awk '
+		function series(t) {
+			sub(/\.[0-9]*$/, "", t)
+			return t
+		}
+		function steps(   i, s, n, list, pick, j, k, tmp, seen) {
+			s = series(from)
+			n = 0
+			for (i = 1; i <= nt; i++)
+				if (index(tag[i], s ".") == 1 &&
+				    substr(tag[i], length(s) + 2) ~ /^[1-9][0-9]*$/)
+					list[++n] = tag[i]
+			for (j = 2; j <= n; j++)
+				for (k = j; k > 1 && rank[list[k]] < rank[list[k - 1]]; k--) {
+					tmp = list[k]; list[k] = list[k - 1]; list[k - 1] = tmp
+				}
+			seen = 0
+			for (j = 1; j <= n; j++) {
+				if (seen) {
+					print "week " week ": " list[j]
+					if (list[j] == to)
+						break
+				}
+				if (list[j] == from)
+					seen = 1
+			}
+			if (s != series(to))
+				print "week " week ": " to
+		}
+		function run() {
+			to = target[state]
+			if (week != "") {
+				if (from == "-" || to == "-")
+					print "week " week ": -"
+				else
+					steps()
+			}
+			from = to
+		}
+		FILENAME == ARGV[1] { rank[$0] = NR; next }
+		FILENAME == ARGV[2] { target[$1] = $2; next }
+		FILENAME != current {
+			if (current != "")
+				run()
+			current = FILENAME
+			state = FILENAME
+			sub(/.*\//, "", state)
+			sub(/\.refs$/, "", state)
+			week = ++files == 1 ? "" : state - 1000
+			nt = 0
+		}
+		substr($2, 1, 11) == "refs/tags/v" { tag[++nt] = substr($2, 11) }
+		END { run() }
+	' "$1/ranks" "$1/targets" "$1"/*.refs
+}
+
+# check_runs <dir>: each run of advance recorded in <dir>.runs was as its
+# dry run announced; it merged, one merge each, the releases that
+# expected_each_steps lists from the target of the run before to the
+# run's own; the ids it printed are the branch's new first-parent
+# commits, and the branch ends there; and the maintainers' recipe,
+# merging those releases by name one after the other, makes the very
+# same commits.  <dir>.log gets "week <n>" and the releases merged, per
+# run.
+check_runs () {
+	r=$1.runs &&
+	weekly_lines "$r"/*.dry >"$r/dry" &&
+	weekly_lines "$r"/*.out >"$r/out" &&
+	test_cmp "$r/dry" "$r/out" &&
+	each_steps_by_run "$r" >"$r/steps.expect" &&
+	sed -n "s/^\(week [0-9]*: \)step linux-rolling-stable [^ ]* \([^ ]*\) .*/\1\2/p" "$r/out" \
+		>"$r/steps.actual" &&
+	test_cmp "$r/steps.expect" "$r/steps.actual" &&
+	ls "$r"/*.refs >"$r/list" &&
+	read start rest <"$(head -n 1 "$r/list")" &&
+	git -C "$1" rev-list --reverse --first-parent "$start..linux-rolling-stable" >"$r/chain" &&
+	awk -v recipe="$r/recipe" -v logfile="$1.log" '
+		function week_of(file) {
+			sub(/.*\//, "", file)
+			sub(/\..*/, "", file)
+			return file - 1000
+		}
+		FILENAME == ARGV[1] { chain[++nc] = $1; next }
+		FILENAME == ARGV[2] { week = $2; sub(/:$/, "", week); steps[week] = steps[week] $3 " "; next }
+		FILENAME ~ /\.refs$/ {
+			if (FNR == 1)
+				order[++nr] = week_of(FILENAME)
+			if ($2 == "refs/heads/linux-rolling-stable")
+				tip[week_of(FILENAME)] = $1
+			next
+		}
+		$3 == "step" {
+			week = $2
+			sub(/:$/, "", week)
+			printed[week] = printed[week] $7 " "
+		}
+		function fail(msg) {
+			print msg
+			bad = 1
+		}
+		END {
+			at = tip[order[1]]
+			for (i = 2; i <= nr; i++) {
+				w = order[i]
+				print "week " w >logfile
+				nt = split(steps[w], tags, " ")
+				np = split(printed[w], ids, " ")
+				for (j = 1; j <= nt; j++)
+					print tags[j] >logfile
+				for (j = 1; j <= np; j++) {
+					if (ids[j] != chain[++n])
+						fail("week " w ": printed " ids[j] ", the chain has " chain[n])
+					print chain[n], tags[j], "week " w >recipe
+					at = ids[j]
+				}
+				if (tip[w] != at)
+					fail("week " w ": the branch is at " tip[w] ", not " at)
+			}
+			if (n != nc)
+				fail(n " steps printed, " nc " commits on the chain")
+			exit bad
+		}
+	' "$r/chain" "$r/steps.expect" $(cat "$r/list") "$r/out" &&
+	(cd "$1" && recipe_replay "$start" "$TRASH_DIRECTORY/$r/recipe")
 }
 
 test_expect_success 'annotated tags: week by week, one merge per release, as the recipe' '

@@ -5,8 +5,9 @@ test_description='git rolling log shows each step and what it brought
 A stable and an lts branch are advanced week by week on a generated
 Linux-style tree; the log of each is compared line by line with an
 oracle written with plain git: git log --first-parent for the steps and
-their dates, git rev-parse --short for the ids, git rev-list --count
-<previous release>..<release> for the commits each step brought.
+their dates, git log'\''s %h (git rev-parse --short) for the ids, git
+rev-list --count <previous release>..<release> for the commits each
+step brought.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
