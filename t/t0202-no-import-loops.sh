@@ -15,31 +15,34 @@ or more:
 . "$(dirname "$0")"/test-lib.sh
 
 # symbol_edges <object>...: "<from> <to>" when <from> leaves undefined a
-# symbol that <to> defines.
+# symbol that <to> defines.  One nm for each list (nm -A names the
+# object on every line).
 symbol_edges () {
-	for o
-	do
-		nm --defined-only -g "$o" | awk -v o="$o" "NF == 3 { print \$3, o }" || return 1
-	done | sort >"$TRASH_DIRECTORY/defined" &&
-	for o
-	do
-		nm -u "$o" | awk -v o="$o" "{ print \$NF, o }" || return 1
-	done | sort >"$TRASH_DIRECTORY/undefined" &&
+	nm -A --defined-only -g "$@" |
+	awk "NF == 3 { sub(/:[^:]*\$/, \"\", \$1); print \$3, \$1 }" |
+	sort >"$TRASH_DIRECTORY/defined" &&
+	nm -A -u "$@" |
+	awk "{ sub(/:[^:]*\$/, \"\", \$1); print \$NF, \$1 }" |
+	sort >"$TRASH_DIRECTORY/undefined" &&
 	join "$TRASH_DIRECTORY/undefined" "$TRASH_DIRECTORY/defined" | awk "{ print \$2, \$3 }" | sort -u
 }
 
 # include_edges <source>...: "<from> <to>" when a file of module <from>
-# (its path without .c or .h) includes the header of module <to>.
+# (its path without .c or .h) includes the header of module <to>; one
+# awk reads them all and folds "dir/../" out of the paths.
 include_edges () {
-	for f
-	do
-		sed -n "s/^#include \"\\(.*\\)\\.h\".*/\\1/p" "$f" |
-		while read header
-		do
-			echo "${f%.[ch]} ${f%/*}/$header" |
-			sed -e :a -e "s|[^ /.][^ /]*/\\.\\./||" -e ta || return 1
-		done || return 1
-	done | sort -u
+	awk '
+	match($0, /^#include "[^"]*\.h"/) {
+		header = substr($0, 11, RLENGTH - 13)
+		from = FILENAME
+		sub(/\.[ch]$/, "", from)
+		dir = FILENAME
+		sub(/\/[^\/]*$/, "", dir)
+		to = dir "/" header
+		while (sub(/[^ \/.][^ \/]*\/\.\.\//, "", to))
+			;
+		print from, to
+	}' "$@" | sort -u
 }
 
 # cycles: "<from> <to>" edges on stdin; one line per group of nodes that
