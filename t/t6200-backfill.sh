@@ -23,43 +23,48 @@ tag_events () {
 }
 
 # replay_reference <events-file> <branch> <init-options> [<branch>
-# <init-options>]: delete the event tags, then recreate them one by one;
-# init each branch (with its options, word-split) as soon as init
-# succeeds, and advance the branches made after every later tag.
+# <init-options>]...: delete the event tags, then recreate them one by
+# one; init each branch (with its options, word-split) as soon as init
+# succeeds, and advance the branches made after every later tag, all of
+# them with one advance.
 replay_reference () {
-	events=$1 first=$2 first_opts=$3 second=$4 second_opts=$5 &&
+	events=$1 &&
+	shift &&
 	awk "{ print \"delete refs/tags/\" \$2 }" "$events" | git update-ref --stdin &&
 	made= &&
 	while read time tag object
 	do
 		git update-ref "refs/tags/$tag" "$object" &&
-		for branch in $first $second
-		do
-			case " $made " in
-			*" $branch "*) continue ;;
-			esac &&
-			if test "$branch" = "$first"
-			then
-				opts=$first_opts
-			else
-				opts=$second_opts
-			fi &&
-			if git rolling init -q $opts "$branch" 2>/dev/null
-			then
-				made="$made $branch"
-			fi || return 1
-		done &&
+		replay_init_ "$@" &&
 		if test -n "$made"
 		then
 			git rolling advance -q $made || return 1
 		fi
 	done <"$events" &&
-	for branch in $first $second
+	while test $# -gt 0
 	do
 		case " $made " in
-		*" $branch "*) ;;
-		*) echo "$branch was never made"; return 1 ;;
-		esac
+		*" $1 "*) ;;
+		*) echo "$1 was never made"; return 1 ;;
+		esac &&
+		shift 2
+	done
+}
+
+# replay_init_ <branch> <init-options>...: init the branches not made yet
+# that init accepts now, and add them to $made.
+replay_init_ () {
+	while test $# -gt 0
+	do
+		case " $made " in
+		*" $1 "*) ;;
+		*)
+			if git rolling init -q $2 "$1" 2>/dev/null
+			then
+				made="$made $1"
+			fi ;;
+		esac &&
+		shift 2
 	done
 }
 
@@ -79,8 +84,9 @@ test_expect_success 'stable and lts: backfill equals init then advance after eve
 	git rolling init --backfill linux-rolling-stable >out &&
 	grep "^created .linux-rolling-stable. at v5.19.2 ([0-9a-f]*), replayed [0-9]* tags since: [0-9]* steps, tip [0-9a-f]*$" out &&
 	git rolling init -q --backfill --lts --series "$LTS_SERIES" linux-rolling-lts &&
-	replay_reference ../events reference --stable \
-		reference-lts "--lts --series $(echo $LTS_SERIES | tr " " ,)" &&
+	series=$(echo $LTS_SERIES | tr " " ,) &&
+	replay_reference ../events reference --stable reference-lts "--lts --series $series" \
+		reference-each "--stable --each" reference-each-lts "--lts --each --series $series" &&
 	test "$(git rev-parse reference)" = "$(git rev-parse linux-rolling-stable)" &&
 	test "$(git rev-parse reference-lts)" = "$(git rev-parse linux-rolling-lts)" &&
 	git rolling verify --rebuild linux-rolling-stable linux-rolling-lts &&
@@ -89,13 +95,13 @@ test_expect_success 'stable and lts: backfill equals init then advance after eve
 
 # Replayed tag by tag, every release is merged as it appears in both
 # modes; the modes differ only in what advance does after several tags.
+# The reference branches were made by the replay of the test above.
 test_expect_success 'steps = each: as advance makes them' '
 	cd tree &&
 	git rolling init -q --backfill --each each-stable &&
 	test "$(git config rolling.each-stable.steps)" = each &&
 	git rolling init -q --backfill --each --lts --series "$LTS_SERIES" each-lts &&
-	replay_reference ../events reference-each "--stable --each" \
-		reference-each-lts "--lts --each --series $(echo $LTS_SERIES | tr " " ,)" &&
+	test "$(git config rolling.reference-each.steps)" = each &&
 	test "$(git rev-parse reference-each)" = "$(git rev-parse each-stable)" &&
 	test "$(git rev-parse reference-each-lts)" = "$(git rev-parse each-lts)" &&
 	git rolling verify --rebuild each-stable each-lts
