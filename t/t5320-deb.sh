@@ -13,8 +13,11 @@ HEAD: commit what it should see.
 
 BUILD=$GIT_ROLLING_BUILD_DIR
 # The package builds as Debian builds it: with its compiler and flags, not
-# those a make that runs the suite passes on (make CC=clang test).
-unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS LDFLAGS CPPFLAGS DEVELOPER
+# those a make that runs the suite passes on (make CC=clang test), and
+# against the system's libraries, not a libgit2 the suite was pointed at
+# (.ci/libgit2-leg), which no package would provide.
+unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS LDFLAGS CPPFLAGS DEVELOPER \
+	PKG_CONFIG_PATH LD_LIBRARY_PATH
 
 if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh >/dev/null 2>&1 ||
    ! command -v lintian >/dev/null 2>&1 || ! command -v asciidoctor >/dev/null 2>&1

@@ -23,11 +23,11 @@ test_expect_success 'setup: a clone' '
 
 test_expect_success 'a library pkg-config cannot find stops the build, named' '
 	mkdir no-pc &&
-	test_must_fail env PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src >out 2>err &&
+	test_must_fail env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src >out 2>err &&
 	grep "pkg-config cannot find libgit2 (Debian package libgit2-dev) libpcre2-8 (Debian package libpcre2-dev) json-c (Debian package libjson-c-dev)" err &&
 	find src -name "*.o" >objects &&
 	test_must_be_empty objects &&
-	env PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src clean
+	env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src clean
 '
 
 # compiled <make output>: the sources compiled, one per line.
