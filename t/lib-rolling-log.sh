@@ -20,6 +20,36 @@ log_steps_ () {
 	done <"$TRASH_DIRECTORY/log.fp"
 }
 
+# log_counts_: for each step of log.steps, newest first, git rev-list
+# --count <previous release>..<release>, or "base" for the last step.
+# A count depends on the two commits alone, which never change, so it
+# is kept in log.count-memo under their ids (one cat-file resolves the
+# release names) and each pair is counted once per script.
+log_counts_ () {
+	awk 'NR > 1 { print $3 "^{commit}"; print prev "^{commit}" } { prev = $3 }' \
+		"$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.pairs" &&
+	git cat-file --batch-check='%(objectname)' <"$TRASH_DIRECTORY/log.pairs" \
+		>"$TRASH_DIRECTORY/log.pair-ids" &&
+	touch "$TRASH_DIRECTORY/log.count-memo" &&
+	awk '
+		FILENAME == ARGV[1] { known[$1 " " $2] = 1; next }
+		FNR % 2 { from = $1; next }
+		!((from " " $1) in known) { print from, $1; known[from " " $1] = 1 }
+	' "$TRASH_DIRECTORY/log.count-memo" "$TRASH_DIRECTORY/log.pair-ids" \
+		>"$TRASH_DIRECTORY/log.count-new" &&
+	while read from to
+	do
+		count=$(git rev-list --count "$from..$to") &&
+		echo "$from $to $count" || return 1
+	done <"$TRASH_DIRECTORY/log.count-new" >>"$TRASH_DIRECTORY/log.count-memo" &&
+	awk '
+		FILENAME == ARGV[1] { count[$1 " " $2] = $3; next }
+		FNR % 2 { from = $1; next }
+		{ print count[from " " $1] }
+		END { print "base" }
+	' "$TRASH_DIRECTORY/log.count-memo" "$TRASH_DIRECTORY/log.pair-ids"
+}
+
 # expected_log_fields <branch>: "date|release|id|what it brought" per
 # step, newest first: the id abbreviated as git abbreviates ids (%h of
 # git log, which is git rev-parse --short), and what the step brought
@@ -27,25 +57,14 @@ log_steps_ () {
 # v255.3 -> 255) also names the merge windows it includes: the series
 # with release tags after the old one up to the new one, in version
 # order (sort -V).  One git log abbreviates every id and one git tag
-# lists the series; the counts take a rev-list each; awk writes the
-# lines (14872 commits: "14,872 commits").
+# lists the series; log_counts_ counts; awk writes the lines (14872
+# commits: "14,872 commits").
 expected_log_fields () {
 	log_steps_ "$1" >"$TRASH_DIRECTORY/log.steps" &&
-	tail -n +2 "$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.prev" &&
 	awk '{ print $1 }' "$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.ids" &&
 	git log --no-walk=unsorted --format=%h --stdin <"$TRASH_DIRECTORY/log.ids" \
 		>"$TRASH_DIRECTORY/log.short" &&
-	{
-		while read commit date release
-		do
-			if read prev_commit prev_date prev_release
-			then
-				git rev-list --count "$prev_release..$release" || return 1
-			else
-				echo base
-			fi <&3
-		done 3<"$TRASH_DIRECTORY/log.prev"
-	} <"$TRASH_DIRECTORY/log.steps" >"$TRASH_DIRECTORY/log.counts" &&
+	log_counts_ >"$TRASH_DIRECTORY/log.counts" &&
 	git tag -l >"$TRASH_DIRECTORY/log.tags" &&
 	grep -E "$LOG_RELEASE_RE" "$TRASH_DIRECTORY/log.tags" |
 	sed -e 's/^v//' -e 's/\.[0-9]*$//' >"$TRASH_DIRECTORY/log.series.all" &&
