@@ -2,8 +2,21 @@
 # an upstream that publishes to a server and a consumer that fetches.
 # Source after lib-stable-tree.sh; the scripts set $BRANCH.
 #
+#   setup_upstream  a Linux stable tree "upstream" (VERIFY_MAINLINE
+#                   series; STABLE_SIGNED_TAGS and the other knobs as
+#                   lib-stable-tree.sh reads them) at week 11 with
+#                   $BRANCH made by init, and an empty bare "server.git"
+#                   that is its remote "server"
 #   publish WEEK    replay the upstream tree to WEEK, advance it and push
 #                   its tags and $BRANCH to the remote "server"
+
+setup_upstream () {
+	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
+	stable_tree_replay upstream 11 &&
+	git -C upstream rolling init -q --preset linux $BRANCH &&
+	git init -q --bare server.git &&
+	git -C upstream remote add server "$TRASH_DIRECTORY/server.git"
+}
 
 publish () {
 	stable_tree_replay upstream "$1" &&

@@ -13,16 +13,11 @@ is left in the repository at all.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 
 BRANCH=linux-rolling-stable
 
-# publish <week>: the maintainers release a week, advance and push.
-publish () {
-	stable_tree_replay upstream "$1" &&
-	git -C upstream rolling advance -q &&
-	push_all
-}
-
+# What publish (lib-fetch.sh) pushes, without a new week.
 push_all () {
 	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
 		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
@@ -66,11 +61,7 @@ needed_tags () {
 }
 
 test_expect_success 'setup: a maintainer, a server, a consumer following it' '
-	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
-	stable_tree_replay upstream 11 &&
-	git -C upstream rolling init -q --preset linux $BRANCH &&
-	git init -q --bare server.git &&
-	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	setup_upstream &&
 	push_all &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&

@@ -20,11 +20,7 @@ snapshot () {
 }
 
 test_expect_success 'setup: a consumer that fetched once' '
-	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
-	stable_tree_replay upstream 11 &&
-	git -C upstream rolling init -q --preset linux $BRANCH &&
-	git init -q --bare server.git &&
-	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	setup_upstream &&
 	publish 12 &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&

@@ -34,11 +34,7 @@ snapshot () {
 }
 
 test_expect_success 'setup: signed releases, merges that embed them, a consumer with --signatures' '
-	STABLE_SIGNED_TAGS=1 STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
-	stable_tree_replay upstream 11 &&
-	git -C upstream rolling init -q --preset linux $BRANCH &&
-	git init -q --bare server.git &&
-	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	STABLE_SIGNED_TAGS=1 setup_upstream &&
 	publish 14 &&
 	git -C server.git cat-file commit $BRANCH >tip.commit &&
 	grep "^mergetag object " tip.commit &&

@@ -19,11 +19,7 @@ server_tip () {
 }
 
 test_expect_success 'setup: a server and a clone tracking its rolling branch' '
-	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
-	stable_tree_replay upstream 11 &&
-	git -C upstream rolling init -q --preset linux $BRANCH &&
-	git init -q --bare server.git &&
-	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	setup_upstream &&
 	publish 13 &&
 	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" reader &&
 	git -C reader rolling init -q --follow origin/$BRANCH

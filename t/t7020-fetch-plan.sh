@@ -77,11 +77,7 @@ base_of () {
 }
 
 test_expect_success 'setup: a maintainer, a server, a consumer following it' '
-	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
-	stable_tree_replay upstream 11 &&
-	git -C upstream rolling init -q --preset linux $BRANCH &&
-	git init -q --bare server.git &&
-	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
+	setup_upstream &&
 	publish 12 &&
 	publish 13 &&
 	publish 14 &&
