@@ -1,6 +1,5 @@
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "ref-move.h"
 #include "error.h"
 
@@ -12,57 +11,20 @@ char *rolling_ref_lock_path(git_repository *repo, const char *refname)
 	       NULL : lock;
 }
 
-/*
- * A lock file left where git takes the ref's lock: name it and say how
- * to recover, as git does, rather than blame a concurrent writer.
- */
-static int stale_ref_lock(git_repository *repo, const char *refname)
-{
-	char *lock = rolling_ref_lock_path(repo, refname);
-	int exists;
-
-	if (!lock)
-		return 0;
-	exists = !access(lock, F_OK);
-	if (exists)
-		rolling_error("cannot lock ref '%s': '%s' exists\n"
-			      "another git process seems to be running in this repository;"
-			      " if none is, one crashed earlier: remove the file and try again",
-			      refname, lock);
-	free(lock);
-	return exists;
-}
-
-static int move_ref(git_repository *repo, const char *refname, const git_oid *from,
-		    const struct rolling_ref_move *move)
-{
-	git_reference *ref = NULL;
-	int err = git_reference_create_matching(&ref, repo, refname, &move->to, from != NULL,
-						from, move->message);
-
-	git_reference_free(ref);
-	if (err >= 0)
-		return 0;
-	if (err == GIT_EEXISTS)
-		return rolling_error("%s already exists", refname);
-	if (stale_ref_lock(repo, refname))
-		return ROLLING_ERROR;
-	if (err == GIT_EMODIFIED || err == GIT_ELOCKED || err == GIT_ENOTFOUND)
-		return rolling_git_error(ROLLING_ERROR, "%s was changed by another process", refname);
-	return rolling_git_error(err, "cannot update %s", refname);
-}
-
 int rolling_ref_move_all(git_repository *repo, const char *refname, const git_oid *old_tip,
 			 const struct rolling_ref_move *moves, size_t nr)
 {
-	const git_oid *from = old_tip;
-	size_t i;
+	struct rolling_ref_update u = { .refname = refname, .had_old = old_tip != NULL,
+					.moves = moves, .moves_nr = nr };
 	int err;
 
-	for (i = 0; i < nr; i++) {
-		if ((err = move_ref(repo, refname, from, &moves[i])) < 0)
-			return err;
-		from = &moves[i].to;
-	}
-	return 0;
+	if (!nr)
+		return 0;
+	git_oid_cpy(&u.new_oid, &moves[nr - 1].to);
+	if (old_tip)
+		git_oid_cpy(&u.old_oid, old_tip);
+	err = rolling_ref_transaction(repo, &u, 1);
+	if (err == ROLLING_EMODIFIED && !old_tip)
+		return rolling_error_code(err, "%s already exists", refname);
+	return err;
 }

@@ -2,6 +2,7 @@
 #define ROLLING_REF_MOVE_H
 
 #include <git2.h>
+#include "ref-transaction.h"
 
 /*
  * One ref moved by compare-and-swap, step by step, each step in its
@@ -12,20 +13,15 @@
  */
 
 /*
- * One move of a ref, recorded in its reflog with `message` (of any
- * length; not copied: the caller keeps it while the move is in use).
- */
-struct rolling_ref_move {
-	git_oid to;
-	const char *message;
-};
-
-/*
- * Move `refname` through `moves` in order, each move a compare-and-swap
- * against the previous value, starting at `old_tip` (NULL: the ref must
- * not exist yet).  The objects must already be written.  Returns 0, or a
- * negative error that names a ref another process moved or created, or
- * a lock file a crashed git left behind.
+ * Move `refname` through `moves` (struct rolling_ref_move, in
+ * ref-transaction.h) in order, by compare-and-swap against `old_tip`
+ * (NULL: the ref must not exist yet): the ref goes to the last move's
+ * tip at once and its reflog gets a line for each move, all or nothing
+ * (rolling_ref_transaction()).  The objects must already be written.
+ * Returns 0, or a negative error that names a ref another process moved
+ * or created, a lock file a crashed git left behind, or a file that
+ * could not be written (a full disk), with nothing changed; or
+ * ROLLING_EPARTIAL as rolling_ref_transaction() returns it.
  */
 int rolling_ref_move_all(git_repository *repo, const char *refname, const git_oid *old_tip,
 			 const struct rolling_ref_move *moves, size_t nr);

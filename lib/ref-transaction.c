@@ -1,6 +1,158 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "ref-transaction.h"
+#include "alloc.h"
 #include "error.h"
+#include "strbuf.h"
+
+/*
+ * How long a lock another writer holds is waited for, as git waits
+ * core.filesRefLockTimeout (100 ms by default) before it gives up: a
+ * concurrent git rolling fetch holds its locks for milliseconds.
+ */
+#define LOCK_TRIES 100
+#define LOCK_TICK_NS (10 * 1000 * 1000)
+
+/* Where a replaced file is kept until the commit is over. */
+#define OLD_SUFFIX ".rolling-old.lock"
+
+/* One file replaced by a rename: a loose ref or a reflog. */
+struct file_swap {
+	char *path;
+	char *lock;      /* <path>.lock: the new content */
+	char *old;       /* <path>.rolling-old.lock: the old file, once linked */
+	int fd;          /* of the lock, while it is being written; -1 otherwise */
+	int taken;       /* the lock is ours */
+	int had_file;    /* path existed: put back from `old`, else removed */
+	int renamed;     /* the lock became the file */
+};
+
+struct tx_ref {
+	const struct rolling_ref_update *u;
+	struct file_swap ref, log;   /* log.path NULL: no reflog is written */
+};
+
+struct tx {
+	git_repository *repo;
+	struct tx_ref *refs;
+	size_t nr;
+	struct file_swap head_log;   /* path NULL unless HEAD names a ref that moves */
+	const struct tx_ref *head_ref;
+	git_signature *who;
+	char **dirs;                 /* directories this transaction created */
+	size_t dirs_nr, dirs_alloc;
+};
+
+static char *join(const char *a, const char *b)
+{
+	char *s;
+
+	return asprintf(&s, "%s%s", a, b) < 0 ? NULL : s;
+}
+
+static int swap_init(struct file_swap *s, const char *dir, const char *name)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	if (!(s->path = join(dir, name)) || !(s->lock = join(s->path, ".lock")))
+		return rolling_error_nomem();
+	return 0;
+}
+
+static void swap_release(struct file_swap *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->taken && !s->renamed)
+		unlink(s->lock);
+	if (s->old)
+		unlink(s->old);
+	free(s->path);
+	free(s->lock);
+	free(s->old);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* --- 1. locks -------------------------------------------------------------- */
+
+/* mkdir -p of the directories above `path`, below the git dir `base`. */
+static int make_parents(struct tx *tx, const char *base, const char *path)
+{
+	char *dir = strdup(path), *slash;
+
+	if (!dir)
+		return rolling_error_nomem();
+	for (slash = dir + strlen(base); (slash = strchr(slash, '/')); *slash++ = '/') {
+		*slash = '\0';
+		if (!mkdir(dir, 0777)) {
+			char *copy = strdup(dir);
+
+			if (!copy || ALLOC_GROW(tx->dirs, tx->dirs_nr + 1, tx->dirs_alloc) < 0) {
+				free(copy);
+				free(dir);
+				return rolling_error_nomem();
+			}
+			tx->dirs[tx->dirs_nr++] = copy;
+		} else if (errno != EEXIST) {
+			int err = rolling_error("cannot create directory '%s': %s", dir,
+						strerror(errno));
+
+			free(dir);
+			return err;
+		}
+	}
+	free(dir);
+	return 0;
+}
+
+static int take_lock(struct file_swap *s, int tries)
+{
+	struct timespec tick = { 0, LOCK_TICK_NS };
+	int i;
+
+	for (i = 0; i < tries; i++) {
+		s->fd = open(s->lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (s->fd >= 0) {
+			s->taken = 1;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+		if (i + 1 < tries)
+			nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+static int lock_ref(struct tx *tx, struct tx_ref *r)
+{
+	const char *common = git_repository_commondir(tx->repo);
+	struct stat st;
+	int err;
+
+	if ((err = swap_init(&r->ref, common, r->u->refname)) < 0 ||
+	    (err = make_parents(tx, common, r->ref.path)) < 0)
+		return err;
+	if (!lstat(r->ref.path, &st) && S_ISDIR(st.st_mode))
+		return rolling_error("cannot update %s: there is a directory in its place"
+				     " ('%s': refs below it exist)", r->u->refname, r->ref.path);
+	if (!take_lock(&r->ref, LOCK_TRIES))
+		return 0;
+	if (errno == EEXIST)
+		return rolling_error("cannot lock ref '%s': '%s' exists\n"
+				     "another git process seems to be running in this"
+				     " repository; if none is, one crashed earlier: remove"
+				     " the file and try again", r->u->refname, r->ref.lock);
+	return rolling_error("cannot lock ref '%s': cannot create '%s': %s", r->u->refname,
+			     r->ref.lock, strerror(errno));
+}
 
 static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 {
@@ -13,7 +165,50 @@ static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 		return rolling_git_error(err, "cannot read %s", u->refname);
 	if (!err && u->had_old && git_oid_equal(&current, &u->old_oid))
 		return 0;
-	return rolling_error("%s was changed by another process", u->refname);
+	return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another process",
+				  u->refname);
+}
+
+/* --- 2. the new content ---------------------------------------------------- */
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Close the lock; a write or close that failed names the file and why. */
+static int finish_lock(struct file_swap *s, int failed, const char *refname)
+{
+	int saved = errno;
+
+	if (close(s->fd) < 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	s->fd = -1;
+	if (failed)
+		return rolling_error("cannot update %s: cannot write '%s': %s", refname, s->lock,
+				     strerror(saved));
+	return 0;
+}
+
+static int write_ref(struct tx_ref *r)
+{
+	char line[GIT_OID_HEXSZ + 2];
+
+	git_oid_tostr(line, GIT_OID_HEXSZ + 1, &r->u->new_oid);
+	strcat(line, "\n");
+	return finish_lock(&r->ref, write_all(r->ref.fd, line, strlen(line)) < 0, r->u->refname);
 }
 
 static int is_logged_by_default(const char *refname)
@@ -21,40 +216,350 @@ static int is_logged_by_default(const char *refname)
 	return !strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13);
 }
 
-int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
-			    size_t nr)
+/* As git decides, from core.logAllRefUpdates (unset: log unless bare). */
+static int logs_all_updates(git_repository *repo)
 {
-	git_transaction *tx = NULL;
+	git_config *config = NULL;
+	git_buf value = GIT_BUF_INIT;
+	int on = !git_repository_is_bare(repo), b;
+
+	if (git_repository_config_snapshot(&config, repo) < 0)
+		return on;
+	if (!git_config_get_string_buf(&value, config, "core.logAllRefUpdates"))
+		on = !strcasecmp(value.ptr, "always") ||
+		     (!git_config_parse_bool(&b, value.ptr) && b);
+	git_buf_dispose(&value);
+	git_config_free(config);
+	return on;
+}
+
+static int wants_log(git_repository *repo, const char *refname, const char *log)
+{
+	return !is_logged_by_default(refname) || !access(log, F_OK) || logs_all_updates(repo);
+}
+
+/* "<old> <new> <name> <<email>> <time> <zone>\t<message>\n", as git writes it. */
+static void add_log_line(struct strbuf *sb, const git_signature *who, const git_oid *from,
+			 const git_oid *to, const char *message)
+{
+	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+	int offset = who->when.offset < 0 ? -who->when.offset : who->when.offset;
+	char sign = who->when.offset < 0 || who->when.sign == '-' ? '-' : '+';
+	size_t start;
+
+	strbuf_addf(sb, "%s %s %s <%s> %lld %c%02d%02d", git_oid_tostr(a, sizeof(a), from),
+		    git_oid_tostr(b, sizeof(b), to), who->name, who->email,
+		    (long long)who->when.time, sign, offset / 60, offset % 60);
+	if (message && *message) {
+		strbuf_addch(sb, '\t');
+		start = sb->len;
+		strbuf_addstr(sb, message);
+		if (!sb->oom) {
+			char *p;
+
+			for (p = sb->buf + start; *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			while (sb->len > start && (sb->buf[sb->len - 1] == ' ' ||
+						   sb->buf[sb->len - 1] == '\t'))
+				strbuf_setlen(sb, sb->len - 1);
+		}
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static void add_log_lines(struct strbuf *sb, const git_signature *who,
+			  const struct rolling_ref_update *u)
+{
+	git_oid zero, from;
+	size_t i;
+
+	memset(&zero, 0, sizeof(zero));
+	git_oid_cpy(&from, u->had_old ? &u->old_oid : &zero);
+	if (!u->moves_nr) {
+		add_log_line(sb, who, &from, &u->new_oid, u->message);
+		return;
+	}
+	for (i = 0; i < u->moves_nr; i++) {
+		add_log_line(sb, who, &from, &u->moves[i].to, u->moves[i].message);
+		git_oid_cpy(&from, &u->moves[i].to);
+	}
+}
+
+/* Copy `from` (the old reflog) into the lock. */
+static int copy_into(int to, const char *from, int *had_file)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd = open(from, O_RDONLY | O_CLOEXEC), err = 0;
+
+	*had_file = fd >= 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	while (!err && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0)
+			err = errno == EINTR ? 0 : -1;
+		else
+			err = write_all(to, buf, (size_t)n);
+	}
+	if (err) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The reflog's new content in its lock.  The ref's lock is ours, and git
+ * writes a reflog only under the lock of its ref: a lock of the reflog
+ * left now was left by a process that died.
+ */
+static int write_log(struct tx *tx, struct file_swap *s, const char *base,
+		     const struct rolling_ref_update *u)
+{
+	struct strbuf lines = STRBUF_INIT;
+	int err;
+
+	if ((err = make_parents(tx, base, s->path)) < 0)
+		return err;
+	if (take_lock(s, 1) < 0 && (errno != EEXIST || unlink(s->lock) < 0 || take_lock(s, 1) < 0))
+		return rolling_error("cannot update %s: cannot create '%s': %s",
+				     u->refname, s->lock, strerror(errno));
+	add_log_lines(&lines, tx->who, u);
+	if (strbuf_oom(&lines)) {
+		strbuf_release(&lines);
+		return rolling_error_nomem();
+	}
+	err = copy_into(s->fd, s->path, &s->had_file) < 0 ||
+	      write_all(s->fd, lines.buf, lines.len) < 0;
+	strbuf_release(&lines);
+	return finish_lock(s, err, u->refname);
+}
+
+/* The file that is replaced, kept under a second name to be put back. */
+static int keep_old(struct file_swap *s, const char *refname)
+{
+	struct stat st;
+
+	if (!s->path || !s->taken)
+		return 0;
+	s->had_file = !lstat(s->path, &st);
+	if (!s->had_file)
+		return 0;
+	if (!(s->old = join(s->path, OLD_SUFFIX)))
+		return rolling_error_nomem();
+	unlink(s->old);
+	if (link(s->path, s->old) < 0) {
+		int err = rolling_error("cannot update %s: cannot keep '%s' while it is"
+					" replaced: %s", refname, s->path, strerror(errno));
+
+		free(s->old);
+		s->old = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/* 1 when HEAD of this work tree is the symbolic ref to `refname`. */
+static int is_head_of(git_repository *repo, const char *refname)
+{
+	git_reference *head;
+	int is;
+
+	if (git_reference_lookup(&head, repo, "HEAD") < 0)
+		return 0;
+	is = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	     !strcmp(git_reference_symbolic_target(head), refname);
+	git_reference_free(head);
+	return is;
+}
+
+static int signature(git_signature **who, git_repository *repo)
+{
+	if (git_signature_default(who, repo) < 0 &&
+	    git_signature_now(who, "unknown", "unknown") < 0)
+		return rolling_git_error(-1, "cannot make the reflog's identity");
+	return 0;
+}
+
+static int prepare_logs(struct tx *tx)
+{
+	const char *common = git_repository_commondir(tx->repo);
+	struct strbuf dir = STRBUF_INIT;
 	size_t i;
 	int err;
 
-	if ((err = git_transaction_new(&tx, repo)) < 0)
-		return rolling_git_error(err, "cannot start a ref transaction");
-	for (i = 0; i < nr; i++) {
-		if ((err = git_transaction_lock_ref(tx, updates[i].refname)) < 0) {
-			err = rolling_git_error(err,
-						"cannot lock %s", updates[i].refname);
-			goto out;
-		}
-	}
-	/* Under the locks nobody else can move them: compare, then write. */
-	for (i = 0; i < nr; i++)
-		if ((err = check_old(repo, &updates[i])) < 0)
-			goto out;
-	for (i = 0; i < nr; i++) {
-		const struct rolling_ref_update *u = &updates[i];
+	strbuf_addf(&dir, "%slogs/", common);
+	if (strbuf_oom(&dir))
+		return rolling_error_nomem();
+	for (i = 0, err = 0; i < tx->nr && !err; i++) {
+		struct tx_ref *r = &tx->refs[i];
 
-		if ((!is_logged_by_default(u->refname) &&
-		     (err = git_reference_ensure_log(repo, u->refname)) < 0) ||
-		    (err = git_transaction_set_target(tx, u->refname, &u->new_oid, NULL,
-						      u->message)) < 0) {
-			err = rolling_git_error(err, "cannot update %s", u->refname);
-			goto out;
+		if ((err = swap_init(&r->log, dir.buf, r->u->refname)) < 0)
+			break;
+		if (!wants_log(tx->repo, r->u->refname, r->log.path)) {
+			swap_release(&r->log);
+			continue;
 		}
+		if ((err = write_log(tx, &r->log, common, r->u)) < 0)
+			break;
+		if (!tx->head_ref && is_head_of(tx->repo, r->u->refname))
+			tx->head_ref = r;
 	}
-	if ((err = git_transaction_commit(tx)) < 0)
-		err = rolling_git_error(err, "cannot update the refs");
-out:
-	git_transaction_free(tx);
+	strbuf_release(&dir);
+	if (err || !tx->head_ref)
+		return err;
+	if ((err = swap_init(&tx->head_log, git_repository_path(tx->repo), "logs/HEAD")) < 0)
+		return err;
+	return write_log(tx, &tx->head_log, git_repository_path(tx->repo), tx->head_ref->u);
+}
+
+static int write_new(struct tx *tx)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < tx->nr; i++)
+		if ((err = write_ref(&tx->refs[i])) < 0)
+			return err;
+	if ((err = signature(&tx->who, tx->repo)) < 0 || (err = prepare_logs(tx)) < 0)
+		return err;
+	for (i = 0; i < tx->nr; i++)
+		if ((err = keep_old(&tx->refs[i].ref, tx->refs[i].u->refname)) < 0 ||
+		    (err = keep_old(&tx->refs[i].log, tx->refs[i].u->refname)) < 0)
+			return err;
+	return tx->head_ref ? keep_old(&tx->head_log, tx->head_ref->u->refname) : 0;
+}
+
+static int prepare(struct tx *tx)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < tx->nr; i++)
+		if ((err = lock_ref(tx, &tx->refs[i])) < 0)
+			return err;
+	/* Under the locks nobody else can move them: compare, then write. */
+	for (i = 0; i < tx->nr; i++)
+		if ((err = check_old(tx->repo, tx->refs[i].u)) < 0)
+			return err;
+	return write_new(tx);
+}
+
+/* --- 3. the renames -------------------------------------------------------- */
+
+static int swap_commit(struct file_swap *s, const char *refname)
+{
+	if (!s->path)
+		return 0;
+	if (rename(s->lock, s->path) < 0)
+		return rolling_error("cannot update %s: cannot rename '%s' to '%s': %s", refname,
+				     s->lock, s->path, strerror(errno));
+	s->renamed = 1;
+	return 0;
+}
+
+/* 0 when the old file is back (or, when there was none, the new one gone). */
+static int swap_undo(struct file_swap *s)
+{
+	if (!s->path || !s->renamed)
+		return 0;
+	if (s->had_file ? rename(s->old, s->path) < 0 : unlink(s->path) < 0)
+		return -1;
+	s->renamed = 0;
+	s->taken = 0;
+	return 0;
+}
+
+/* Put back what was renamed; name what could not be. */
+static int roll_back(struct tx *tx)
+{
+	struct strbuf left = STRBUF_INIT;
+	size_t i = tx->nr;
+	char *why;
+	int err;
+
+	if (swap_undo(&tx->head_log) < 0)
+		strbuf_addf(&left, "\n\tlogs/HEAD records a move of %s", tx->head_ref->u->refname);
+	while (i--) {
+		struct tx_ref *r = &tx->refs[i];
+
+		if (swap_undo(&r->ref) < 0)
+			strbuf_addf(&left, "\n\t%s moved", r->u->refname);
+		if (swap_undo(&r->log) < 0)
+			strbuf_addf(&left, "\n\tthe reflog of %s records the move", r->u->refname);
+	}
+	if (!left.len)
+		return 0;
+	why = rolling_error_take();
+	err = strbuf_oom(&left) ? rolling_error_nomem() :
+	      rolling_error_code(ROLLING_EPARTIAL, "%s; these could not be put back:%s",
+				 why ? why : "", left.buf);
+	free(why);
+	strbuf_release(&left);
+	return err;
+}
+
+static int commit(struct tx *tx)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < tx->nr && !err; i++)
+		if ((err = swap_commit(&tx->refs[i].log, tx->refs[i].u->refname)) >= 0)
+			err = swap_commit(&tx->refs[i].ref, tx->refs[i].u->refname);
+	if (!err && tx->head_ref)
+		err = swap_commit(&tx->head_log, tx->head_ref->u->refname);
+	if (err < 0 && roll_back(tx) < 0)
+		return ROLLING_EPARTIAL;
+	return err;
+}
+
+static void tx_release(struct tx *tx, int failed)
+{
+	size_t i;
+
+	for (i = 0; i < tx->nr; i++) {
+		swap_release(&tx->refs[i].log);
+		swap_release(&tx->refs[i].ref);
+	}
+	swap_release(&tx->head_log);
+	/* Only empty ones go; deepest first. */
+	for (i = tx->dirs_nr; i--; ) {
+		if (failed)
+			rmdir(tx->dirs[i]);
+		free(tx->dirs[i]);
+	}
+	free(tx->dirs);
+	free(tx->refs);
+	git_signature_free(tx->who);
+}
+
+int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
+			    size_t nr)
+{
+	struct tx tx;
+	size_t i;
+	int err;
+
+	memset(&tx, 0, sizeof(tx));
+	tx.repo = repo;
+	tx.head_log.fd = -1;
+	if (!nr)
+		return 0;
+	if (!(tx.refs = calloc(nr, sizeof(*tx.refs))))
+		return rolling_error_nomem();
+	tx.nr = nr;
+	for (i = 0; i < nr; i++) {
+		tx.refs[i].u = &updates[i];
+		tx.refs[i].ref.fd = tx.refs[i].log.fd = -1;
+	}
+	if ((err = prepare(&tx)) >= 0)
+		err = commit(&tx);
+	tx_release(&tx, err < 0);
 	return err;
 }

@@ -3,6 +3,15 @@
 
 #include <git2.h>
 
+/*
+ * One move of a ref, recorded in its reflog with `message` (of any
+ * length; not copied: the caller keeps it while the move is in use).
+ */
+struct rolling_ref_move {
+	git_oid to;
+	const char *message;
+};
+
 /* One ref to set, if it still holds what the caller last saw. */
 struct rolling_ref_update {
 	const char *refname;
@@ -10,15 +19,42 @@ struct rolling_ref_update {
 	int had_old;          /* 0: the ref must not exist */
 	git_oid old_oid;
 	const char *message;  /* for the reflog */
+	/*
+	 * Optional: the ref passes through moves[0..moves_nr-1] (the last
+	 * one's `to` is new_oid), one reflog line each, in place of one
+	 * line with `message`.  The ref itself jumps to new_oid at once.
+	 */
+	const struct rolling_ref_move *moves;
+	size_t moves_nr;
 };
 
+/* A compare-and-swap was lost: a ref is not where the caller saw it. */
+#define ROLLING_EMODIFIED  -15   /* matches GIT_EMODIFIED on purpose */
+/* The commit failed half-way and some refs could not be put back. */
+#define ROLLING_EPARTIAL   -40
+
 /*
- * Set every ref of `updates` or none: all are locked first, then each
- * is compared with its old value under its lock, and only when all
- * match are they written, each with a reflog entry (created for refs
- * outside refs/heads/ and refs/remotes/, which git does not log by
- * default).  Returns 0, or a negative error (a ref locked or changed
- * by another process, say) with nothing written.
+ * Set every ref of `updates` or none, as git's files backend does:
+ *
+ *  1. every ref is locked (<ref>.lock, taken as git takes it, waiting a
+ *     little for a lock another writer holds) and compared with its old
+ *     value under its lock;
+ *  2. every lock gets the new value, and every reflog a copy of itself
+ *     with the new lines appended (logs/<ref>.lock), and so does
+ *     logs/HEAD when HEAD is a ref that moves; the old files are kept
+ *     under a second name;
+ *  3. all of them are renamed into place.
+ *
+ * Reflogs are written for refs outside refs/heads/ and refs/remotes/
+ * (which git does not log by default), and for those wherever git would
+ * log them (core.logAllRefUpdates, or a reflog that exists).
+ *
+ * A failure in 1 or 2 (a full disk, say) changes nothing.  A failure in
+ * 3 puts back every file already renamed.  Returns 0; ROLLING_EMODIFIED
+ * when a ref was changed by another process (nothing written);
+ * ROLLING_EPARTIAL, with a message naming the refs that moved and the
+ * reflogs that record a move, when a file could not be put back; another
+ * negative error with nothing changed.
  */
 int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
 			    size_t nr);

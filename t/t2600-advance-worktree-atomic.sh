@@ -213,7 +213,9 @@ test_expect_success 'killed while writing the reflog of the moved branch: finish
 	consistent $tag
 '
 
-test_expect_success 'a series switch killed between its two moves: the next advance finishes' '
+# The two moves of a series switch are one ref update: the branch jumps
+# to the second tip, and its reflog gets a line for each move.
+test_expect_success 'a series switch killed before its branch moves: the next advance does both' '
 	stable_tree_linux switch &&
 	stable_tree_replay switch $(($(stable_tree_week_of switch v6.3.1) + 1)) &&
 	(
@@ -223,12 +225,21 @@ test_expect_success 'a series switch killed between its two moves: the next adva
 		start=$(git rev-parse HEAD) &&
 		git rolling advance --porcelain --dry-run >../plan &&
 		test_line_count = 2 ../plan &&
-		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=3 \
+		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=2 \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
-		test "$(git rev-parse linux-rolling-stable^1)" = $start &&
-		test "$(git rev-parse HEAD)" = "$(sed -n "1s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan)" &&
+		test "$(git rev-parse linux-rolling-stable)" = $start &&
+		git reflog show --format=%H -1 linux-rolling-stable >../top &&
+		echo $start >../expect &&
+		test_cmp ../expect ../top &&
 		git rolling advance -q &&
-		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan)
+		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan) &&
+		git reflog show --format="%H %gs" -3 linux-rolling-stable >../reflog &&
+		sed -n "3s/ .*//p" ../reflog >../was &&
+		test_cmp ../expect ../was &&
+		sed -n "2s/ .*//p" ../reflog >../mid &&
+		sed -n "1s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan >../expect-mid &&
+		test_cmp ../expect-mid ../mid &&
+		test "$(git rev-parse linux-rolling-stable^1)" = "$(cat ../mid)"
 	)
 '
 
