@@ -1,6 +1,9 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "remote-refs.h"
 #include "alloc.h"
 #include "run-command.h"
@@ -99,6 +102,32 @@ static int read_file(char **out, const char *path)
 	return err;
 }
 
+/*
+ * git ls-remote that cannot write its answer says "unknown write failure
+ * on standard output", without the reason.  Try to write a little more
+ * where it wrote: when that fails for want of space, that was the cause.
+ */
+#define PROBE_SIZE 65536
+
+static int out_of_space(const char *path)
+{
+	static const char zeros[4096];
+	off_t end;
+	int fd = open(path, O_WRONLY | O_CLOEXEC), full = 0, i;
+
+	if (fd < 0)
+		return 0;
+	if ((end = lseek(fd, 0, SEEK_END)) >= 0) {
+		for (i = 0; i < PROBE_SIZE / (int)sizeof(zeros) && !full; i++)
+			full = write(fd, zeros, sizeof(zeros)) < 0 && (errno == ENOSPC ||
+								     errno == EDQUOT);
+		/* A scratch file in the quarantine: a failure here changes nothing. */
+		(void)!ftruncate(fd, end);
+	}
+	close(fd);
+	return full;
+}
+
 int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
 			       const char *path)
 {
@@ -108,6 +137,9 @@ int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, cons
 	memset(refs, 0, sizeof(*refs));
 	if (status < 0)
 		return status;
+	if (status && out_of_space(path))
+		return rolling_error("cannot list the refs of '%s': git ls-remote could not write"
+				     " them to '%s': %s", remote, path, strerror(ENOSPC));
 	if (status)
 		return rolling_error("cannot list the refs of '%s' (git ls-remote: exit status %d)",
 				     remote, status);
