@@ -12,6 +12,7 @@
 #include "../lib/fetch-plan.h"
 #include "../lib/fetch-objects.h"
 #include "../lib/quarantine.h"
+#include "../lib/ref-transaction.h"
 #include "../lib/repo.h"
 
 static const char *const fetch_usage[] = {
@@ -104,23 +105,37 @@ static void run_test_seam(const char *variable)
 		die("%s failed", variable);
 }
 
+/* Another process moved the refs meanwhile, to what this run accepts. */
+static void report_race(const struct rolling_fetch_branch *f)
+{
+	char a[ROLLING_REPORT_ABBREV_BUFSZ], b[ROLLING_REPORT_ABBREV_BUFSZ];
+
+	if (f->raced == ROLLING_RACE_SAME)
+		fprintf(stderr, "%s: another process updated it meanwhile to %s,"
+			" the tip this fetch verified\n", f->name, rolling_report_abbrev(a, &f->tip));
+	else if (f->raced == ROLLING_RACE_DESCENDANT)
+		fprintf(stderr, "%s: another process updated it meanwhile to %s, which descends"
+			" from %s, the tip this fetch verified, and verifies since it\n", f->name,
+			rolling_report_abbrev(a, &f->tip), rolling_report_abbrev(b, &f->verified_tip));
+}
+
 static void report_update(const struct rolling_fetch_branch *f)
 {
 	char a[ROLLING_REPORT_ABBREV_BUFSZ], b[ROLLING_REPORT_ABBREV_BUFSZ];
 	const char *tip = rolling_report_abbrev(b, &f->tip);
 
-	if (rolling_fetch_branch_unchanged(f)) {
+	if (rolling_fetch_branch_unchanged(f) && !f->raced) {
 		printf("%s: up to date at %s\n", f->name, tip);
 		return;
 	}
 	if (f->rewound) {
 		rolling_warning("%s: rewound: %s is not on the new chain; accepted after a full"
 				" verify (--allow-rewind)", f->name,
-				rolling_report_abbrev(a, &f->verified));
+				rolling_report_abbrev(a, &f->was_verified));
 		printf("%s: forced update %s...%s\n", f->name, a, tip);
-	} else if (f->has_verified) {
+	} else if (f->had_verified) {
 		printf("%s: updated %s..%s\n", f->name,
-		       rolling_report_abbrev(a, &f->verified), tip);
+		       rolling_report_abbrev(a, &f->was_verified), tip);
 	} else {
 		printf("%s: verified for the first time at %s\n", f->name, tip);
 	}
@@ -143,6 +158,7 @@ static int cmd_fetch(int argc, const char **argv)
 	struct rolling_fetch_plan p;
 	git_repository *repo;
 	size_t i, failed;
+	int err;
 
 	argc = parse_options_or_usage(argc, argv, "fetch", options, fetch_usage);
 	if (argc < 1)
@@ -174,12 +190,16 @@ static int cmd_fetch(int argc, const char **argv)
 	if (rolling_quarantine_migrate(&q) < 0)
 		die_last_error();
 	run_test_seam("GIT_ROLLING_TEST_BEFORE_UPDATE");
-	if (rolling_fetch_plan_update_refs(&p) < 0)
+	if ((err = rolling_fetch_plan_update_refs(&p)) == ROLLING_EPARTIAL)
+		die("%s", rolling_last_error());
+	else if (err < 0)
 		die("%s; nothing was updated", rolling_last_error());
 	remove_quarantine();
-	for (i = 0; i < p.nr; i++)
+	for (i = 0; i < p.nr; i++) {
+		report_race(&p.branches[i]);
 		if (!o.quiet || p.branches[i].rewound)
 			report_update(&p.branches[i]);
+	}
 	rolling_fetch_plan_free(&p);
 	git_repository_free(repo);
 	return 0;

@@ -58,6 +58,8 @@ static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, con
 		return f->has_tracking;
 	if ((f->has_verified = read_ref(&f->verified, repo, f->verified_ref)) < 0)
 		return f->has_verified;
+	f->had_verified = f->has_verified;
+	git_oid_cpy(&f->was_verified, &f->verified);
 	return 0;
 }
 
@@ -485,15 +487,109 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 			   messages[i]);
 	}
 	for (i = 0; i < p->needed_nr; i++) {
+		git_oid now;
+		int has;
+
 		if (!(tag_refs[i] = format(TAG_PREFIX "%s", p->needed[i].name)))
 			return rolling_error_nomem();
+		/* One another process created meanwhile, as this run would. */
+		if ((has = read_ref(&now, p->repo, tag_refs[i])) < 0)
+			return has;
+		if (has && git_oid_equal(&now, &p->needed[i].target))
+			continue;
 		add_update(updates, nr, tag_refs[i], &p->needed[i].target, 0, NULL,
 			   messages[p->nr]);
 	}
 	return 0;
 }
 
-int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *p)
+/* --- a lost race -------------------------------------------------------- */
+
+/*
+ * `now`, which another process put in both refs of the branch, descends
+ * from the tip this run verified and verifies since it, with the tags
+ * as they are now (the other process brought those its steps need).
+ */
+static int verifies_since(struct rolling_fetch_plan *p, struct rolling_fetch_branch *f,
+			  const git_oid *now)
+{
+	struct rolling_verify_options vo = { .since = &f->tip, .signatures = p->signatures };
+	struct rolling_verify_result result;
+	struct rolling_tags tags;
+	int ok;
+
+	if (git_graph_descendant_of(p->repo, now, &f->tip) != 1)
+		return 0;
+	if (rolling_tags_load(&tags, p->repo, &p->patterns) < 0)
+		return 0;
+	memset(&result, 0, sizeof(result));
+	ok = !rolling_verify(&result, p->repo, now, &tags, &p->patterns, &vo) &&
+	     !result.failures_nr;
+	rolling_verify_free(&result);
+	rolling_tags_free(&tags);
+	return ok;
+}
+
+/*
+ * One ref read again: 1 when it can be moved from where it is now (it
+ * still holds the old value, or what this run would write), 0 when it
+ * holds something else.
+ */
+static int reread_ref(struct rolling_fetch_plan *p, const char *refname, const git_oid *tip,
+		      int *has, git_oid *old, git_oid *now, int *has_now)
+{
+	if ((*has_now = read_ref(now, p->repo, refname)) < 0)
+		return *has_now;
+	if (*has_now && git_oid_equal(now, tip)) {
+		*has = 1;
+		git_oid_cpy(old, tip);
+		return 1;
+	}
+	return *has_now == *has && (!*has || git_oid_equal(now, old));
+}
+
+static int reread_branch(struct rolling_fetch_plan *p, struct rolling_fetch_branch *f)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	int unchanged = rolling_fetch_branch_unchanged(f), has_t, has_v, ok_t, ok_v;
+	git_oid t, v;
+
+	if ((ok_t = reread_ref(p, f->tracking_ref, &f->tip, &f->has_tracking, &f->tracking,
+			       &t, &has_t)) < 0 ||
+	    (ok_v = reread_ref(p, f->verified_ref, &f->tip, &f->has_verified, &f->verified,
+			       &v, &has_v)) < 0)
+		return ROLLING_ERROR;
+	if (ok_t && ok_v) {
+		if (!unchanged && git_oid_equal(&f->tracking, &f->tip) &&
+		    git_oid_equal(&f->verified, &f->tip))
+			f->raced = ROLLING_RACE_SAME;
+		return 0;
+	}
+	if (!unchanged && has_t && has_v && git_oid_equal(&t, &v) && verifies_since(p, f, &v)) {
+		git_oid_cpy(&f->verified_tip, &f->tip);
+		git_oid_cpy(&f->tip, &v);
+		git_oid_cpy(&f->tracking, &v);
+		git_oid_cpy(&f->verified, &v);
+		f->raced = ROLLING_RACE_DESCENDANT;
+		return 0;
+	}
+	return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another process, to %s,"
+				  " which this fetch did not verify", ok_v ? f->tracking_ref :
+				  f->verified_ref, git_oid_tostr(hex, sizeof(hex), ok_v ? &t : &v));
+}
+
+static int reread_refs(struct rolling_fetch_plan *p)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < p->nr; i++)
+		if ((err = reread_branch(p, &p->branches[i])) < 0)
+			return err;
+	return 0;
+}
+
+static int update_refs(struct rolling_fetch_plan *p)
 {
 	size_t max = 2 * p->nr + p->needed_nr, nr = 0, i;
 	struct rolling_ref_update *updates = calloc(max + 1, sizeof(*updates));
@@ -512,6 +608,20 @@ int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *p)
 	free(tag_refs);
 	free(messages);
 	free(updates);
+	return err;
+}
+
+/* Enough for every other fetch of the branches to have raced this one. */
+#define RACE_RETRIES 8
+
+int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *p)
+{
+	int err, tries;
+
+	for (tries = 0; (err = update_refs(p)) == ROLLING_EMODIFIED && tries < RACE_RETRIES;
+	     tries++)
+		if ((err = reread_refs(p)) < 0)
+			return err;
 	return err;
 }
 

@@ -40,9 +40,19 @@ struct rolling_fetch_branch {
 	char *verified_ref;       /* refs/rolling/verified/<remote>/<branch> */
 	int has_tracking, has_verified;
 	git_oid tracking, verified;
+	int had_verified;         /* has_verified and verified as the fetch found them, */
+	git_oid was_verified;     /* for the report: a lost race updates those two */
 	git_oid tip;              /* the server's, once read */
 	int rewound;              /* accepted after a full verify (allow_rewind) */
 	struct rolling_verify_result result;
+	/*
+	 * Another process moved the refs while this run verified: to the
+	 * tip this run verified (ROLLING_RACE_SAME), or to a descendant
+	 * that verifies since it (ROLLING_RACE_DESCENDANT; `tip` is then
+	 * that descendant and `verified_tip` what this run verified).
+	 */
+	enum { ROLLING_RACE_NONE, ROLLING_RACE_SAME, ROLLING_RACE_DESCENDANT } raced;
+	git_oid verified_tip;
 };
 
 /*
@@ -129,9 +139,19 @@ int rolling_fetch_plan_verify(struct rolling_fetch_plan *plan, struct rolling_fe
 			      int allow_rewind);
 
 /*
- * Move every ref the fetch changes, all or none: each branch's tracking
- * and verified refs to its tip, and refs/tags/<name> for each needed
- * tag, with reflog messages that say what was verified.
+ * Move every ref the fetch changes, all or none (rolling_ref_transaction()):
+ * each branch's tracking and verified refs to its tip, and
+ * refs/tags/<name> for each needed tag, with reflog messages that say
+ * what was verified.
+ *
+ * When another process moved some of them meanwhile, they are read
+ * again: a ref that holds what this run would write is left as it is; a
+ * branch whose two refs both hold a descendant of the tip this run
+ * verified, which verifies since that tip, is left there too (b->raced
+ * says which); the others are moved from where they are now.  Only a
+ * ref that holds something else fails the update, with
+ * ROLLING_EMODIFIED and nothing changed.  ROLLING_EPARTIAL as
+ * rolling_ref_transaction() returns it.
  */
 int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *plan);
 

@@ -89,18 +89,29 @@ static int objects_dir(char **objects, git_repository *repo)
 	return *objects ? 0 : rolling_error_nomem();
 }
 
+/*
+ * The owner file appears already locked: made and locked under another
+ * name, then renamed.  Made under its own name, another fetch cleaning
+ * up could find it between the open() and the flock(), take the lock
+ * itself and remove a living quarantine.
+ */
 static int take_ownership(struct rolling_quarantine *q)
 {
-	char *owner;
+	char *owner = NULL, *draft = NULL;
+	int err = 0;
 
-	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
+	if (asprintf(&owner, "%s/" OWNER, q->path) < 0 ||
+	    asprintf(&draft, "%s/" OWNER ".draft", q->path) < 0) {
+		free(owner);
 		return rolling_error_nomem();
-	q->lock_fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	}
+	q->lock_fd = open(draft, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0 || rename(draft, owner) < 0)
+		err = rolling_error("cannot lock the quarantine %s: %s", q->path,
+				    strerror(errno));
+	free(draft);
 	free(owner);
-	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0)
-		return rolling_error("cannot lock the quarantine %s: %s", q->path,
-				     strerror(errno));
-	return 0;
+	return err;
 }
 
 /*

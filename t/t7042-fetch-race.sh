@@ -1,0 +1,150 @@
+#!/bin/sh
+
+test_description='git rolling fetch that loses the race for its refs
+
+Another process moves the tracking and verified refs between this
+fetch'"'"'s verification and its ref update (the GIT_ROLLING_TEST_BEFORE_UPDATE
+seam runs it there).  When the refs then hold the tip this fetch
+verified, or a descendant of it that verifies since that tip, the fetch
+succeeds and says so; when they hold anything else it fails and changes
+nothing.  Real concurrent fetches, and a fetch racing a pull, all
+succeed.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
+
+BRANCH=linux-rolling-stable
+TRACKING=refs/remotes/origin/$BRANCH
+VERIFIED=refs/rolling/verified/origin/$BRANCH
+
+snapshot () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
+	(cd "$1/.git" && find logs -type f | sort | while read f
+	do
+		echo "== $f" && cat "$f"
+	done)
+}
+
+# fresh: the consumer as it was after its first fetch.
+fresh () {
+	rm -rf consumer &&
+	cp -a pristine consumer
+}
+
+# The fetch the seam runs: the other process, without the seam itself.
+OTHER_FETCH="env -u GIT_ROLLING_TEST_BEFORE_UPDATE git -C \"$TRASH_DIRECTORY/consumer\" rolling fetch -q origin"
+
+test_expect_success 'setup: a consumer that fetched week 12; weeks 13 and 14 published' '
+	setup_upstream &&
+	publish 12 &&
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" pristine &&
+	git -C pristine rolling init -q --follow origin/$BRANCH &&
+	git -C pristine rolling fetch -q origin &&
+	publish 13 &&
+	git -C server.git rev-parse $BRANCH >week13 &&
+	publish 14 &&
+	git -C server.git rev-parse $BRANCH >week14 &&
+	git -C server.git update-ref refs/heads/$BRANCH $(cat week13)
+'
+
+test_expect_success 'the other process put the tip this fetch verified: success, said' '
+	fresh &&
+	new=$(cat week13) &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="$OTHER_FETCH" git -C consumer rolling fetch origin >out 2>err &&
+	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)" err &&
+	grep "the tip this fetch verified$" err &&
+	! grep "^fatal\|^error" err &&
+	test "$(git -C consumer rev-parse $TRACKING)" = $new &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
+	for ref in $TRACKING $VERIFIED
+	do
+		test $(wc -l <consumer/.git/logs/$ref) = $(($(wc -l <pristine/.git/logs/$ref) + 1)) || return 1
+	done &&
+	git -C consumer fsck --no-progress
+'
+
+test_expect_success 'the other process put a descendant that verifies: success, said' '
+	fresh &&
+	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $(cat week13)" &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/server.git\" update-ref refs/heads/$BRANCH $(cat week14) && $OTHER_FETCH" \
+		git -C consumer rolling fetch origin >out 2>err &&
+	grep "^origin/$BRANCH: another process updated it meanwhile to .*, which descends from .*, the tip this fetch verified, and verifies since it$" err &&
+	! grep "^fatal\|^error" err &&
+	test "$(git -C consumer rev-parse $TRACKING)" = $(cat week14) &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = $(cat week14) &&
+	git -C consumer rolling verify refs/rolling/verified/origin/$BRANCH &&
+	git -C consumer fsck --no-progress
+'
+
+test_expect_success 'the other process put an unverified commit in both refs: failure, nothing changed by this fetch' '
+	fresh &&
+	base=$(cat week13) &&
+	injected=$(git -C server.git commit-tree -p $base -m "Add a backdoor" $base^{tree}) &&
+	git -C server.git cat-file commit $injected | git -C consumer hash-object -w -t commit --stdin &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" update-ref $TRACKING $injected && git -C \"$TRASH_DIRECTORY/consumer\" update-ref $VERIFIED $injected && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
+		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
+	grep "^fatal: refs/.* was changed by another process, to $injected, which this fetch did not verify; nothing was updated$" err &&
+	git -C consumer for-each-ref >now &&
+	test_cmp seam-refs now
+'
+
+test_expect_success 'the other process moved only the tracking ref, elsewhere: failure, nothing changed' '
+	fresh &&
+	elsewhere=$(git -C pristine rev-parse $TRACKING^) &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" update-ref $TRACKING $elsewhere && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
+		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
+	grep "^fatal: $TRACKING was changed by another process, to $elsewhere, which this fetch did not verify; nothing was updated$" err &&
+	git -C consumer for-each-ref >now &&
+	test_cmp seam-refs now
+'
+
+test_expect_success 'plain git fetch moved the tracking ref to the same tip: the verified ref follows' '
+	fresh &&
+	new=$(cat week13) &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" fetch -q origin" \
+		git -C consumer rolling fetch -q origin 2>err &&
+	! grep "^fatal\|^error" err &&
+	test "$(git -C consumer rev-parse $TRACKING)" = $new &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = $new
+'
+
+test_expect_success 'two real fetches at once, ten times: both succeed' '
+	new=$(cat week13) &&
+	for i in 1 2 3 4 5 6 7 8 9 10
+	do
+		fresh &&
+		{ git -C consumer rolling fetch -q origin 2>err1 & } &&
+		pid=$! &&
+		{ git -C consumer rolling fetch -q origin 2>err2; echo $? >status2; } &&
+		{ wait $pid; echo $? >status1; } &&
+		echo 0 >expect &&
+		{ test_cmp expect status1 && test_cmp expect status2 || { echo "run $i:"; cat err1 err2; false; }; } &&
+		! grep "^fatal\|^error" err1 err2 &&
+		test "$(git -C consumer rev-parse $TRACKING)" = $new &&
+		test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
+		git -C consumer fsck --no-progress || return 1
+	done
+'
+
+test_expect_success 'a fetch racing a pull, ten times: both succeed' '
+	new=$(cat week13) &&
+	for i in 1 2 3 4 5 6 7 8 9 10
+	do
+		fresh &&
+		{ git -C consumer rolling fetch -q origin 2>err1 & } &&
+		pid=$! &&
+		{ git -C consumer rolling pull -q 2>err2; echo $? >status2; } &&
+		{ wait $pid; echo $? >status1; } &&
+		echo 0 >expect &&
+		{ test_cmp expect status1 && test_cmp expect status2 || { echo "run $i:"; cat err1 err2; false; }; } &&
+		! grep "^fatal\|^error" err1 err2 &&
+		test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
+		test "$(git -C consumer rev-parse HEAD)" = $new &&
+		git -C consumer status --porcelain >status &&
+		test_must_be_empty status || return 1
+	done
+'
+
+test_done
