@@ -1,11 +1,10 @@
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "remote-refs.h"
 #include "alloc.h"
+#include "disk-space.h"
 #include "run-command.h"
 #include "error.h"
 #include "strbuf.h"
@@ -102,29 +101,17 @@ static int read_file(char **out, const char *path)
 	return err;
 }
 
-/*
- * git ls-remote that cannot write its answer says "unknown write failure
- * on standard output", without the reason.  Try to write a little more
- * where it wrote: when that fails for want of space, that was the cause.
- */
-#define PROBE_SIZE 65536
-
-static int out_of_space(const char *path)
+static int out_of_space_near(const char *path)
 {
-	static const char zeros[4096];
-	off_t end;
-	int fd = open(path, O_WRONLY | O_CLOEXEC), full = 0, i;
+	char *dir = strdup(path), *slash;
+	int full;
 
-	if (fd < 0)
+	if (!dir)
 		return 0;
-	if ((end = lseek(fd, 0, SEEK_END)) >= 0) {
-		for (i = 0; i < PROBE_SIZE / (int)sizeof(zeros) && !full; i++)
-			full = write(fd, zeros, sizeof(zeros)) < 0 && (errno == ENOSPC ||
-								     errno == EDQUOT);
-		/* A scratch file in the quarantine: a failure here changes nothing. */
-		(void)!ftruncate(fd, end);
-	}
-	close(fd);
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	full = rolling_out_of_space(slash ? dir : ".");
+	free(dir);
 	return full;
 }
 
@@ -137,7 +124,8 @@ int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, cons
 	memset(refs, 0, sizeof(*refs));
 	if (status < 0)
 		return status;
-	if (status && out_of_space(path))
+	/* git ls-remote says "unknown write failure on standard output". */
+	if (status && out_of_space_near(path))
 		return rolling_error("cannot list the refs of '%s': git ls-remote could not write"
 				     " them to '%s': %s", remote, path, strerror(ENOSPC));
 	if (status)

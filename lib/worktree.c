@@ -12,6 +12,7 @@
 #include <git2/sys/repository.h>
 #include "worktree.h"
 #include "alloc.h"
+#include "disk-space.h"
 #include "error.h"
 #include "index-list.h"
 #include "repo-open.h"
@@ -679,6 +680,12 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 				     " lacks files of the new tip and could not fetch them from"
 				     " its promisor remote; git read-tree said:\n%s"
 				     "nothing was changed", tx->branch, git_said);
+	/* git says "unable to write file X", without the reason. */
+	if (status <= 128 && rolling_out_of_space(tx->gitdir))
+		return rolling_error("cannot update the work tree of '%s': %s; git read-tree"
+				     " said:\n%sthe files it wrote were put back; nothing was"
+				     " changed", tx->branch, strerror(ENOSPC),
+				     *git_said ? git_said : "(nothing)\n");
 	return rolling_error("cannot update the work tree of '%s': git read-tree %s:\n%s"
 			     "the files it wrote were put back; nothing was changed",
 			     tx->branch, status > 128 ? "was killed by a signal" : "failed",
@@ -703,10 +710,23 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	 * As git merge does first: refresh the stat data, so that a file
 	 * whose content is unchanged but whose stat data is not (one put
 	 * back by an earlier run, say) is not taken for a local change.
-	 * Its exit status only says whether some file has changes.
+	 * Its exit status 1 only says that some file has changes; more is
+	 * a failure (a full disk, say), which would otherwise come back as
+	 * read-tree's "not uptodate" on a clean tree.
 	 */
-	status = rolling_run_git_env(refresh, env, NULL,
-				     ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	status = rolling_run_git_env(refresh, env, &out,
+				     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	if (status > 1) {
+		err = rolling_error("cannot update the work tree of '%s': git update-index"
+				    " --refresh %s:\n%snothing was changed", tx->branch,
+				    status > 128 ? "was killed by a signal" : "failed",
+				    out && *out ? out : "(it said nothing)\n");
+		free(out);
+		free(env_index);
+		return err;
+	}
+	free(out);
+	out = NULL;
 	if (status >= 0)
 		status = rolling_run_git_env(args, env, &out,
 					     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);

@@ -1,0 +1,13 @@
+#ifndef ROLLING_DISK_SPACE_H
+#define ROLLING_DISK_SPACE_H
+
+/*
+ * git says "unable to write file X" or "unknown write failure on
+ * standard output" when the disk is full, without the reason.  After
+ * such a failure, 1 when writing a little (64 KiB) into a scratch file
+ * in `dir` fails for want of space (ENOSPC or EDQUOT): the reason to
+ * name.  The scratch file is removed; 0 otherwise.
+ */
+int rolling_out_of_space(const char *dir);
+
+#endif

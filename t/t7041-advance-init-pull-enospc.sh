@@ -1,0 +1,216 @@
+#!/bin/sh
+
+test_description='git rolling advance, init and pull on a full disk
+
+Each command runs on a copy of its repository on a small tmpfs filled to
+leave 0, 1, 2, ... pages free, until it succeeds.  After every failure
+the branch, its reflog, HEAD'"'"'s reflog, the configuration and the work
+tree are exactly as they were (or, for pull, the fetch completed and
+the fast-forward changed nothing), nothing is left locked, git fsck is
+content, and the message names the real cause, No space left on device.
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
+. "$TEST_DIRECTORY"/lib-small-fs.sh
+
+if ! test_have_prereq SMALL_FS
+then
+	skip_all=$small_fs_why
+	test_done
+fi
+
+BRANCH=linux-rolling-stable
+
+# local_state REPO: the branches, HEAD, their reflogs, the configuration,
+# the index and the work tree.
+local_state () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" refs/heads &&
+	git -C "$1" symbolic-ref HEAD &&
+	(cd "$1/.git" && find logs/HEAD logs/refs/heads -type f | sort | while read f
+	do
+		echo "== $f" && cat "$f"
+	done) &&
+	echo "== config" && cat "$1/.git/config" &&
+	echo "== index" && git -C "$1" ls-files -s &&
+	echo "== status" && git -C "$1" status --porcelain --untracked-files=all &&
+	echo "== files" && (cd "$1" && find . -path ./.git -prune -o -type f -print | sort |
+		while read f; do echo "$f $(git hash-object "$f")"; done)
+}
+
+# state REPO: every ref and every reflog as well.
+state () {
+	local_state "$1" &&
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
+	(cd "$1/.git" && find logs -type f | sort | while read f
+	do
+		echo "== $f" && cat "$f"
+	done)
+}
+
+no_leftovers () {
+	find "$1/.git" -name "*.lock" -o -name ROLLING_ADVANCE >leftovers &&
+	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
+	test_must_be_empty leftovers
+}
+
+clean_tree () {
+	git -C "$1" diff --quiet HEAD &&
+	git -C "$1" diff --cached --quiet HEAD &&
+	git -C "$1" status --porcelain >st &&
+	test_must_be_empty st
+}
+
+# run_leaving PRISTINE UNITS CMD...: a fresh copy of PRISTINE on the
+# small file system, filled to leave UNITS pages, runs git CMD in it.
+run_leaving () {
+	rl_from=$1 rl_units=$2 &&
+	shift 2 &&
+	rm -rf "$SMALL/repo" &&
+	small_fs_unfill &&
+	cp -a "$rl_from" "$SMALL/repo" &&
+	small_fs_leave $((rl_units * small_fs_page)) &&
+	free=$(small_fs_free) &&
+	{ git -C "$SMALL/repo" "$@" >out 2>err; echo $? >status; } &&
+	small_fs_unfill
+}
+
+# enospc_loop NAME PRISTINE CHECK CMD...: leave 0, 1, 2, ... pages until
+# CMD succeeds.  A failure must exit 128, name the real cause (git says
+# "Out of diskspace" for some writes), leave no lock and a sound
+# repository, and pass "CHECK failed"; the success, "CHECK succeeded".
+# Each outcome goes to outcomes-NAME with the first line of the message.
+# While the message stays the same, four pages at a time: a new one
+# steps back to take every page from the last of the old one.
+enospc_loop () {
+	el_name=$1 el_pristine=$2 el_check=$3 &&
+	shift 3 &&
+	state "$el_pristine" >before-$el_name &&
+	local_state "$el_pristine" >local-before-$el_name &&
+	: >outcomes-$el_name &&
+	units=0 stride=1 said= &&
+	while :
+	do
+		run_leaving "$el_pristine" $units "$@" || return 1
+		status=$(cat status) &&
+		first=$(grep "^fatal:" err | head -n 1 | sed -e "s|$SMALL/repo/||g" -e "s/[0-9]//g") &&
+		if test $stride = 4 && { test $status != 128 || test "$first" != "$said"; }
+		then
+			units=$((units - 3)) stride=0 &&
+			continue
+		fi &&
+		if test $status = 0
+		then
+			$el_check succeeded &&
+			no_leftovers "$SMALL/repo" &&
+			git -C "$SMALL/repo" fsck --no-progress &&
+			echo "$el_name, $free bytes free: succeeded" >>outcomes-$el_name &&
+			break
+		fi &&
+		test $status = 128 &&
+		grep "No space left on device\|Out of diskspace" err &&
+		! grep "these could not be put back\|could not put the work tree back" err &&
+		! grep "local changes\|not uptodate" err &&
+		$el_check failed &&
+		no_leftovers "$SMALL/repo" &&
+		git -C "$SMALL/repo" fsck --no-progress &&
+		echo "$el_name, $free bytes free: failed, $(grep "^fatal:" err | head -n 1 |
+			sed -e "s|$SMALL/repo/||g" -e "s/^\(.\{150\}\).*/\1.../")" >>outcomes-$el_name &&
+		if test $stride = 1 && test "$first" = "$said"
+		then
+			stride=4
+		elif test $stride = 0
+		then
+			stride=1
+		fi &&
+		said=$first &&
+		units=$((units + stride)) &&
+		test $units -lt 400 || return 1
+	done &&
+	cat outcomes-$el_name
+}
+
+test_expect_success 'setup' '
+	setup_upstream &&
+	publish 12 &&
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" reader &&
+	git -C reader rolling init -q --follow origin/$BRANCH &&
+	git -C reader rolling pull -q &&
+	publish 13 &&
+	git -C server.git rev-parse $BRANCH >week13 &&
+	cp -a upstream advancer &&
+	git -C advancer checkout -q $BRANCH &&
+	stable_tree_replay advancer 14 &&
+	clean_tree advancer &&
+	small_fs_mount tmpfs 4m
+'
+
+# advance: the branch checked out moves with its work tree, or nothing.
+check_advance () {
+	case $1 in
+	failed)
+		state "$SMALL/repo" >after &&
+		test_cmp before-advance after ;;
+	succeeded)
+		test "$(git -C "$SMALL/repo" rev-parse HEAD)" != "$(git -C advancer rev-parse HEAD)" &&
+		clean_tree "$SMALL/repo" &&
+		git -C "$SMALL/repo" rolling verify -q $BRANCH &&
+		test $(wc -l <"$SMALL/repo/.git/logs/refs/heads/$BRANCH") -gt \
+			$(wc -l <advancer/.git/logs/refs/heads/$BRANCH) &&
+		test $(wc -l <"$SMALL/repo/.git/logs/HEAD") -gt $(wc -l <advancer/.git/logs/HEAD) ;;
+	esac
+}
+
+test_expect_success 'advance of the branch checked out, at every stage' '
+	enospc_loop advance advancer check_advance rolling advance -q
+'
+
+# init: the branch and its configuration, both or neither.
+check_init () {
+	case $1 in
+	failed)
+		state "$SMALL/repo" >after &&
+		test_cmp before-init after ;;
+	succeeded)
+		git -C "$SMALL/repo" rev-parse --verify -q refs/heads/fresh &&
+		git -C "$SMALL/repo" config rolling.fresh.releasepattern &&
+		test_path_is_file "$SMALL/repo/.git/logs/refs/heads/fresh" ;;
+	esac
+}
+
+test_expect_success 'init of a new branch, at every stage' '
+	enospc_loop init upstream check_init rolling init -q --preset linux fresh
+'
+
+# pull: all refs and the work tree as they were; or the fetch done and
+# the branch, its reflog and work tree as they were; or all moved.
+check_pull () {
+	new=$(cat week13) &&
+	case $1 in
+	failed)
+		if test "$(git -C "$SMALL/repo" rev-parse refs/rolling/verified/origin/$BRANCH)" = $new
+		then
+			echo "the fetch completed" >>err &&
+			test "$(git -C "$SMALL/repo" rev-parse refs/remotes/origin/$BRANCH)" = $new &&
+			local_state "$SMALL/repo" >after &&
+			test_cmp local-before-pull after
+		else
+			state "$SMALL/repo" >after &&
+			test_cmp before-pull after
+		fi ;;
+	succeeded)
+		test "$(git -C "$SMALL/repo" rev-parse HEAD)" = $new &&
+		clean_tree "$SMALL/repo" ;;
+	esac
+}
+
+test_expect_success 'pull: fetch and fast-forward, at every stage' '
+	enospc_loop pull reader check_pull rolling pull -q
+'
+
+test_expect_success 'cleanup: the small file system goes' '
+	small_fs_umount
+'
+
+test_done
