@@ -475,7 +475,11 @@ static int swap_undo(struct file_swap *s)
 	return 0;
 }
 
-/* Put back what was renamed; name what could not be. */
+/*
+ * Put back what was renamed; name what could not be.  A ref that stays
+ * moved keeps the reflog line that records the move, and so does HEAD's
+ * reflog: a ref and its reflogs always agree.
+ */
 static int roll_back(struct tx *tx)
 {
 	struct strbuf left = STRBUF_INIT;
@@ -483,16 +487,18 @@ static int roll_back(struct tx *tx)
 	char *why;
 	int err;
 
-	if (swap_undo(&tx->head_log) < 0)
-		strbuf_addf(&left, "\n\tlogs/HEAD records a move of %s", tx->head_ref->u->refname);
 	while (i--) {
 		struct tx_ref *r = &tx->refs[i];
 
 		if (swap_undo(&r->ref) < 0)
 			strbuf_addf(&left, "\n\t%s moved", r->u->refname);
-		if (swap_undo(&r->log) < 0)
-			strbuf_addf(&left, "\n\tthe reflog of %s records the move", r->u->refname);
+		else if (swap_undo(&r->log) < 0)
+			strbuf_addf(&left, "\n\tthe reflog of %s records a move that did not"
+				    " happen", r->u->refname);
 	}
+	if (tx->head_ref && !tx->head_ref->ref.renamed && swap_undo(&tx->head_log) < 0)
+		strbuf_addf(&left, "\n\tthe reflog of HEAD records a move of %s that did not"
+			    " happen", tx->head_ref->u->refname);
 	if (!left.len)
 		return 0;
 	why = rolling_error_take();

@@ -16,11 +16,7 @@ real cause; after a success all of them moved, with a reflog line each.
 . "$TEST_DIRECTORY"/lib-fetch.sh
 . "$TEST_DIRECTORY"/lib-small-fs.sh
 
-if ! test_have_prereq SMALL_FS
-then
-	skip_all=$small_fs_why
-	test_done
-fi
+test_have_prereq SMALL_FS || echo "# the tests on a small file system are skipped: $small_fs_why"
 
 BRANCH=linux-rolling-stable
 TRACKING=refs/remotes/origin/$BRANCH
@@ -183,7 +179,7 @@ enospc_loop () {
 	cat outcomes-$1
 }
 
-test_expect_success 'tmpfs: a full disk at every stage; the refs and reflogs agree after each' '
+test_expect_success SMALL_FS 'tmpfs: a full disk at every stage; the refs and reflogs agree after each' '
 	small_fs_mount tmpfs 1m &&
 	test_when_finished small_fs_umount &&
 	enospc_loop tmpfs &&
@@ -193,13 +189,61 @@ test_expect_success 'tmpfs: a full disk at every stage; the refs and reflogs agr
 	grep "fetch succeeded" outcomes-tmpfs
 '
 
-test_expect_success EXT2 'ext2: a full disk at every stage; the refs and reflogs agree after each' '
+test_expect_success SMALL_FS,EXT2 'ext2: a full disk at every stage; the refs and reflogs agree after each' '
 	small_fs_mount ext2 1024 &&
 	test_when_finished small_fs_umount &&
 	enospc_loop ext2 &&
 	grep "objects failed" outcomes-ext2 &&
 	grep "fetch succeeded" outcomes-ext2 &&
 	git -C "$SMALL/consumer" rolling fetch -q origin
+'
+
+# A rename that fails half-way through the commit: the seam runs a
+# command just before the verified ref's lock is renamed into place
+# (the second file matching the pattern: the first is the lock's
+# creation), after the tracking ref and its reflog, and the verified
+# ref's reflog, were renamed.  (fetch runs the same command itself
+# before it starts updating, when there is no lock yet: it does nothing
+# then.)  A directory put where the verified ref
+# was makes that rename fail for real (EISDIR).
+fetch_failing_rename () {
+	rm -rf consumer &&
+	cp -a pristine consumer &&
+	ref=$TRASH_DIRECTORY/consumer/.git/$VERIFIED &&
+	GIT_ROLLING_TEST_SEAM_PATH="*/.git/$VERIFIED.lock" GIT_ROLLING_TEST_SEAM_NTH=2 \
+	GIT_ROLLING_TEST_BEFORE_UPDATE="! test -f \"$ref.lock\" || { rm \"$ref\" && mkdir \"$ref\" && : >\"$ref/x\"$1; }" \
+		LD_PRELOAD="$TEST_SEAM" git -C consumer rolling fetch -q origin 2>err
+	echo $? >status &&
+	rm -r "$ref" &&
+	cp pristine/.git/$VERIFIED "$ref"
+}
+
+test_expect_success 'a rename that fails in the commit: every rename before it is put back' '
+	old=$(cat old) &&
+	fetch_failing_rename &&
+	echo 128 >expect &&
+	test_cmp expect status &&
+	grep "^fatal: cannot update $VERIFIED: cannot rename .*: Is a directory; nothing was updated$" err &&
+	refs_and_logs consumer >after &&
+	test_cmp before after &&
+	no_leftovers consumer &&
+	git -C consumer fsck --no-progress
+'
+
+test_expect_success 'a rename that cannot be put back: the refs that moved are named' '
+	old=$(cat old) && new=$(cat new) &&
+	fetch_failing_rename " && rm \"$TRASH_DIRECTORY/consumer/.git/$TRACKING.rolling-old.lock\"" &&
+	echo 128 >expect &&
+	test_cmp expect status &&
+	grep "^fatal: cannot update $VERIFIED: cannot rename .*: Is a directory; these could not be put back:$" err &&
+	printf "\t%s\n" "$TRACKING moved" >expect &&
+	sed -n "2,\$p" err >actual &&
+	test_cmp expect actual &&
+	! grep "nothing was updated" err &&
+	test "$(git -C consumer rev-parse $TRACKING)" = $new &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = $old &&
+	tail -n 1 consumer/.git/logs/$TRACKING | grep "^$old $new " &&
+	cmp consumer/.git/logs/$VERIFIED pristine/.git/logs/$VERIFIED
 '
 
 test_done
