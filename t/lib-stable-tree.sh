@@ -59,6 +59,12 @@
 
 . "${TEST_DIRECTORY:-$(dirname "$0")}"/lib-sign-tags.sh
 
+# git fast-import frees and reallocates a buffer per object, and glibc
+# hands the top of the heap back to the kernel each time: four brk calls
+# per object, ~100 us each on the virtual machines the suite runs on
+# (17,000 blobs: 47 s instead of 0.3 s).  A top pad keeps the heap.
+STABLE_TOP_PAD=4194304
+
 STABLE_EPOCH_=1640995200	# 2022-01-01 00:00:00 UTC, start of week 1
 STABLE_WEEK_=604800
 
@@ -488,7 +494,8 @@ stable_tree_make_ () {
 	{
 		stable_stream_ "$@" 3>"$st_repo/.git/stable-events" &&
 		echo done
-	} | git -C "$st_repo" fast-import --quiet --done --active-branches=64 &&
+	} | MALLOC_TOP_PAD_=$STABLE_TOP_PAD git -C "$st_repo" fast-import --quiet --done \
+		--active-branches=64 &&
 	stable_sign_tags_ &&
 	stable_lookalikes_ &&
 	stable_write_timeline_ &&
@@ -651,7 +658,7 @@ stable_lookalikes_ () {
 			esac
 		done
 		echo done
-	} | git -C "$st_repo" fast-import --quiet --done
+	} | MALLOC_TOP_PAD_=$STABLE_TOP_PAD git -C "$st_repo" fast-import --quiet --done
 }
 
 # Sign every tag fast-import wrote (releases and mainline; the
