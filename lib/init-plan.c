@@ -1,11 +1,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "init-plan.h"
+#include "branch.h"
 #include "error.h"
 #include "ident.h"
 #include "merge.h"
 #include "pattern.h"
 #include "policy.h"
+#include "remote-config.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -181,6 +183,29 @@ static int longest_remote(size_t *best, git_repository *repo, const char *follow
 	return 0;
 }
 
+/*
+ * The longest ref a followed branch gets is its verified tip's (its
+ * remote-tracking ref is shorter): it must fit libgit2 1.5's limit on
+ * ref names, as init's own branches must (rolling_branch_refname()), or
+ * every later fetch would fail on it.
+ */
+static int check_followed_length(const char *remote, const char *branch)
+{
+	struct strbuf refname = STRBUF_INIT;
+	int err = 0;
+
+	strbuf_addf(&refname, ROLLING_VERIFIED_REF_FORMAT, remote, branch);
+	if (strbuf_oom(&refname))
+		err = rolling_error_nomem();
+	else if (refname.len >= ROLLING_LIBGIT2_REFNAME_MAX)
+		err = rolling_error("branch name too long (%zu bytes): following it makes the ref"
+				    " refs/rolling/verified/%s/<branch> of %zu bytes, and libgit2"
+				    " takes ref names of at most %d bytes", strlen(branch), remote,
+				    refname.len, ROLLING_LIBGIT2_REFNAME_MAX - 1);
+	strbuf_release(&refname);
+	return err;
+}
+
 int rolling_init_split_followed(char **remote, const char **branch, git_repository *repo,
 				const char *followed)
 {
@@ -202,6 +227,12 @@ int rolling_init_split_followed(char **remote, const char **branch, git_reposito
 		err = rolling_error("'%s' is not a valid branch name", *branch);
 	else if (!(*remote = strndup(followed, best)))
 		err = rolling_error_nomem();
+	else
+		err = check_followed_length(*remote, *branch);
+	if (err < 0) {
+		free(*remote);
+		*remote = NULL;
+	}
 	strbuf_release(&refname);
 	return err;
 }

@@ -76,7 +76,8 @@ int rolling_init_follow_patterns(const char **release_re, const char **mainline_
 /*
  * Split --follow's "<remote>/<branch>" at the configured remote it
  * starts with (the longest one: remote names may hold slashes too);
- * the branch must be a valid branch name.  *remote is the caller's;
+ * the branch must be a valid branch name, short enough that the refs
+ * following it makes fit libgit2's limit.  *remote is the caller's;
  * *branch points into `followed`.
  */
 int rolling_init_split_followed(char **remote, const char **branch, git_repository *repo,
