@@ -8,6 +8,7 @@
 #include "pattern.h"
 #include "policy.h"
 #include "remote-config.h"
+#include "revision.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -30,12 +31,33 @@ int rolling_init_check_branch_name(const char *name)
 	return status;
 }
 
+/*
+ * A new branch whose short name is also a tag's (v6.1.13) or another
+ * ref's would be refused by every later command as ambiguous
+ * (revision.c): refuse it now, before anything is made.
+ */
+static int check_unambiguous_name(git_repository *repo, const char *branch)
+{
+	struct strbuf others = STRBUF_INIT;
+	size_t found;
+	int err = rolling_ref_other_meanings(&others, &found, repo, branch, "refs/heads/");
+
+	if (!err && found)
+		err = rolling_error("'%s' already names %s: a branch of that name would be"
+				    " ambiguous, and git rolling refuses ambiguous names; choose"
+				    " another name", branch, others.buf);
+	strbuf_release(&others);
+	return err;
+}
+
 int rolling_init_check_new(git_repository *repo, const char *branch, int force, int adopt)
 {
 	struct rolling_config existing;
 	git_oid tip;
 	int err;
 
+	if ((err = check_unambiguous_name(repo, branch)) < 0)
+		return err;
 	if (force)
 		return 0;
 	err = adopt ? ROLLING_ENOTFOUND : rolling_branch_tip(&tip, repo, branch);

@@ -36,6 +36,8 @@ int rolling_init_check_branch_name(const char *name);
 /*
  * A new branch must not exist yet (unless `force`); an adopted one (it
  * exists) must not be configured yet, nor a new one (unless `force`).
+ * Neither may share its short name with a tag or another ref, even with
+ * `force`: every later command would refuse it as ambiguous.
  */
 int rolling_init_check_new(git_repository *repo, const char *branch, int force, int adopt);
 
