@@ -9,6 +9,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/backport.h"
 #include "../lib/branch.h"
@@ -82,9 +83,9 @@ static void say(const struct describe_options *o, const struct subject *s, int m
 	if (o->quiet)
 		return;
 	if (many)
-		printf("%s: ", s->arg);
+		printf("%s: ", qtext(s->arg));
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	qvprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }

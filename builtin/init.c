@@ -10,6 +10,7 @@
 #include "../cli/progress.h"
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
@@ -71,9 +72,9 @@ static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
 	fprintf(out, "  %-11s %zu releases in %zu series, %zu mainline tags: ", fit->preset->name,
 		fit->releases_nr, fit->series_nr, fit->mainline_nr);
 	if (fit->implausible)
-		fprintf(out, "does not fit (%s)\n", fit->implausible);
+		fprintf(out, "does not fit (%s)\n", qtext(fit->implausible));
 	else if (fit->pick)
-		fprintf(out, "stable would start at %s\n", fit->pick);
+		fprintf(out, "stable would start at %s\n", qtext(fit->pick));
 	else
 		fprintf(out, "no series qualifies yet\n");
 }
@@ -168,13 +169,13 @@ static void show_findings(const struct rolling_branch *b,
 
 		printf("  %-8s newest %s\n",
 		       rolling_series_format(name, &tags->series[i].series),
-		       newest ? newest->name : "(no release tag leads to a commit)");
+		       newest ? qtext(newest->name) : "(no release tag leads to a commit)");
 	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
 		       rolling_series_format(name, &tags->newest_mainline));
 	if (followed)
-		printf("policy %s%s follows %s\n", b->config.policy,
+		printf("policy %s%s follows %s\n", qtext(b->config.policy),
 		       b->policy.has_pin ? " (pinned)" : "",
 		       rolling_series_format(name, &followed->series));
 }
@@ -216,7 +217,7 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	create_branch(repo, b, &r.tip, xstrbuf(&message), o->force);
 	if (!o->quiet)
 		printf("created '%s' at %s (%s), replayed %zu tag%s since: %zu step%s, tip %s\n",
-		       b->config.branch, r.start, git_oid_tostr(start, 8, &r.start_commit),
+		       qtext(b->config.branch), qtext(r.start), git_oid_tostr(start, 8, &r.start_commit),
 		       r.events, r.events == 1 ? "" : "s", r.steps, r.steps == 1 ? "" : "s",
 		       git_oid_tostr(tip, 13, &r.tip));
 	rolling_backfill_free(&r);
@@ -241,7 +242,7 @@ static int follow(const struct init_options *o, int argc)
 		die_last_error();
 	if (!o->quiet)
 		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
-		       remote, branch, remote);
+		       qtext(remote), qtext(branch), qtext(remote));
 	free(remote);
 	git_repository_free(repo);
 	return 0;
@@ -315,7 +316,8 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 	if (rolling_config_stage(&tx, repo, &b->config) < 0 || rolling_config_commit(&tx) < 0)
 		die_last_error();
 	if (!quiet)
-		printf("adopted '%s' at %s (%s), series %s\n", b->config.branch, current->name,
+		printf("adopted '%s' at %s (%s), series %s\n", qtext(b->config.branch),
+		       qtext(current->name),
 		       git_oid_tostr(hex, 8, &tip),
 		       rolling_series_format(series, &current->version.series));
 }
@@ -414,7 +416,7 @@ static int cmd_init(int argc, const char **argv)
 		create_branch(repo, &b, &target->commit, xstrbuf(&message), o.force);
 		strbuf_release(&message);
 		if (!o.quiet)
-			printf("created '%s' at %s (%s)\n", argv[0], target->name,
+			printf("created '%s' at %s (%s)\n", qtext(argv[0]), qtext(target->name),
 			       git_oid_tostr(hex, 8, &target->commit));
 	}
 	rolling_branch_free(&b);

@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../lib/ident.h"
@@ -255,12 +256,12 @@ static void print_pending(const struct branch_status *s)
 	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.nr,
 	       s->plan.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
 	for (i = 0; i < nr; i++)
-		printf(" %s", releases[i]->name);
+		printf(" %s", qtext(releases[i]->name));
 	putchar('\n');
 	for (i = 0; i < s->plan.nr; i++) {
 		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
 
-		printf("  advance would merge %s", s->plan.steps[i]->name);
+		printf("  advance would merge %s", qtext(s->plan.steps[i]->name));
 		if (s->has_ident)
 			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
 		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
@@ -276,22 +277,22 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32];
 	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 
-	printf("%s: policy %s", s->name, s->b.config.policy);
+	printf("%s: policy %s", qtext(s->name), qtext(s->b.config.policy));
 	if (s->current)
 		printf(", follows %s", rolling_series_format(series, &s->current->version.series));
 	putchar('\n');
 	if (s->current)
-		printf("  tip: %s (%s)\n", s->current->name,
+		printf("  tip: %s (%s)\n", qtext(s->current->name),
 		       rolling_format_day(day, sizeof(day), s->tip_time, s->tip_offset));
 	if (s->problem)
-		printf("  cannot advance: %s\n", s->problem);
+		printf("  cannot advance: %s\n", qtext(s->problem));
 	else
 		print_pending(s);
 	if (s->target && !s->qualifies)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
 		printf("  pinned to %s by %s", rolling_series_format(series, &s->b.policy.pin),
-		       rolling_config_key(&key, s->name, "pin"));
+		       qtext(rolling_config_key(&key, s->name, "pin")));
 		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
 			printf(", behind the policy's %s", rolling_series_format(other, &s->unpinned->series));
 		putchar('\n');
@@ -301,10 +302,10 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		       rolling_series_format(series, &s->current->version.series),
 		       rolling_series_format(other, &s->target->series));
 	else if (s->target && s->qualifies && next_switch(&text, s))
-		printf("  next switch: %s\n", xstrbuf(&text));
+		printf("  next switch: %s\n", qtext(xstrbuf(&text)));
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",
-		       rolling_config_key(&key, s->name, "ident"));
+		       qtext(rolling_config_key(&key, s->name, "ident")));
 	if (hazards) {
 		printf("  hazards:");
 		print_hazards(hazards, NULL);
@@ -352,7 +353,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		printf("pin %s %s %s\n", s->name, rolling_series_format(a, &s->b.policy.pin),
 		       s->unpinned ? rolling_series_format(b, &s->unpinned->series) : "-");
 	if (s->problem)
-		printf("problem %s %s\n", s->name, s->problem);
+		printf("problem %s %s\n", s->name, qtext(s->problem));
 	if (!s->has_ident)
 		printf("ident %s missing\n", s->name);
 	print_hazards(hazards, s->name);

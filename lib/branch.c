@@ -46,18 +46,15 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 	return rolling_branch_prepare(b, repo, &config);
 }
 
-/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
-#define LIBGIT2_REFNAME_MAX 1024
-
 int rolling_branch_refname(struct strbuf *refname, const char *name)
 {
 	strbuf_addf(refname, "refs/heads/%s", name);
 	if (strbuf_oom(refname))
 		return rolling_error_nomem();
-	if (refname->len >= LIBGIT2_REFNAME_MAX)
+	if (refname->len >= ROLLING_LIBGIT2_REFNAME_MAX)
 		return rolling_error("branch name too long (%zu bytes): libgit2 takes ref names"
 				     " of at most %d bytes, refs/heads/ included", strlen(name),
-				     LIBGIT2_REFNAME_MAX - 1);
+				     ROLLING_LIBGIT2_REFNAME_MAX - 1);
 	return 0;
 }
 

@@ -30,6 +30,9 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 
 struct strbuf;
 
+/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
+#define ROLLING_LIBGIT2_REFNAME_MAX 1024
+
 /*
  * Put refs/heads/<name> in `refname`.  libgit2 1.5 takes ref names of
  * at most 1023 bytes (git has no such limit): a longer one is an error

@@ -1,11 +1,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "init-plan.h"
+#include "branch.h"
 #include "error.h"
 #include "ident.h"
 #include "merge.h"
 #include "pattern.h"
 #include "policy.h"
+#include "remote-config.h"
+#include "revision.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -28,12 +31,33 @@ int rolling_init_check_branch_name(const char *name)
 	return status;
 }
 
+/*
+ * A new branch whose short name is also a tag's (v6.1.13) or another
+ * ref's would be refused by every later command as ambiguous
+ * (revision.c): refuse it now, before anything is made.
+ */
+static int check_unambiguous_name(git_repository *repo, const char *branch)
+{
+	struct strbuf others = STRBUF_INIT;
+	size_t found;
+	int err = rolling_ref_other_meanings(&others, &found, repo, branch, "refs/heads/");
+
+	if (!err && found)
+		err = rolling_error("'%s' already names %s: a branch of that name would be"
+				    " ambiguous, and git rolling refuses ambiguous names; choose"
+				    " another name", branch, others.buf);
+	strbuf_release(&others);
+	return err;
+}
+
 int rolling_init_check_new(git_repository *repo, const char *branch, int force, int adopt)
 {
 	struct rolling_config existing;
 	git_oid tip;
 	int err;
 
+	if ((err = check_unambiguous_name(repo, branch)) < 0)
+		return err;
 	if (force)
 		return 0;
 	err = adopt ? ROLLING_ENOTFOUND : rolling_branch_tip(&tip, repo, branch);
@@ -181,6 +205,29 @@ static int longest_remote(size_t *best, git_repository *repo, const char *follow
 	return 0;
 }
 
+/*
+ * The longest ref a followed branch gets is its verified tip's (its
+ * remote-tracking ref is shorter): it must fit libgit2 1.5's limit on
+ * ref names, as init's own branches must (rolling_branch_refname()), or
+ * every later fetch would fail on it.
+ */
+static int check_followed_length(const char *remote, const char *branch)
+{
+	struct strbuf refname = STRBUF_INIT;
+	int err = 0;
+
+	strbuf_addf(&refname, ROLLING_VERIFIED_REF_FORMAT, remote, branch);
+	if (strbuf_oom(&refname))
+		err = rolling_error_nomem();
+	else if (refname.len >= ROLLING_LIBGIT2_REFNAME_MAX)
+		err = rolling_error("branch name too long (%zu bytes): following it makes the ref"
+				    " refs/rolling/verified/%s/<branch> of %zu bytes, and libgit2"
+				    " takes ref names of at most %d bytes", strlen(branch), remote,
+				    refname.len, ROLLING_LIBGIT2_REFNAME_MAX - 1);
+	strbuf_release(&refname);
+	return err;
+}
+
 int rolling_init_split_followed(char **remote, const char **branch, git_repository *repo,
 				const char *followed)
 {
@@ -202,6 +249,12 @@ int rolling_init_split_followed(char **remote, const char **branch, git_reposito
 		err = rolling_error("'%s' is not a valid branch name", *branch);
 	else if (!(*remote = strndup(followed, best)))
 		err = rolling_error_nomem();
+	else
+		err = check_followed_length(*remote, *branch);
+	if (err < 0) {
+		free(*remote);
+		*remote = NULL;
+	}
 	strbuf_release(&refname);
 	return err;
 }

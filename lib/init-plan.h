@@ -36,6 +36,8 @@ int rolling_init_check_branch_name(const char *name);
 /*
  * A new branch must not exist yet (unless `force`); an adopted one (it
  * exists) must not be configured yet, nor a new one (unless `force`).
+ * Neither may share its short name with a tag or another ref, even with
+ * `force`: every later command would refuse it as ambiguous.
  */
 int rolling_init_check_new(git_repository *repo, const char *branch, int force, int adopt);
 
@@ -76,7 +78,8 @@ int rolling_init_follow_patterns(const char **release_re, const char **mainline_
 /*
  * Split --follow's "<remote>/<branch>" at the configured remote it
  * starts with (the longest one: remote names may hold slashes too);
- * the branch must be a valid branch name.  *remote is the caller's;
+ * the branch must be a valid branch name, short enough that the refs
+ * following it makes fit libgit2's limit.  *remote is the caller's;
  * *branch points into `followed`.
  */
 int rolling_init_split_followed(char **remote, const char **branch, git_repository *repo,

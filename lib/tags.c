@@ -139,7 +139,11 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 {
 	enum rolling_tag_kind kind;
 
-	if (rolling_patterns_classify(l->patterns, name, &kind, version) < 0) {
+	int err = rolling_patterns_classify(l->patterns, name, &kind, version), both;
+
+	if (err == ROLLING_PATTERN_ELIMIT)
+		return err;
+	if (err < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
@@ -150,7 +154,9 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 		note_mainline(l->tags, version);
 		return 0;
 	}
-	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+	if ((both = rolling_patterns_match_both(l->patterns, name)) < 0)
+		return both;
+	if (both && note_both(l->tags, name) < 0)
 		return ROLLING_ERROR;
 	return 1;
 }

@@ -916,6 +916,8 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	if (w.options->signatures &&
 	    ((err = check_signatures(&w)) < 0 || (err = check_merge_signatures(&w)) < 0))
 		goto out;
+	/* A merge's subject matched past a bound reads as "not a release": say why. */
+	err = rolling_patterns_check(patterns);
 out:
 	rolling_oidmap_free(&w.shallow);
 	/* The walk owns these bytes (adopt_embedded()); readers see them const. */
