@@ -25,13 +25,15 @@
 #include "../cli/verify-report.h"
 
 static const char *const init_usage[] = {
-	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init [--preset <name>] [--stable | --lts] [--switch <rule>] [--series <list>]\n"
+	"                        [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>]\n"
 	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
 	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
 	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
-	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--switch <rule>]\n"
+	"                        [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
 	"git rolling init --list-presets",
@@ -331,6 +333,9 @@ static int cmd_init(int argc, const char **argv)
 			   "list the presets with an example tag of each"),
 		OPT_SET_INT(0, "stable", &o.settings.policy, "follow the newest stable series (default)",
 			    ROLLING_POLICY_STABLE),
+		OPT_STRING(0, "switch", &o.settings.switch_rule, "rule",
+			   "when stable moves to a new series: first-release, first-point-release"
+			   " or next-rc1 (default: the preset's)"),
 		OPT_SET_INT(0, "lts", &o.settings.policy, "follow the newest long-term series",
 			    ROLLING_POLICY_LTS),
 		OPT_STRING(0, "series", &o.settings.series, "list", "the long-term series, for --lts"),

@@ -16,6 +16,16 @@ struct rolling_preset {
 	const char *release_pattern;
 	const char *mainline_pattern;
 	const char *lts_series;       /* default rolling.<branch>.series for --lts */
+	/*
+	 * When the stable policy moves to a new series, as the project's
+	 * own stable branch does (rolling.<branch>.switch, policy.h): init
+	 * writes it into the configuration with the patterns.  A preset
+	 * whose rule is "first-release" reads the series' first release
+	 * (v2.44.0, REL_17_0) with its release pattern, as patch 0, and
+	 * only the pre-releases with its mainline pattern.
+	 */
+	const char *switch_rule;
+	const char *practice;         /* where the project says so, for listings */
 };
 
 /*

@@ -106,9 +106,9 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	return 0;
 }
 
-static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+/* Mainline has tagged this version: a pre-release, or a series' final. */
+static void note_mainline_version(struct rolling_tags *tags, const struct rolling_version *v)
 {
-	tags->mainline_nr++;
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
@@ -118,6 +118,26 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
 		tags->newest_mainline_final = v->series;
 	tags->has_mainline_final = 1;
+}
+
+static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+{
+	tags->mainline_nr++;
+	note_mainline_version(tags, v);
+}
+
+/*
+ * A series' first release (patch 0: v2.44.0 where the release pattern
+ * reads it) is mainline's final of that series too.
+ */
+static void note_release(struct rolling_tags *tags, const struct rolling_version *v)
+{
+	struct rolling_version final = *v;
+
+	if (v->patch)
+		return;
+	final.prerelease = 0;
+	note_mainline_version(tags, &final);
 }
 
 static int note_both(struct rolling_tags *tags, const char *name)
@@ -152,6 +172,7 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 	}
 	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
 		return ROLLING_ERROR;
+	note_release(l->tags, version);
 	return 1;
 }
 
@@ -589,6 +610,7 @@ int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_rel
 		(tags->releases_nr - at) * sizeof(*tags->releases));
 	tags->releases[at] = copy;
 	tags->releases_nr++;
+	note_release(tags, &release->version);
 	return index_added(tags, &release->version.series, at);
 }
 

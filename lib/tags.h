@@ -38,7 +38,10 @@ struct rolling_series_info {
  * What the tags of a repository say, read once: the release tags in
  * version order, grouped by series, a hash map from release commit to
  * release, and the newest series that mainline has tagged at all (an rc
- * closes the previous series' merge window) and as a final release.
+ * closes the previous series' merge window) and as a final release.  A
+ * release of patch 0 (a series' first, v2.44.0 where the release
+ * pattern reads it) counts as that series' mainline final too, though
+ * not in mainline_nr.
  */
 struct rolling_tags {
 	struct rolling_release *releases;
