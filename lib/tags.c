@@ -614,6 +614,21 @@ int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_rel
 	return index_added(tags, &release->version.series, at);
 }
 
+int rolling_tags_check_unambiguous(const struct rolling_tags *tags, const char *release_key,
+				   const char *mainline_key)
+{
+	if (!tags->both_nr)
+		return 0;
+	if (!release_key || !mainline_key)
+		return rolling_error("tag '%s'%s matches both the release and the mainline"
+				     " pattern: a tag is a release or a mainline tag, not both",
+				     tags->both_example, tags->both_nr > 1 ? " (and others)" : "");
+	return rolling_error("tag '%s'%s matches both the release pattern (%s) and the mainline"
+			     " pattern (%s): a tag is a release or a mainline tag, not both",
+			     tags->both_example, tags->both_nr > 1 ? " (and others)" : "",
+			     release_key, mainline_key);
+}
+
 void rolling_tags_free(struct rolling_tags *tags)
 {
 	size_t i;

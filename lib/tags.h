@@ -73,6 +73,15 @@ int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
 
 /*
+ * Refuse a reading in which a tag matches both patterns (both_nr): a
+ * release pattern that also takes "v2.44.0", which the mainline pattern
+ * takes too, makes steps nobody meant.  Returns 0, or an error that
+ * names the tag and the keys the patterns came from (when not NULL).
+ */
+int rolling_tags_check_unambiguous(const struct rolling_tags *tags, const char *release_key,
+				   const char *mainline_key);
+
+/*
  * A tag that is not a ref of the repository (yet): what a fetch brought
  * into its quarantine for refs/tags/<name>.
  */

@@ -33,6 +33,10 @@
 #   SYSTEMD_LTS            systemd long-lived series (default: none)
 #   GIT_MAINLINE, QEMU_MAINLINE, PYTHON_MAINLINE, POSTGRESQL_MAINLINE
 #                          the versions of those schemes (defaults below)
+#   A version written VERSION:N in any of these lists gets at most N
+#   point releases (VERSION:0, none at all: many of git's feature
+#   releases never get a .1); VERSION:N/K releases them every K weeks
+#   instead of every week.
 #   STABLE_COMMITS_PER_WEEK  mainline commits per week (default 3)
 #   STABLE_LIGHTWEIGHT_TAGS  1: lightweight release tags (default annotated)
 #   STABLE_SIGNED_TAGS     1: sign every release and mainline tag with a
@@ -305,7 +309,7 @@ stable_tree_systemd () {
 }
 
 stable_tree_git () {
-	stable_tree_generate_ "$1" st_git_ "${GIT_MAINLINE:-1.8.5 1.9 2.0 2.1 2.2}" ""
+	stable_tree_generate_ "$1" st_git_ "${GIT_MAINLINE:-1.8.5 1.9:0 2.0 2.1:0 2.2:2/2 2.3}" ""
 }
 
 stable_tree_qemu () {
@@ -477,7 +481,7 @@ stable_tree_make_ () {
 	test "$st_signed" != 1 || st_light=0
 	"${st_p}setup_"
 	set -- $3
-	st_n=$# st_first=$1
+	st_n=$# st_first=${1%%:*}
 	st_cycle=$((st_rcs + 2))
 	st_weeks=$((st_n * st_cycle + ${STABLE_TAIL_WEEKS:-4}))
 	# Spread a week's commits over the week; the spare slots are for
@@ -503,11 +507,19 @@ stable_stream_ () {
 	st_i=0
 	for st_ver
 	do
+		st_cap= st_every=1
+		case $st_ver in
+		*:*/*) st_every=${st_ver##*/} st_cap=${st_ver#*:} st_cap=${st_cap%/*} ;;
+		*:*) st_cap=${st_ver#*:} ;;
+		esac
+		st_ver=${st_ver%%:*}
 		st_final=$(((st_i + 1) * st_cycle))
 		st_end=$((st_final + st_cycle + 3))
 		case $st_lts in *" $st_ver "*) st_end=$st_weeks ;; esac
+		test -z "$st_cap" || test $st_end -le $((st_final + st_cap * st_every)) ||
+			st_end=$((st_final + st_cap * st_every))
 		test $st_end -le $st_weeks || st_end=$st_weeks
-		eval "st_ver_$st_i=\$st_ver st_final_$st_i=$st_final st_end_$st_i=$st_end"
+		eval "st_ver_$st_i=\$st_ver st_final_$st_i=$st_final st_end_$st_i=$st_end st_every_$st_i=$st_every st_n_$st_i=0"
 		st_i=$((st_i + 1))
 	done
 
@@ -537,10 +549,12 @@ stable_week_ () {
 	st_k=0
 	while test $st_k -lt $st_n
 	do
-		eval "st_final=\$st_final_$st_k st_end=\$st_end_$st_k"
-		if test $st_final -lt $st_w && test $st_w -le $st_end
+		eval "st_final=\$st_final_$st_k st_end=\$st_end_$st_k st_every=\$st_every_$st_k"
+		if test $st_final -lt $st_w && test $st_w -le $st_end &&
+		   test $(((st_w - st_final) % st_every)) = 0
 		then
-			stable_release_ $st_k $((st_w - st_final)) || return 1
+			eval "st_n_$st_k=\$((st_n_$st_k + 1)) st_nth=\$st_n_$st_k"
+			stable_release_ $st_k $st_nth || return 1
 		fi
 		st_k=$((st_k + 1))
 	done
