@@ -372,6 +372,7 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_config cfg;
 	struct rolling_branch b;
 	struct rolling_ident ident;
+	enum rolling_switch_rule rule;
 	git_repository *repo;
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -391,6 +392,9 @@ static int cmd_init(int argc, const char **argv)
 	if (rolling_init_check_branch_name(argv[0]) < 0)
 		die_last_error();
 	if (o.settings.ident && rolling_ident_parse(&ident, o.settings.ident, "--ident") < 0)
+		die_last_error();
+	if (o.settings.switch_rule &&
+	    rolling_switch_rule_parse(&rule, o.settings.switch_rule, "--switch") < 0)
 		die_last_error();
 	if (o.settings.ident)
 		rolling_ident_free(&ident);

@@ -86,6 +86,18 @@ const struct rolling_preset *rolling_preset_find(const char *name)
 	return NULL;
 }
 
+const struct rolling_preset *rolling_preset_find_patterns(const char *release_re,
+							  const char *mainline_re)
+{
+	size_t i;
+
+	for (i = 0; i < PRESETS_NR; i++)
+		if (!strcmp(presets[i].release_pattern, release_re) &&
+		    !strcmp(presets[i].mainline_pattern, mainline_re))
+			return &presets[i];
+	return NULL;
+}
+
 const struct rolling_preset *rolling_presets(size_t *nr)
 {
 	*nr = PRESETS_NR;

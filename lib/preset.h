@@ -41,6 +41,14 @@ struct rolling_scheme_options {
 /* NULL when there is no preset of that name. */
 const struct rolling_preset *rolling_preset_find(const char *name);
 
+/*
+ * The preset whose two patterns these are, or NULL (custom patterns):
+ * a preset's series follow one another, custom ones need not (nginx's
+ * odd minor versions are development, never stable).
+ */
+const struct rolling_preset *rolling_preset_find_patterns(const char *release_re,
+							  const char *mainline_re);
+
 /* All presets in listing order; *nr is set to their number. */
 const struct rolling_preset *rolling_presets(size_t *nr);
 

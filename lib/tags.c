@@ -140,12 +140,35 @@ static void note_release(struct rolling_tags *tags, const struct rolling_version
 	note_mainline_version(tags, &final);
 }
 
+/* Keep the first pre-release of the newest series as an example (tags.h). */
+static int note_pre_example(struct rolling_tags *tags, const char *name,
+			    const struct rolling_version *v)
+{
+	const struct rolling_version *kept = &tags->first_pre_version;
+	int cmp;
+
+	if (!v->prerelease)
+		return 0;
+	if (tags->first_pre_example) {
+		cmp = rolling_series_cmp(&v->series, &kept->series);
+		if (cmp < 0 || (!cmp && (v->rc > kept->rc ||
+		    (v->rc == kept->rc && strcmp(name, tags->first_pre_example) > 0))))
+			return 0;
+	}
+	free(tags->first_pre_example);
+	if (!(tags->first_pre_example = strdup(name)))
+		return rolling_error_nomem();
+	tags->first_pre_version = *v;
+	return 0;
+}
+
 static int note_both(struct rolling_tags *tags, const char *name)
 {
 	tags->both_nr++;
 	if (tags->both_example && strcmp(tags->both_example, name) < 0)
 		return 0;
 	free(tags->both_example);
+	free(tags->first_pre_example);
 	if (!(tags->both_example = strdup(name)))
 		return rolling_error_nomem();
 	return 0;
@@ -168,7 +191,7 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 	l->tags->forms |= ROLLING_SERIES_FORM(version->series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
 		note_mainline(l->tags, version);
-		return 0;
+		return note_pre_example(l->tags, name, version);
 	}
 	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
 		return ROLLING_ERROR;
@@ -640,6 +663,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 	free(tags->releases);
 	free(tags->series);
 	free(tags->both_example);
+	free(tags->first_pre_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }

@@ -54,6 +54,14 @@ struct rolling_tags {
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
 	unsigned forms;                   /* series sizes: the patterns' and the tags' */
+	/*
+	 * The first pre-release of the newest series mainline has tagged
+	 * ("v6.8-rc1", "v2.44.0-rc0", "v3.13.0a1"): the lowest number, the
+	 * first name; NULL when it has none.  Status spells the next one
+	 * from it.  Not kept for tags grown one at a time (backfill).
+	 */
+	char *first_pre_example;
+	struct rolling_version first_pre_version;
 	size_t both_nr;                   /* tags that match both patterns */
 	char *both_example;               /* the first of them by name, or NULL */
 	git_repository *repo;             /* borrowed, for the checks above */
