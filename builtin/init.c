@@ -412,7 +412,7 @@ static int cmd_init(int argc, const char **argv)
 	build_config(&cfg, &o, argv[0], repo);
 	/* A tag read as both release and mainline (v2.44.0 by a trap pattern) stops it here. */
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
-		die("%s; nothing created", rolling_last_error());
+		die_last_error();
 	if (o.adopt) {
 		adopt(repo, &b, o.quiet);
 		rolling_branch_free(&b);

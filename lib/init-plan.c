@@ -94,7 +94,7 @@ int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_se
 		return err;
 	cfg->signoff = s->signoff;
 	if ((err = copy(&cfg->branch, branch)) < 0 ||
-	    (err = copy(&cfg->switch_rule, rule)) < 0 ||
+	    (err = copy(&cfg->switch_rule, lts ? NULL : rule)) < 0 ||
 	    (err = copy(&cfg->policy, lts ? "lts" : "stable")) < 0 ||
 	    (err = copy(&cfg->release_pattern, release_re)) < 0 ||
 	    (err = copy(&cfg->mainline_pattern, mainline_re)) < 0 ||

@@ -168,7 +168,6 @@ static int note_both(struct rolling_tags *tags, const char *name)
 	if (tags->both_example && strcmp(tags->both_example, name) < 0)
 		return 0;
 	free(tags->both_example);
-	free(tags->first_pre_example);
 	if (!(tags->both_example = strdup(name)))
 		return rolling_error_nomem();
 	return 0;
