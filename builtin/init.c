@@ -96,7 +96,7 @@ static const char *why_none(const struct rolling_preset_fit *fits, size_t nr,
 		return "no preset fits the tags";
 	if (majority > 1)
 		return "several presets fit the tags equally well";
-	return "no preset reads a clear majority (three quarters) of the version-like tags";
+	return "no preset reads a clear majority (two thirds) of the version-like tags";
 }
 
 /*

@@ -35,12 +35,12 @@ int rolling_tag_is_version_like(const char *name);
  * preset fits when its reading is plausible (release and mainline tags,
  * no tag read as both, no release series newer than mainline) and it
  * reads more tags than any other plausible one; it is chosen only when
- * it reads a clear majority, at least three quarters
+ * it reads a clear majority, at least two thirds
  * (ROLLING_DETECT_MAJORITY), of the version-like tags.  A scheme that
  * reads 10 of redis's 311 tags is a coincidence, not the scheme.
  */
-#define ROLLING_DETECT_MAJORITY_NUM 3
-#define ROLLING_DETECT_MAJORITY_DEN 4
+#define ROLLING_DETECT_MAJORITY_NUM 2
+#define ROLLING_DETECT_MAJORITY_DEN 3
 
 int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr, size_t *version_like,
 			  const struct rolling_preset_fit **best, git_repository *repo);

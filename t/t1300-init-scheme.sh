@@ -207,7 +207,7 @@ test_expect_success 'detection refuses to guess from a few tags' '
 	test_line_count = 61 tags &&
 	snapshot ../before &&
 	test_expect_code 128 git rolling init rolling 2>err &&
-	grep "^error: no preset reads a clear majority (three quarters) of the version-like tags; of 60 version-like tags the presets read:$" err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 60 version-like tags the presets read:$" err &&
 	grep "^  qemu  *reads 5 of 60: 3 releases in 1 series, 2 mainline tags: stable would start at v1.3.12$" err &&
 	grep "^hint: name the scheme with --preset <name>, or with --release-pattern and --mainline-pattern$" err &&
 	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
