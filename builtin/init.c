@@ -63,9 +63,9 @@ static void list_presets(void)
 
 	presets = rolling_presets(&nr);
 	for (i = 0; i < nr; i++)
-		printf("%-11s release %-9s mainline %-13s %s\n", presets[i].name,
+		printf("%-11s release %-9s mainline %-13s %s, switch %s\n", presets[i].name,
 		       presets[i].example_release, presets[i].example_mainline,
-		       presets[i].project);
+		       presets[i].project, presets[i].switch_rule);
 }
 
 static void print_fit(FILE *out, const struct rolling_preset_fit *fit, size_t version_like)

@@ -25,14 +25,14 @@ static const struct rolling_preset presets[] = {
 		"v(?:(?<major>2)\\.(?<minor>6)\\.(?<sub>" NUM ")"
 		"|(?<major>" FROM_3 ")\\.(?<minor>" NUM "))(?:-rc(?<rc>" POS "))?",
 		"4.4 4.9 4.14 4.19 5.4 5.10 5.15 6.1 6.6 6.12 6.18",
-		"next-rc1", "www.kernel.org/category/releases.html",
+		"next-rc1",  /* kernel.org, "Active kernel releases" */
 	},
 	{
 		/* v255.4 releases; v256 and v256-rc1 on mainline */
 		"systemd", "systemd (systemd-stable)", "v255.4", "v256-rc1",
 		"v(?<major>" POS ")\\.(?<patch>" POS ")",
 		"v(?<major>" POS ")(?:-rc(?<rc>" POS "))?",
-		"", "first-point-release", "github.com/systemd/systemd-stable README.md",
+		"", "first-point-release",  /* systemd docs/BACKPORTS.md: vNNN.X on vNNN-stable */
 	},
 	{
 		/*
@@ -48,21 +48,21 @@ static const struct rolling_preset presets[] = {
 		"v(?:(?<major>1)\\.(?<minor>[0-8])\\.(?<sub>" NUM ")"
 		"|(?<major>1)\\.(?<minor>9|[1-9][0-9]+)\\.0"
 		"|(?<major>" FROM_2 ")\\.(?<minor>" NUM ")\\.0)-rc(?<rc>" NUM ")",
-		"", "first-release", "git.git Documentation/howto/maintain-git.txt",
+		"", "first-release",
 	},
 	{
 		/* v8.2.0 and its v8.2.1 stable releases; v8.2.0-rc0 candidates */
 		"qemu", "QEMU (the newest stable line)", "v8.1.3", "v8.2.0-rc0",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")\\.(?<patch>" NUM ")",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")\\.0-rc(?<rc>" NUM ")",
-		"", "first-release", "wiki.qemu.org/Planning (stable process)",
+		"", "first-release",  /* QEMU docs/devel/stable-process.rst */
 	},
 	{
 		/* v3.13.0 and its v3.13.1 bugfix releases, old finals v2.7; v3.13.0a1, b1, rc1 */
 		"python", "CPython (the newest bugfix branch)", "v3.12.1", "v3.13.0b1",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")(?:\\.(?<patch>" NUM "))?",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")(?:\\.0)?(?:a|b|rc)(?<rc>" POS ")",
-		"", "first-release", "devguide.python.org/versions/",
+		"", "first-release",  /* devguide.python.org/versions/ */
 	},
 	{
 		/* REL_17_0 and its REL_17_1 minor releases, REL_17_BETA1, REL_17_RC1; before 10 REL9_6_* */
@@ -70,7 +70,7 @@ static const struct rolling_preset presets[] = {
 		"REL(?:_(?<major>" FROM_10 ")|(?<major>[1-9])_(?<minor>" NUM "))_(?<patch>" NUM ")",
 		"REL(?:_(?<major>" FROM_10 ")|(?<major>[1-9])_(?<minor>" NUM "))"
 		"_(?:BETA|RC)(?<rc>" POS ")",
-		"", "first-release", "www.postgresql.org/support/versioning/",
+		"", "first-release",  /* postgresql.org/support/versioning/ */
 	},
 };
 

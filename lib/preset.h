@@ -25,7 +25,6 @@ struct rolling_preset {
 	 * only the pre-releases with its mainline pattern.
 	 */
 	const char *switch_rule;
-	const char *practice;         /* where the project says so, for listings */
 };
 
 /*
