@@ -276,7 +276,9 @@ scheme_weeks_on_series () {
 }
 
 # scheme_week_tests <scheme> <preset> <min-switches>: the tests of t2100
-# for a tree made by stable_tree_<scheme> in ./tree.
+# for a tree made by stable_tree_<scheme> in ./tree.  SCHEME_NO_DETECT=1:
+# the tags do not tell the preset (git's without the 1.x era read as
+# qemu's too), so init is given it.
 scheme_week_tests () {
 	SCHEME=$1 PRESET=$2 MIN_SWITCHES=$3
 
@@ -289,8 +291,13 @@ scheme_week_tests () {
 		test_expect_code 128 git rolling init --preset $PRESET rolling 2>err &&
 		grep "^fatal: no \(series qualifies yet\|release tags match the release pattern\)" err &&
 		stable_tree_replay . $week &&
-		git rolling init rolling >out &&
-		grep "^tags read as preset $PRESET (" out &&
+		if test -n "$SCHEME_NO_DETECT"
+		then
+			git rolling init --preset $PRESET rolling >out
+		else
+			git rolling init rolling >out &&
+			grep "^tags read as preset $PRESET (" out
+		fi &&
 		expected=$(expected_scheme_target $SCHEME) &&
 		grep "^created .rolling. at $expected " out &&
 		test "$(git rev-parse rolling)" = "$(git rev-parse "$expected^{commit}")" &&

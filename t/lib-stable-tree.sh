@@ -47,6 +47,10 @@
 #                          user.signingKey, gpg.ssh.allowedSignersFile);
 #                          overrides STABLE_LIGHTWEIGHT_TAGS
 #   STABLE_TAIL_WEEKS      weeks after the last mainline release (default 4)
+#   STABLE_CYCLE_WEEKS     weeks from one final to the next (default: the
+#                          scheme's pre-releases and two; git's own
+#                          cadence is about 12): the merge window
+#                          takes the weeks the pre-releases leave
 #
 # Each week of the time line gets, in this order: the mainline commits,
 # one release of every live stable series (1-3 backports, then a commit
@@ -386,6 +390,7 @@ stable_tree_cache_key_ () {
 		echo "lts $3" &&
 		echo "per-week ${STABLE_COMMITS_PER_WEEK:-3}" &&
 		echo "tail ${STABLE_TAIL_WEEKS:-4}" &&
+		echo "cycle ${STABLE_CYCLE_WEEKS:-}" &&
 		echo "lightweight ${STABLE_LIGHTWEIGHT_TAGS:-0}" &&
 		echo "signed ${STABLE_SIGNED_TAGS:-0}" &&
 		if test "${STABLE_SIGNED_TAGS:-0}" = 1 && test -f "$4.pub"
@@ -482,7 +487,9 @@ stable_tree_make_ () {
 	"${st_p}setup_"
 	set -- $3
 	st_n=$# st_first=${1%%:*}
-	st_cycle=$((st_rcs + 2))
+	st_cycle=${STABLE_CYCLE_WEEKS:-$((st_rcs + 2))}
+	test $st_cycle -ge $((st_rcs + 2)) || st_cycle=$((st_rcs + 2))
+	st_window=$((st_cycle - st_rcs - 1))
 	st_weeks=$((st_n * st_cycle + ${STABLE_TAIL_WEEKS:-4}))
 	# Spread a week's commits over the week; the spare slots are for
 	# stable releases.  stable_week_ keeps dates increasing regardless.
@@ -561,7 +568,7 @@ stable_week_ () {
 
 	# Which mainline tag, if any, closes this week?
 	st_k=$(((st_w - 1) / st_cycle))
-	st_q=$(((st_w - 1) % st_cycle))
+	st_q=$(((st_w - 1) % st_cycle - st_window + 1))
 	test $st_k -lt $st_n && test $st_q -ge 1 || return 0
 	eval "st_ver=\$st_ver_$st_k"
 	if test $st_q -le $st_rcs
