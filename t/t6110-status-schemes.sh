@@ -7,9 +7,11 @@ the project tags it: git'\''s maint moves at v2.56.0 (not "v2.56-rc1"),
 systemd-stable at v257.1, CPython at v3.14.0, PostgreSQL at REL_18_0.
 A tag is spelled only from a tag the repository has; custom patterns,
 whose series need not follow one another (nginx'\''s odd minor versions
-are never stable), never get a series named that no release has.
+are never stable), never get a series named that no release has.  A step
+onto a .0 is an ordinary rolling merge: a clone without tags proves it.
 '
 . "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-sign-tags.sh
 
 # tags <name>...: one commit tagged with each name, in order.
 tags () {
@@ -52,6 +54,32 @@ test_expect_success 'git: maint moves when the next feature release is tagged' '
 	test "$(git rev-parse maint^2)" = "$(git rev-parse v2.56.0^{commit})" &&
 	test "$(git rev-parse maint^{tree})" = "$(git rev-parse v2.56.0^{tree})" &&
 	git rolling verify maint
+'
+
+# A step onto a .0 is an ordinary rolling merge of a release tag: a
+# clone without tags proves it from the signed tag the merge embeds.
+test_expect_success 'a step onto a .0 is proved in a clone without tags' '
+	cd git &&
+	tags v2.57.0-rc0 v2.57.0 &&
+	sign_all_tags . "$TRASH_DIRECTORY/release.key" &&
+	git rolling advance maint &&
+	old=$(git rev-parse maint) &&
+	test_commit --no-tag c-v2.58.0-rc0 &&
+	git tag -s -m v2.58.0-rc0 v2.58.0-rc0 &&
+	test_commit --no-tag c-v2.58.0 &&
+	git tag -s -m v2.58.0 v2.58.0 &&
+	git cat-file tag v2.58.0 | grep "^-----BEGIN SSH SIGNATURE-----$" &&
+	git rolling advance maint >out &&
+	grep "^maint: v2.57.0 -> v2.58.0 (.*), series 2.57 -> 2.58$" out &&
+	git cat-file commit maint | grep "^mergetag object $(git rev-parse v2.58.0^{commit})$" &&
+	git clone -q --no-tags --single-branch -b maint "file://$TRASH_DIRECTORY/git" ../tag-free &&
+	cd ../tag-free &&
+	test -z "$(git tag)" &&
+	git config gpg.format ssh &&
+	git config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/release.key.allowed-signers" &&
+	git rolling verify --preset git --signatures --since $old maint >out &&
+	grep "^maint: 1 step since v2.57.0 " out &&
+	grep "^maint: verified, 1 release signature good$" out
 '
 
 test_expect_success 'systemd: systemd-stable moves at the first point release' '
