@@ -317,15 +317,15 @@ stable_tree_git () {
 }
 
 stable_tree_qemu () {
-	stable_tree_generate_ "$1" st_qemu_ "${QEMU_MAINLINE:-0.15 1.7 8.0 8.1 8.2}" ""
+	stable_tree_generate_ "$1" st_qemu_ "${QEMU_MAINLINE:-0.15 1.7 8.0:0 8.1 8.2:2/2}" ""
 }
 
 stable_tree_python () {
-	stable_tree_generate_ "$1" st_python_ "${PYTHON_MAINLINE:-2.7 3.11 3.12 3.13}" ""
+	stable_tree_generate_ "$1" st_python_ "${PYTHON_MAINLINE:-2.7 3.11:0 3.12:3/2 3.13}" ""
 }
 
 stable_tree_postgresql () {
-	stable_tree_generate_ "$1" st_postgresql_ "${POSTGRESQL_MAINLINE:-9.5 9.6 10 11 12}" ""
+	stable_tree_generate_ "$1" st_postgresql_ "${POSTGRESQL_MAINLINE:-9.5 9.6 10:0 11 12}" ""
 }
 
 # stable_tree_replay DIR WEEK: one ref transaction that deletes every tag
