@@ -26,13 +26,15 @@
 #include "../cli/verify-report.h"
 
 static const char *const init_usage[] = {
-	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init [--preset <name>] [--stable | --lts] [--switch <rule>] [--series <list>]\n"
+	"                        [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>]\n"
 	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
 	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
 	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
-	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--switch <rule>]\n"
+	"                        [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
 	"git rolling init --list-presets",
@@ -62,15 +64,16 @@ static void list_presets(void)
 
 	presets = rolling_presets(&nr);
 	for (i = 0; i < nr; i++)
-		printf("%-11s release %-9s mainline %-13s %s\n", presets[i].name,
+		printf("%-11s release %-9s mainline %-13s %s, switch %s\n", presets[i].name,
 		       presets[i].example_release, presets[i].example_mainline,
-		       presets[i].project);
+		       presets[i].project, presets[i].switch_rule);
 }
 
-static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
+static void print_fit(FILE *out, const struct rolling_preset_fit *fit, size_t version_like)
 {
-	fprintf(out, "  %-11s %zu releases in %zu series, %zu mainline tags: ", fit->preset->name,
-		fit->releases_nr, fit->series_nr, fit->mainline_nr);
+	fprintf(out, "  %-11s reads %zu of %zu: %zu releases in %zu series, %zu mainline tags: ",
+		fit->preset->name, rolling_preset_fit_reads(fit), version_like, fit->releases_nr,
+		fit->series_nr, fit->mainline_nr);
 	if (fit->implausible)
 		fprintf(out, "does not fit (%s)\n", qtext(fit->implausible));
 	else if (fit->pick)
@@ -79,34 +82,52 @@ static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
 		fprintf(out, "no series qualifies yet\n");
 }
 
+/* Why no preset was chosen, for the error line. */
+static const char *why_none(const struct rolling_preset_fit *fits, size_t nr,
+			    size_t version_like)
+{
+	size_t i, plausible = 0, majority = 0;
+
+	for (i = 0; i < nr; i++) {
+		plausible += !fits[i].implausible;
+		majority += !fits[i].implausible &&
+			    rolling_preset_fit_is_majority(&fits[i], version_like);
+	}
+	if (!plausible)
+		return "no preset fits the tags";
+	if (majority > 1)
+		return "several presets fit the tags equally well";
+	return "no preset reads a clear majority (two thirds) of the version-like tags";
+}
+
 /*
  * No --preset and no patterns: the preset that reads the repository's
- * tags best, if exactly one does; else stop and show what each would do.
+ * tags best, if exactly one does and it reads a clear majority of the
+ * version-like tags; else stop and show what each would do.
  */
 static const struct rolling_preset *detect_preset(git_repository *repo, int quiet)
 {
 	const struct rolling_preset_fit *best;
 	const struct rolling_preset *found;
 	struct rolling_preset_fit *fits;
-	size_t nr, i, plausible = 0;
+	size_t nr, i, version_like;
 
-	if (rolling_preset_detect(&fits, &nr, &best, repo) < 0)
+	if (rolling_preset_detect(&fits, &nr, &version_like, &best, repo) < 0)
 		die_last_error();
 	if (best) {
 		found = best->preset;
 		if (!quiet)
-			printf("tags read as preset %s (%zu releases, %zu mainline tags; "
-			       "see --list-presets)\n", found->name, best->releases_nr,
+			printf("tags read as preset %s (reads %zu of %zu version-like tags: "
+			       "%zu releases, %zu mainline tags; see --list-presets)\n", found->name,
+			       rolling_preset_fit_reads(best), version_like, best->releases_nr,
 			       best->mainline_nr);
 		rolling_preset_fits_free(fits, nr);
 		return found;
 	}
+	error("%s; of %zu version-like tags the presets read:",
+	      why_none(fits, nr, version_like), version_like);
 	for (i = 0; i < nr; i++)
-		plausible += !fits[i].implausible;
-	error("%s; the presets read the tags so:",
-	      plausible ? "several presets fit the tags equally well" : "no preset fits the tags");
-	for (i = 0; i < nr; i++)
-		print_fit(stderr, &fits[i]);
+		print_fit(stderr, &fits[i], version_like);
 	rolling_preset_fits_free(fits, nr);
 	hint("name the scheme with --preset <name>, or with --release-pattern and "
 	     "--mainline-pattern");
@@ -126,17 +147,6 @@ static void build_config(struct rolling_config *cfg, const struct init_options *
 		detected = detect_preset(repo, o->quiet);
 	if (rolling_init_config(cfg, &o->settings, branch, detected) < 0)
 		die_last_error();
-}
-
-/* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
-static void check_unambiguous(const struct rolling_branch *b)
-{
-	if (!b->tags.both_nr)
-		return;
-	hint("a release pattern must not match mainline tags: see the presets "
-	     "(--list-presets) for schemes that tell them apart");
-	die("tag '%s'%s matches both the release and the mainline pattern; nothing created",
-	    b->tags.both_example, b->tags.both_nr > 1 ? " (and others)" : "");
 }
 
 static const struct rolling_release *choose_target(struct rolling_branch *b, const char *at,
@@ -333,6 +343,9 @@ static int cmd_init(int argc, const char **argv)
 			   "list the presets with an example tag of each"),
 		OPT_SET_INT(0, "stable", &o.settings.policy, "follow the newest stable series (default)",
 			    ROLLING_POLICY_STABLE),
+		OPT_STRING(0, "switch", &o.settings.switch_rule, "rule",
+			   "when stable moves to a new series: first-release, first-point-release"
+			   " or next-rc1 (default: the preset's)"),
 		OPT_SET_INT(0, "lts", &o.settings.policy, "follow the newest long-term series",
 			    ROLLING_POLICY_LTS),
 		OPT_STRING(0, "series", &o.settings.series, "list", "the long-term series, for --lts"),
@@ -361,6 +374,7 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_config cfg;
 	struct rolling_branch b;
 	struct rolling_ident ident;
+	enum rolling_switch_rule rule;
 	git_repository *repo;
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -381,6 +395,9 @@ static int cmd_init(int argc, const char **argv)
 		die_last_error();
 	if (o.settings.ident && rolling_ident_parse(&ident, o.settings.ident, "--ident") < 0)
 		die_last_error();
+	if (o.settings.switch_rule &&
+	    rolling_switch_rule_parse(&rule, o.settings.switch_rule, "--switch") < 0)
+		die_last_error();
 	if (o.settings.ident)
 		rolling_ident_free(&ident);
 	if (o.adopt && o.at)
@@ -395,9 +412,9 @@ static int cmd_init(int argc, const char **argv)
 	if (rolling_init_check_new(repo, argv[0], o.force, o.adopt) < 0)
 		die_last_error();
 	build_config(&cfg, &o, argv[0], repo);
+	/* A tag read as both release and mainline (v2.44.0 by a trap pattern) stops it here. */
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
-	check_unambiguous(&b);
 	if (o.adopt) {
 		adopt(repo, &b, o.quiet);
 		rolling_branch_free(&b);

@@ -18,21 +18,15 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 	rolling_config_key(&mainline_key, b->config.branch, "mainlinePattern");
 	err = rolling_patterns_compile(&b->patterns, b->config.release_pattern, release_key.buf,
 				       b->config.mainline_pattern, mainline_key.buf);
-	strbuf_release(&release_key);
-	strbuf_release(&mainline_key);
 	if (err < 0 ||
 	    (err = rolling_tags_load(&b->tags, repo, &b->patterns)) < 0 ||
-	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0) {
+	    (err = rolling_tags_check_unambiguous(&b->tags, release_key.buf,
+						  mainline_key.buf)) < 0 ||
+	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0)
 		rolling_branch_free(b);
-		return err;
-	}
-	if (b->tags.both_nr)
-		rolling_warning("%zu tag%s ('%s'%s) match%s both the release and the mainline "
-				"pattern; read as release%s", b->tags.both_nr,
-				b->tags.both_nr > 1 ? "s" : "", b->tags.both_example,
-				b->tags.both_nr > 1 ? ", ..." : "", b->tags.both_nr > 1 ? "" : "es",
-				b->tags.both_nr > 1 ? "s" : "");
-	return 0;
+	strbuf_release(&release_key);
+	strbuf_release(&mainline_key);
+	return err;
 }
 
 int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const char *name)

@@ -20,7 +20,8 @@ struct rolling_branch {
 /*
  * Prepare a branch from its configuration, which the branch takes over
  * (it is freed with the branch, also on error): compile the patterns,
- * read the tags, check the policy; warn when tags match both patterns.
+ * read the tags, check the policy; a tag that matches both patterns is
+ * an error (rolling_tags_check_unambiguous()).
  */
 int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 			   struct rolling_config *config);

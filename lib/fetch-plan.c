@@ -180,7 +180,8 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *p, const char *scratch)
 	patterns[p->nr] = TAG_PREFIX "*";
 	if ((err = rolling_remote_refs_start(&pid, p->remote, patterns, p->nr + 1, path)) < 0)
 		goto out;
-	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0) {
+	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0 ||
+	    (err = rolling_tags_check_unambiguous(&p->tags, NULL, NULL)) < 0) {
 		/* Wait for git all the same, keeping the reason. */
 		why = rolling_error_take();
 		rolling_remote_refs_finish(&p->advertised, pid, p->remote, path);

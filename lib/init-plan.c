@@ -95,7 +95,8 @@ int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_se
 			const char *branch, const struct rolling_preset *detected)
 {
 	const struct rolling_preset *preset = detected;
-	const char *release_re, *mainline_re, *series = NULL;
+	const char *release_re, *mainline_re, *series = NULL, *rule;
+	enum rolling_switch_rule parsed;
 	int lts = s->policy == ROLLING_POLICY_LTS, err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -111,8 +112,13 @@ int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_se
 		return rolling_error("--series lists long-term series; it needs --lts");
 	if (lts)
 		series = s->series ? s->series : preset ? preset->lts_series : NULL;
+	rule = s->switch_rule ? s->switch_rule :
+	       preset ? preset->switch_rule : ROLLING_DEFAULT_SWITCH;
+	if ((err = rolling_switch_rule_parse(&parsed, rule, "--switch")) < 0)
+		return err;
 	cfg->signoff = s->signoff;
 	if ((err = copy(&cfg->branch, branch)) < 0 ||
+	    (err = copy(&cfg->switch_rule, lts ? NULL : rule)) < 0 ||
 	    (err = copy(&cfg->policy, lts ? "lts" : "stable")) < 0 ||
 	    (err = copy(&cfg->release_pattern, release_re)) < 0 ||
 	    (err = copy(&cfg->mainline_pattern, mainline_re)) < 0 ||

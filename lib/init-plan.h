@@ -25,6 +25,7 @@ struct rolling_init_settings {
 	const char *ident;
 	int signoff;
 	int each;                /* steps = each */
+	const char *switch_rule; /* --switch; NULL: the preset's, else the default */
 };
 
 /*
@@ -51,7 +52,10 @@ int rolling_init_needs_detection(const struct rolling_scheme_options *scheme);
 /*
  * The configuration init writes for `branch`: the scheme's patterns, or
  * those of `detected` (the preset the caller detected when
- * rolling_init_needs_detection() said so); with --lts the series given,
+ * rolling_init_needs_detection() said so); for the stable policy the
+ * switch rule given, else that preset's, else the default (written, so
+ * that a later change of a preset's rule never moves an existing
+ * branch; lts does not use it); with --lts the series given,
  * else the preset's long-term series.  --series without --lts is an
  * error.  Free it with rolling_config_free(), also after an error.
  */

@@ -1,9 +1,11 @@
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pattern.h"
 #include "error.h"
+#include "strbuf.h"
 
 static int compile_one(pcre2_code **out, const char *re, const char *key)
 {
@@ -260,6 +262,85 @@ int rolling_patterns_match_both(struct rolling_patterns *p, const char *name)
 	int m = matches(p, p->release, name);
 
 	return m <= 0 ? m : matches(p, p->mainline, name);
+}
+
+/* Where a number of the version goes in a tag name. */
+struct span {
+	PCRE2_SIZE start, end;
+	uint32_t value;
+};
+
+static const char *const number_groups[] = { "major", "minor", "sub", "patch", "rc" };
+
+static uint32_t number_of(const struct rolling_version *v, size_t group)
+{
+	switch (group) {
+	case 0: return v->series.major;
+	case 1: return v->series.minor;
+	case 2: return v->series.sub;
+	case 3: return v->patch;
+	default: return v->rc;
+	}
+}
+
+/* The spans of the groups that took part in the last match, in order. */
+static size_t number_spans(struct span spans[5], const pcre2_code *code,
+			   pcre2_match_data *match, const struct rolling_version *want)
+{
+	size_t i, j, nr = 0;
+
+	for (i = 0; i < sizeof(number_groups) / sizeof(number_groups[0]); i++) {
+		struct span sp;
+
+		if (!find_group(&sp.start, &sp.end, code, match, number_groups[i]))
+			continue;
+		sp.value = number_of(want, i);
+		for (j = nr; j > 0 && spans[j - 1].start > sp.start; j--)
+			spans[j] = spans[j - 1];
+		spans[j] = sp;
+		nr++;
+	}
+	return nr;
+}
+
+static int same_version(const struct rolling_version *a, const struct rolling_version *b)
+{
+	return !rolling_series_cmp(&a->series, &b->series) && a->series.parts == b->series.parts &&
+	       a->patch == b->patch && a->prerelease == b->prerelease &&
+	       (!a->prerelease || a->rc == b->rc);
+}
+
+int rolling_patterns_spell(struct strbuf *out, struct rolling_patterns *p,
+			   enum rolling_tag_kind kind, const char *example,
+			   const struct rolling_version *want)
+{
+	const pcre2_code *code = kind == ROLLING_TAG_RELEASE ? p->release : p->mainline;
+	struct strbuf name = STRBUF_INIT;
+	struct rolling_version read;
+	enum rolling_tag_kind read_kind;
+	struct span spans[5];
+	PCRE2_SIZE at = 0;
+	size_t nr, i;
+	int ok;
+
+	if ((ok = matches(p, code, example)) <= 0)
+		return ok;
+	ok = 0;
+	nr = number_spans(spans, code, p->match, want);
+	for (i = 0; i < nr; i++) {
+		strbuf_add(&name, example + at, spans[i].start - at);
+		strbuf_addf(&name, "%" PRIu32, spans[i].value);
+		at = spans[i].end;
+	}
+	strbuf_addstr(&name, example + at);
+	if (strbuf_oom(&name))
+		ok = rolling_error_nomem();
+	else if ((ok = rolling_patterns_classify(p, name.buf, &read_kind, &read)) >= 0)
+		ok = read_kind == kind && same_version(&read, want);
+	if (ok > 0)
+		strbuf_addstr(out, name.buf);
+	strbuf_release(&name);
+	return ok;
 }
 
 void rolling_patterns_free(struct rolling_patterns *p)

@@ -91,6 +91,22 @@ int rolling_patterns_match_both(struct rolling_patterns *p, const char *name);
  */
 int rolling_patterns_check(const struct rolling_patterns *p);
 
+struct strbuf;
+
+/*
+ * A tag name for `want` in the scheme of `example`, a tag the patterns
+ * read as `kind`: the example with the numbers of its groups replaced
+ * by want's ("v2.55.0" and 2.56 give "v2.56.0"; "v6.8-rc1" and 6.10
+ * give "v6.10-rc1").  Returns 1 with the name added to `out` when it
+ * reads back as exactly `want` and `kind`, 0 when the example cannot
+ * spell it (another era, numbers outside the groups), or a negative
+ * error.  So status names a tag to come in the project's own words, or
+ * none.
+ */
+int rolling_patterns_spell(struct strbuf *out, struct rolling_patterns *p,
+			   enum rolling_tag_kind kind, const char *example,
+			   const struct rolling_version *want);
+
 void rolling_patterns_free(struct rolling_patterns *p);
 
 #endif
