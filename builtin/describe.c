@@ -90,7 +90,7 @@ static void say(const struct describe_options *o, const struct subject *s, int m
 }
 
 /*
- * What a backport search (`err` from rolling_backport_find*()) says:
+ * What a backport search (`err` from rolling_fix_find() or rolling_*_left*()) says:
  * dies on an error, warns when it stopped at ROLLING_BACKPORT_LIMIT
  * commits (it may have missed one), and returns whether it found one.
  */
