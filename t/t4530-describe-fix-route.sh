@@ -153,6 +153,23 @@ test_expect_success 'the decoy itself is on the branch, one step earlier' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a copy whose upstream commit the branch holds: that commit'"'"'s step' '
+	cd tree &&
+	read tip left left_at tnew fix1 fix2 decoy copy_t copy2_t copy_l copy2_l only_l <../facts &&
+	upstream=$(git rev-parse "v$tip^{commit}~2") &&
+	git merge-base --is-ancestor $upstream linux-rolling-stable &&
+	git rolling describe $upstream >first &&
+	step=$(sed -n "s/^first in linux-rolling-stable at //p" first) &&
+	test -n "$step" &&
+	git checkout -q --detach v$left &&
+	elsewhere=$(printf "drivers: an old fix\n\ncommit %s upstream.\n" $upstream |
+		stable_commit elsewhere.c) &&
+	git checkout -q master &&
+	test_expect_code 1 git rolling describe $elsewhere >actual &&
+	echo "not in linux-rolling-stable; the fix reached it as $(git rev-parse --short $upstream) in $step" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success '--no-backports: never, without the route' '
 	cd tree &&
 	read tip left left_at tnew fix1 fix2 decoy copy_t copy2_t copy_l copy2_l only_l <../facts &&
