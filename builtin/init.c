@@ -36,7 +36,7 @@ static const char *const init_usage[] = {
 	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--switch <rule>]\n"
 	"                        [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
-	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
+	"                        [--ident <ident>] [--[no-]signoff] [--[no-]each] [--force] [-q] <branch>",
 	"git rolling init --list-presets",
 	NULL,
 };
@@ -263,22 +263,40 @@ static int follow(const struct init_options *o, int argc)
  * recipe, say).  It must verify as `git rolling verify` proves a branch,
  * or advancing it would build on what the proof rejects.
  */
-static void verify_adopted(git_repository *repo, struct rolling_branch *b, const git_oid *tip)
+static void verify_adopted(struct rolling_verify_result *result, git_repository *repo,
+			   struct rolling_branch *b, const git_oid *tip)
 {
 	const struct rolling_verify_options options = { 0 };
-	struct rolling_verify_result result;
 
-	if (rolling_verify(&result, repo, tip, &b->tags, &b->patterns, &options) < 0)
+	if (rolling_verify(result, repo, tip, &b->tags, &b->patterns, &options) < 0)
 		die_last_error();
-	if (!result.failures_nr) {
-		rolling_verify_free(&result);
+	if (!result->failures_nr)
 		return;
-	}
-	rolling_verify_print_failure(b->config.branch, &result.failures[0]);
+	rolling_verify_print_failure(b->config.branch, &result->failures[0]);
 	hint("'git rolling verify' with the same tag patterns lists every failure");
 	die("'%s' does not verify as a rolling branch (%s%zu failure%s); nothing configured",
-	    b->config.branch, result.truncated ? "at least " : "", result.failures_nr,
-	    result.failures_nr == 1 ? "" : "s");
+	    b->config.branch, result->truncated ? "at least " : "", result->failures_nr,
+	    result->failures_nr == 1 ? "" : "s");
+}
+
+/*
+ * Without --each or --no-each, the branch's own cadence: one made a
+ * merge per release goes on so, or its next advance would pass over
+ * every release but the newest.  Returns whether it was read as --each.
+ */
+static int adopt_cadence(struct rolling_branch *b, const struct rolling_verify_result *verified,
+			 int each)
+{
+	struct rolling_adopt_cadence c;
+
+	if (each >= 0)
+		return 0;
+	rolling_init_adopt_cadence(&c, verified, &b->tags);
+	if (!rolling_init_adopt_is_each(&c))
+		return 0;
+	free(b->config.steps);
+	b->config.steps = xstrdup(rolling_steps_mode_name(ROLLING_STEPS_EACH));
+	return 1;
 }
 
 /*
@@ -302,8 +320,9 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 	rolling_adopt_mismatch_free(&m);
 }
 
-static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
+static void adopt(git_repository *repo, struct rolling_branch *b, int each, int quiet)
 {
+	struct rolling_verify_result verified;
 	const struct rolling_series_info *target;
 	const struct rolling_release *current;
 	struct rolling_config_tx tx;
@@ -315,7 +334,9 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 		die("--adopt: there is no branch named '%s'", b->config.branch);
 	if (err < 0)
 		die_last_error();
-	verify_adopted(repo, b, &tip);
+	verify_adopted(&verified, repo, b, &tip);
+	each = adopt_cadence(b, &verified, each);
+	rolling_verify_free(&verified);
 	/* The same question advance asks: where the branch stands, and where it heads. */
 	if (rolling_tip_release(&current, repo, &tip, &b->tags, &b->patterns) < 0 ||
 	    rolling_policy_target(&target, NULL, &b->policy, &b->tags, current, NULL) < 0)
@@ -330,11 +351,15 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 		       qtext(current->name),
 		       git_oid_tostr(hex, 8, &tip),
 		       rolling_series_format(series, &current->version.series));
+	if (each && !quiet)
+		printf("steps each: the branch merged every release of its series, one merge"
+		       " each (--no-each for the newest only)\n");
 }
 
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 },
+	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1,
+						.each = -1 },
 				  .progress = -1, .signatures = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME(&o.settings.scheme, "tag scheme of a known project (default: the one "
@@ -353,7 +378,7 @@ static int cmd_init(int argc, const char **argv)
 		OPT_STRING(0, "ident", &o.settings.ident, "ident",
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.settings.signoff, "add Signed-off-by to the merges (default)"),
-		OPT_SWITCH(0, "each", &o.settings.each,
+		OPT_BOOL(0, "each", &o.settings.each,
 			   "merge every release, one merge each (default: the newest only)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
 		OPT_SWITCH(0, "backfill", &o.backfill,
@@ -416,7 +441,7 @@ static int cmd_init(int argc, const char **argv)
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
 	if (o.adopt) {
-		adopt(repo, &b, o.quiet);
+		adopt(repo, &b, o.settings.each, o.quiet);
 		rolling_branch_free(&b);
 		git_repository_free(repo);
 		return 0;

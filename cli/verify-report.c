@@ -37,9 +37,12 @@ static void print_extent(const struct rolling_verify_report *report)
 	char a[ROLLING_REPORT_ABBREV_BUFSZ];
 
 	printf("%s: %zu step%s", qtext(report->name), r->steps_nr, r->steps_nr == 1 ? "" : "s");
-	if (report->since && r->since_found)
-		printf(" since %s (%s)\n", r->since_release ? qtext(r->since_release->name) : "?",
+	if (report->since && r->since_found && r->since_release)
+		printf(" since %s (%s)\n", qtext(r->since_release->name),
 		       rolling_report_abbrev(a, report->since));
+	else if (report->since && r->since_found)
+		/* A commit of the chain that is neither a step nor a release. */
+		printf(" since %s\n", rolling_report_abbrev(a, report->since));
 	else if (r->has_base)
 		printf(" from base %s (%s)\n", qtext(r->base_release->name),
 		       rolling_report_abbrev(a, &r->base));

@@ -125,7 +125,7 @@ int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_se
 	    (err = copy(&cfg->series, series)) < 0 ||
 	    (err = copy(&cfg->pin, s->pin)) < 0 ||
 	    (err = copy(&cfg->ident, s->ident)) < 0 ||
-	    (err = copy(&cfg->steps, s->each ? rolling_steps_mode_name(ROLLING_STEPS_EACH) : NULL)) < 0)
+	    (err = copy(&cfg->steps, s->each > 0 ? rolling_steps_mode_name(ROLLING_STEPS_EACH) : NULL)) < 0)
 		return err;
 	return 0;
 }
@@ -304,4 +304,52 @@ void rolling_adopt_mismatch_free(struct rolling_adopt_mismatch *m)
 	free(m->name);
 	free(m->email);
 	m->name = m->email = NULL;
+}
+
+/* --- an adopted branch's cadence ---------------------------------------- */
+
+/* The index of a release among the repository's tags, or -1 for one embedded in a merge. */
+static long tag_index(const struct rolling_tags *tags, const struct rolling_release *release)
+{
+	if (!release || release < tags->releases || release >= tags->releases + tags->releases_nr)
+		return -1;
+	return (long)(release - tags->releases);
+}
+
+/* One step from `from` to `to`: in a row, passing releases over, or neither (a switch). */
+static void cadence_pair(struct rolling_adopt_cadence *c, const struct rolling_tags *tags,
+			 const struct rolling_release *from, const struct rolling_release *to)
+{
+	long a = tag_index(tags, from), b = tag_index(tags, to);
+
+	/* A series' releases are next to each other in version order. */
+	if (a < 0 || b < 0 ||
+	    rolling_series_cmp(&from->version.series, &to->version.series))
+		return;
+	if (b == a + 1)
+		c->in_a_row++;
+	else if (b > a + 1)
+		c->skipped++;
+}
+
+void rolling_init_adopt_cadence(struct rolling_adopt_cadence *c,
+				const struct rolling_verify_result *verified,
+				const struct rolling_tags *tags)
+{
+	const struct rolling_release *before = verified->has_base ? verified->base_release : NULL;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < verified->steps_nr; i++) {
+		const struct rolling_release *release = verified->steps[i].release;
+
+		if (before)
+			cadence_pair(c, tags, before, release);
+		before = release;
+	}
+}
+
+int rolling_init_adopt_is_each(const struct rolling_adopt_cadence *c)
+{
+	return c->in_a_row >= ROLLING_ADOPT_EACH_MIN && !c->skipped;
 }

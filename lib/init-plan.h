@@ -6,6 +6,7 @@
 #include "config.h"
 #include "preset.h"
 #include "tags.h"
+#include "verify.h"
 
 /*
  * What `git rolling init` decides before it creates, adopts or follows
@@ -24,7 +25,7 @@ struct rolling_init_settings {
 	const char *pin;
 	const char *ident;
 	int signoff;
-	int each;                /* steps = each */
+	int each;                /* steps = each; -1: not said (adopt reads the branch) */
 	const char *switch_rule; /* --switch; NULL: the preset's, else the default */
 };
 
@@ -105,5 +106,29 @@ int rolling_init_adopt_mismatch(struct rolling_adopt_mismatch *m, git_repository
 				const struct rolling_branch *b, const git_oid *tip);
 
 void rolling_adopt_mismatch_free(struct rolling_adopt_mismatch *m);
+
+/*
+ * The cadence an adopted branch was made with, from its verified steps
+ * (`verified`, base first) and the release tags: how many steps merged
+ * the release right after the one before them in the same series, and
+ * how many passed over a release of their series that is tagged.  A
+ * branch made with --each never passes one over; one made with the
+ * default merges the newest release only, and passes over every release
+ * that came out between two runs.
+ */
+struct rolling_adopt_cadence {
+	size_t in_a_row;
+	size_t skipped;
+};
+
+/* So many steps in a row, none passed over, read as --each. */
+#define ROLLING_ADOPT_EACH_MIN 2
+
+void rolling_init_adopt_cadence(struct rolling_adopt_cadence *c,
+				const struct rolling_verify_result *verified,
+				const struct rolling_tags *tags);
+
+/* Whether the cadence is that of --each (see ROLLING_ADOPT_EACH_MIN). */
+int rolling_init_adopt_is_each(const struct rolling_adopt_cadence *c);
 
 #endif
