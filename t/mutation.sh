@@ -97,11 +97,14 @@ awk -v out="$scratch/mutants" '
 	END { flush(); exit bad }
 ' "$list" || exit 2
 
+# selected NAME [WANTED...]: NAME is one of WANTED, or none is wanted.
 selected () {
+	sel_name=$1
+	shift
 	test $# = 0 && return 0
-	for sel_name
+	for sel_wanted
 	do
-		test "$sel_name" = "$1" && return 0
+		test "$sel_wanted" = "$sel_name" && return 0
 	done
 	return 1
 }
