@@ -29,7 +29,8 @@
 #
 # Prints KILLED (with the script that failed), SURVIVED, or INVALID (the
 # text is not found exactly once, or the mutant does not build) for
-# each, then the kill rate.  Exits 0 when every valid mutant was killed,
+# each, then the kill rate.  A scratch directory made here is removed
+# at the end unless a mutant survived or was invalid (its logs stay).  Exits 0 when every valid mutant was killed,
 # 1 when one survived, 2 on a usage or setup error.  Everything runs
 # under nice -n 10, and only one run at a time (a second run waits for
 # nothing: it refuses).
@@ -232,4 +233,11 @@ then
 	exit 2
 fi
 echo "mutation: $killed of $total mutants killed ($((100 * killed / total))%), $survived survived, $invalid invalid"
+# A scratch directory of our own goes, unless its logs tell of a survivor.
+if test -z "${MUTATION_DIR-}" && test $survived = 0 && test $invalid = 0
+then
+	rm -rf "$scratch"
+else
+	echo "mutation: logs in $log"
+fi
 test $survived = 0
