@@ -281,4 +281,10 @@ valgrind: all
 stress: all
 	t/stress-advance.sh
 
-.PHONY: valgrind stress
+# Seeded bugs (t/mutation/mutants.txt) applied one at a time to a copy
+# of the sources, each against the scripts that should catch it; prints
+# KILLED or SURVIVED for each and the kill rate (t/mutation.sh).
+mutation:
+	t/mutation.sh
+
+.PHONY: valgrind stress mutation

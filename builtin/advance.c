@@ -16,6 +16,7 @@
 #include "../lib/repo.h"
 #include "../lib/branch-move.h"
 #include "../lib/worktree.h"
+#include "../cli/text.h"
 
 static const char *const advance_usage[] = {
 	"git rolling advance [-n | --dry-run] [--series <series>] [--porcelain] [-q] [<branch>...]",
@@ -131,7 +132,7 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 		       git_oid_tostr(hex, sizeof(hex), merge), a, b);
 		return;
 	}
-	printf("%s: %s -> %s (%s)", p->b.config.branch, from->name, to->name,
+	printf("%s: %s -> %s (%s)", qtext(p->b.config.branch), qtext(from->name), qtext(to->name),
 	       git_oid_tostr(hex, 13, merge));
 	if (strcmp(a, b)) {
 		printf(", ");
@@ -149,7 +150,8 @@ static void report_current(const struct pending *p, const struct advance_options
 		       git_oid_tostr(hex, sizeof(hex), &p->tip),
 		       rolling_series_format(series, &p->current->version.series));
 	else
-		printf("%s: up to date at %s\n", p->b.config.branch, p->current->name);
+		printf("%s: up to date at %s\n", qtext(p->b.config.branch),
+		       qtext(p->current->name));
 }
 
 static void report(const struct pending *p, const struct advance_options *o)

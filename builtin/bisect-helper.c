@@ -20,6 +20,7 @@
 #include "../lib/run-command.h"
 #include "../cli/step-format.h"
 #include "../lib/steps.h"
+#include "../cli/text.h"
 
 static const char *const bisect_helper_usage[] = {
 	"git rolling bisect-helper steps [<branch-options>] [<good> [<bad>]]",
@@ -64,11 +65,34 @@ static void open_repository(struct helper *h)
 }
 
 /* Open the repository of a command that drives git's bisection. */
+/*
+ * git bisect (git-bisect.sh up to git 2.39 at least) refuses to run
+ * anywhere but at the top of the work tree.  Say so before anything is
+ * printed or saved, rather than announce a stage that git then refuses.
+ */
+static void require_top_level(struct helper *h)
+{
+	const char *top = git_repository_workdir(h->repo);
+	char *real_top, *cwd;
+	int same;
+
+	if (!top)
+		return;
+	real_top = realpath(top, NULL);
+	cwd = realpath(".", NULL);
+	same = real_top && cwd && !strcmp(real_top, cwd);
+	free(real_top);
+	free(cwd);
+	if (!same)
+		die("You need to run this command from the toplevel of the working tree.");
+}
+
 static void open_work_tree(struct helper *h)
 {
 	open_repository(h);
 	if (rolling_bisect_locate(&h->bs) < 0)
 		die_last_error();
+	require_top_level(h);
 }
 
 /* Run git, dying when it cannot be run at all; returns its exit status. */
@@ -132,7 +156,7 @@ static void choose_branch(struct helper *h, const struct helper_options *o, cons
 
 static const char *branch_name(const struct helper *h)
 {
-	return h->bs.branch.config.branch;
+	return qtext(h->bs.branch.config.branch);
 }
 
 /* Step i as the commands show a step, in `name` (emptied first). */
@@ -173,7 +197,7 @@ static int cmd_steps(struct helper *h, const struct helper_options *o, int argc,
 		const struct rolling_step *step = &steps->v[i];
 
 		printf("%s %s %s", git_oid_tostr(hex, sizeof(hex), &step->commit),
-		       step->release->name,
+		       qtext(step->release->name),
 		       rolling_series_format(series, &step->release->version.series));
 		if (step->series_switch)
 			printf(" (series switch from %s)",
@@ -257,7 +281,7 @@ static const char *merge_base_name(struct strbuf *buf, struct helper *h, const g
 		die_last_error();
 	strbuf_addstr(buf, rolling_abbrev(abbrev, h->repo, base));
 	if (tag)
-		strbuf_addf(buf, " (%s)", tag);
+		strbuf_addf(buf, " (%s)", qtext(tag));
 	free(tag);
 	return xstrbuf(buf);
 }
@@ -274,12 +298,13 @@ static void explain_stage_two(struct helper *h, size_t b)
 	rolling_series_format(to, &bad->release->version.series);
 	if (!bad->series_switch) {
 		fprintf(h->progress, "stage two: bisecting the %s stable commits from %s (good)"
-			" to %s (bad)\n", to, good->release->name, bad->release->name);
+			" to %s (bad)\n", to, qtext(good->release->name), qtext(bad->release->name));
 		return;
 	}
 	fprintf(h->progress, "stage two: %s switches series %s -> %s, so git bisects the %s"
 		" mainline and stable commits from %s (good) to %s (bad)\n",
-		bad->release->name, from, to, to, good->release->name, bad->release->name);
+		qtext(bad->release->name), from, to, to, qtext(good->release->name),
+		qtext(bad->release->name));
 	if ((err = rolling_bisect_stage_two_base(&base, &h->bs, b)) < 0)
 		die_last_error();
 	if (err)
@@ -327,7 +352,7 @@ static void report(struct helper *h, const git_oid *culprit)
 	if (git_commit_lookup(&commit, h->repo, culprit) < 0)
 		die("cannot read the first bad commit %s", git_oid_tostr(hex, sizeof(hex), culprit));
 	printf("first bad commit: %s %s\n", git_oid_tostr(hex, sizeof(hex), culprit),
-	       git_commit_summary(commit));
+	       qtext(git_commit_summary(commit)));
 	git_commit_free(commit);
 	/* Seconds without a commit-graph: a meter on a terminal, as git would show. */
 	meter = rolling_progress_start("Checking ancestry", 0, rolling_progress_wanted(-1, 0));
@@ -340,7 +365,7 @@ static void report(struct helper *h, const git_oid *culprit)
 	} else {
 		printf("first shipped: %s at %s\n", branch_name(h), step_name(&name, h, k));
 		if (k)
-			printf("previous release: %s\n", h->bs.steps.v[k - 1].release->name);
+			printf("previous release: %s\n", qtext(h->bs.steps.v[k - 1].release->name));
 	}
 	fflush(stdout);
 	fprintf(h->progress, "hint: git bisect reset ends the bisection\n");

@@ -9,6 +9,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/backport.h"
 #include "../lib/branch.h"
@@ -82,15 +83,15 @@ static void say(const struct describe_options *o, const struct subject *s, int m
 	if (o->quiet)
 		return;
 	if (many)
-		printf("%s: ", s->arg);
+		printf("%s: ", qtext(s->arg));
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	qvprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
 
 /*
- * What a backport search (`err` from rolling_backport_find*()) says:
+ * What a backport search (`err` from rolling_fix_find() or rolling_*_left*()) says:
  * dies on an error, warns when it stopped at ROLLING_BACKPORT_LIMIT
  * commits (it may have missed one), and returns whether it found one.
  */
@@ -105,38 +106,76 @@ static int backport_found(const struct described_branch *d, const struct subject
 	return err > 0;
 }
 
-/*
- * Not on the branch: look for a backport under another id among the
- * commits the branch's steps brought in.  Returns 1 when one was shown.
- */
-static int describe_backport(struct described_branch *d, git_repository *repo,
-			     const struct describe_options *o, const struct subject *s, int many)
+static void load_mainline(struct described_branch *d, git_repository *repo)
+{
+	if (d->mainline_loaded)
+		return;
+	if (rolling_mainline_load(&d->mainline, repo, &d->b.patterns) < 0)
+		die_last_error();
+	d->mainline_loaded = 1;
+}
+
+/* The first step that holds `commit`; dies when none does, or on an error. */
+static size_t step_holding(struct described_branch *d, git_repository *repo, const git_oid *commit)
 {
 	char abbrev[ROLLING_ABBREV_BUFSZ];
-	struct strbuf step = STRBUF_INIT;
-	git_oid found;
 	size_t index;
-	int truncated, err;
+	int err = rolling_steps_first_containing(&index, repo, &d->steps, commit, NULL);
 
-	if (!d->mainline_loaded) {
-		if (rolling_mainline_load(&d->mainline, repo, &d->b.patterns) < 0)
-			die_last_error();
-		d->mainline_loaded = 1;
-	}
-	err = rolling_backport_find(&found, &truncated, repo, &d->steps, &d->mainline,
-				    &s->commit, ROLLING_BACKPORT_LIMIT);
-	if (!backport_found(d, s, err, truncated))
-		return 0;
-	err = rolling_steps_first_containing(&index, repo, &d->steps, &found, NULL);
 	if (err < 0)
 		die_last_error();
 	if (!err)
-		die("internal error: backport %s is not on %s",
-		    rolling_abbrev(abbrev, repo, &found), d->b.config.branch);
-	rolling_step_format(&step, repo, &d->steps.v[index]);
-	say(o, s, many, "not in %s; backported as %s in %s", d->b.config.branch,
-	    rolling_abbrev(abbrev, repo, &found), xstrbuf(&step));
-	strbuf_release(&step);
+		die("internal error: %s is not on %s", rolling_abbrev(abbrev, repo, commit),
+		    d->b.config.branch);
+	return index;
+}
+
+/* Where the branch got a fix, by whatever route. */
+struct fix_route {
+	git_oid commit;         /* the copy the branch has */
+	size_t step;            /* the first step that holds it */
+	int upstream;           /* it is an upstream commit the one asked about names */
+};
+
+/*
+ * Not on the branch: did the fix reach it under another id?  The
+ * upstream commits it names may be on the branch themselves; else a
+ * copy (a backport naming one of them, or the same change under the same
+ * subject) came in with the stable commits of a step.  Of those, the
+ * one the branch got first.  Returns 1 with *route set, else 0.
+ */
+static int find_fix(struct fix_route *route, struct described_branch *d, git_repository *repo,
+		    const struct subject *s)
+{
+	struct rolling_fix fix;
+	git_oid copy;
+	size_t i, index;
+	int truncated, err, found = 0;
+
+	load_mainline(d, repo);
+	if (rolling_fix_init(&fix, repo, &s->commit) < 0)
+		die_last_error();
+	for (i = 1; i < fix.nr; i++) {
+		if ((err = rolling_steps_first_containing(&index, repo, &d->steps, &fix.ids[i],
+							  NULL)) < 0)
+			die_last_error();
+		if (err && (!found || index < route->step)) {
+			git_oid_cpy(&route->commit, &fix.ids[i]);
+			route->step = index;
+			route->upstream = found = 1;
+		}
+	}
+	err = rolling_fix_find(&copy, &truncated, repo, &d->steps, &d->mainline, &fix,
+			       ROLLING_BACKPORT_LIMIT);
+	rolling_fix_free(&fix);
+	if (!backport_found(d, s, err, truncated))
+		return found;
+	index = step_holding(d, repo, &copy);
+	if (!found || index < route->step) {
+		git_oid_cpy(&route->commit, &copy);
+		route->step = index;
+		route->upstream = 0;
+	}
 	return 1;
 }
 
@@ -154,6 +193,7 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 	git_oid found;
 	int truncated, err;
 
+	load_mainline(d, repo);
 	err = rolling_backport_find_left(&found, &release, &truncated, repo, &d->steps,
 					 &d->b.tags, &d->mainline, &s->commit,
 					 ROLLING_BACKPORT_LIMIT);
@@ -162,6 +202,62 @@ static int describe_left_backport(struct described_branch *d, git_repository *re
 	say(o, s, many, "not in %s; backported as %s in %s, after the branch left the %s series",
 	    d->b.config.branch, rolling_abbrev(abbrev, repo, &found), release->name,
 	    rolling_series_format(series, &release->version.series));
+	return 1;
+}
+
+/*
+ * A commit that a series got after the branch left it never reaches the
+ * branch: say so, and whether the fix came by another route.  Returns 1
+ * when it was such a commit.
+ */
+static int describe_left_commit(struct described_branch *d, git_repository *repo,
+				const struct describe_options *o, const struct subject *s,
+				int many)
+{
+	char abbrev[ROLLING_ABBREV_BUFSZ], series[ROLLING_SERIES_BUFSZ];
+	const struct rolling_release *left = NULL, *release = NULL;
+	struct strbuf step = STRBUF_INIT;
+	struct fix_route route;
+	int truncated, err;
+
+	load_mainline(d, repo);
+	err = rolling_left_series_holding(&left, &release, &truncated, repo, &d->steps,
+					  &d->b.tags, &d->mainline, &s->commit,
+					  ROLLING_BACKPORT_LIMIT);
+	if (!backport_found(d, s, err, truncated))
+		return 0;
+	rolling_series_format(series, &left->version.series);
+	if (!o->backports || !find_fix(&route, d, repo, s)) {
+		say(o, s, many, "never in %s: the branch left %s at %s", d->b.config.branch,
+		    series, left->name);
+		return 1;
+	}
+	rolling_step_format(&step, repo, &d->steps.v[route.step]);
+	say(o, s, many, "never in %s: the branch left %s at %s; the fix reached it as %s in %s",
+	    d->b.config.branch, series, left->name, rolling_abbrev(abbrev, repo, &route.commit),
+	    xstrbuf(&step));
+	strbuf_release(&step);
+	return 1;
+}
+
+/*
+ * Not on the branch, nor left behind in a series it followed: a copy of
+ * the fix may be.  Returns 1 when one was shown.
+ */
+static int describe_backport(struct described_branch *d, git_repository *repo,
+			     const struct describe_options *o, const struct subject *s, int many)
+{
+	char abbrev[ROLLING_ABBREV_BUFSZ];
+	struct strbuf step = STRBUF_INIT;
+	struct fix_route route;
+
+	if (!find_fix(&route, d, repo, s))
+		return 0;
+	rolling_step_format(&step, repo, &d->steps.v[route.step]);
+	say(o, s, many, route.upstream ? "not in %s; the fix reached it as %s in %s" :
+	    "not in %s; backported as %s in %s", d->b.config.branch,
+	    rolling_abbrev(abbrev, repo, &route.commit), xstrbuf(&step));
+	strbuf_release(&step);
 	return 1;
 }
 
@@ -186,7 +282,9 @@ static int describe_one(struct described_branch *d, git_repository *repo,
 		return 1;
 	}
 	/* Quiet: the exit status is the same either way. */
-	if (!o->backports || o->quiet ||
+	if (o->quiet || describe_left_commit(d, repo, o, s, many))
+		return 0;
+	if (!o->backports ||
 	    (!describe_backport(d, repo, o, s, many) &&
 	     !describe_left_backport(d, repo, o, s, many)))
 		say(o, s, many, "not in %s yet", d->b.config.branch);

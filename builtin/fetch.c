@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <git2.h>
+#include "../cli/text.h"
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/color.h"
@@ -112,10 +113,11 @@ static void report_race(const struct rolling_fetch_branch *f)
 
 	if (f->raced == ROLLING_RACE_SAME)
 		fprintf(stderr, "%s: another process updated it meanwhile to %s,"
-			" the tip this fetch verified\n", f->name, rolling_report_abbrev(a, &f->tip));
+			" the tip this fetch verified\n", qtext(f->name),
+			rolling_report_abbrev(a, &f->tip));
 	else if (f->raced == ROLLING_RACE_DESCENDANT)
 		fprintf(stderr, "%s: another process updated it meanwhile to %s, which descends"
-			" from %s, the tip this fetch verified, and verifies since it\n", f->name,
+			" from %s, the tip this fetch verified, and verifies since it\n", qtext(f->name),
 			rolling_report_abbrev(a, &f->tip), rolling_report_abbrev(b, &f->verified_tip));
 }
 
@@ -125,19 +127,19 @@ static void report_update(const struct rolling_fetch_branch *f)
 	const char *tip = rolling_report_abbrev(b, &f->tip);
 
 	if (rolling_fetch_branch_unchanged(f) && !f->raced) {
-		printf("%s: up to date at %s\n", f->name, tip);
+		printf("%s: up to date at %s\n", qtext(f->name), tip);
 		return;
 	}
 	if (f->rewound) {
 		rolling_warning("%s: rewound: %s is not on the new chain; accepted after a full"
 				" verify (--allow-rewind)", f->name,
 				rolling_report_abbrev(a, &f->was_verified));
-		printf("%s: forced update %s...%s\n", f->name, a, tip);
+		printf("%s: forced update %s...%s\n", qtext(f->name), a, tip);
 	} else if (f->had_verified) {
-		printf("%s: updated %s..%s\n", f->name,
+		printf("%s: updated %s..%s\n", qtext(f->name),
 		       rolling_report_abbrev(a, &f->was_verified), tip);
 	} else {
-		printf("%s: verified for the first time at %s\n", f->name, tip);
+		printf("%s: verified for the first time at %s\n", qtext(f->name), tip);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include "../cli/progress.h"
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
@@ -25,15 +26,17 @@
 #include "../cli/verify-report.h"
 
 static const char *const init_usage[] = {
-	"git rolling init [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init [--preset <name>] [--stable | --lts] [--switch <rule>] [--series <list>]\n"
+	"                        [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>]\n"
 	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
 	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
 	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
-	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--series <list>] [--pin <series>]\n"
+	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--switch <rule>]\n"
+	"                        [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
-	"                        [--ident <ident>] [--[no-]signoff] [--each] [--force] [-q] <branch>",
+	"                        [--ident <ident>] [--[no-]signoff] [--[no-]each] [--force] [-q] <branch>",
 	"git rolling init --list-presets",
 	NULL,
 };
@@ -61,51 +64,70 @@ static void list_presets(void)
 
 	presets = rolling_presets(&nr);
 	for (i = 0; i < nr; i++)
-		printf("%-11s release %-9s mainline %-13s %s\n", presets[i].name,
+		printf("%-11s release %-9s mainline %-13s %s, switch %s\n", presets[i].name,
 		       presets[i].example_release, presets[i].example_mainline,
-		       presets[i].project);
+		       presets[i].project, presets[i].switch_rule);
 }
 
-static void print_fit(FILE *out, const struct rolling_preset_fit *fit)
+static void print_fit(FILE *out, const struct rolling_preset_fit *fit, size_t version_like)
 {
-	fprintf(out, "  %-11s %zu releases in %zu series, %zu mainline tags: ", fit->preset->name,
-		fit->releases_nr, fit->series_nr, fit->mainline_nr);
+	fprintf(out, "  %-11s reads %zu of %zu: %zu releases in %zu series, %zu mainline tags: ",
+		fit->preset->name, rolling_preset_fit_reads(fit), version_like, fit->releases_nr,
+		fit->series_nr, fit->mainline_nr);
 	if (fit->implausible)
-		fprintf(out, "does not fit (%s)\n", fit->implausible);
+		fprintf(out, "does not fit (%s)\n", qtext(fit->implausible));
 	else if (fit->pick)
-		fprintf(out, "stable would start at %s\n", fit->pick);
+		fprintf(out, "stable would start at %s\n", qtext(fit->pick));
 	else
 		fprintf(out, "no series qualifies yet\n");
 }
 
+/* Why no preset was chosen, for the error line. */
+static const char *why_none(const struct rolling_preset_fit *fits, size_t nr,
+			    size_t version_like)
+{
+	size_t i, plausible = 0, majority = 0;
+
+	for (i = 0; i < nr; i++) {
+		plausible += !fits[i].implausible;
+		majority += !fits[i].implausible &&
+			    rolling_preset_fit_is_majority(&fits[i], version_like);
+	}
+	if (!plausible)
+		return "no preset fits the tags";
+	if (majority > 1)
+		return "several presets fit the tags equally well";
+	return "no preset reads a clear majority (two thirds) of the version-like tags";
+}
+
 /*
  * No --preset and no patterns: the preset that reads the repository's
- * tags best, if exactly one does; else stop and show what each would do.
+ * tags best, if exactly one does and it reads a clear majority of the
+ * version-like tags; else stop and show what each would do.
  */
 static const struct rolling_preset *detect_preset(git_repository *repo, int quiet)
 {
 	const struct rolling_preset_fit *best;
 	const struct rolling_preset *found;
 	struct rolling_preset_fit *fits;
-	size_t nr, i, plausible = 0;
+	size_t nr, i, version_like;
 
-	if (rolling_preset_detect(&fits, &nr, &best, repo) < 0)
+	if (rolling_preset_detect(&fits, &nr, &version_like, &best, repo) < 0)
 		die_last_error();
 	if (best) {
 		found = best->preset;
 		if (!quiet)
-			printf("tags read as preset %s (%zu releases, %zu mainline tags; "
-			       "see --list-presets)\n", found->name, best->releases_nr,
+			printf("tags read as preset %s (reads %zu of %zu version-like tags: "
+			       "%zu releases, %zu mainline tags; see --list-presets)\n", found->name,
+			       rolling_preset_fit_reads(best), version_like, best->releases_nr,
 			       best->mainline_nr);
 		rolling_preset_fits_free(fits, nr);
 		return found;
 	}
+	error("%s; of %zu version-like tags the presets read:",
+	      why_none(fits, nr, version_like), version_like);
 	for (i = 0; i < nr; i++)
-		plausible += !fits[i].implausible;
-	error("%s; the presets read the tags so:",
-	      plausible ? "several presets fit the tags equally well" : "no preset fits the tags");
-	for (i = 0; i < nr; i++)
-		print_fit(stderr, &fits[i]);
+		print_fit(stderr, &fits[i], version_like);
 	rolling_preset_fits_free(fits, nr);
 	hint("name the scheme with --preset <name>, or with --release-pattern and "
 	     "--mainline-pattern");
@@ -125,17 +147,6 @@ static void build_config(struct rolling_config *cfg, const struct init_options *
 		detected = detect_preset(repo, o->quiet);
 	if (rolling_init_config(cfg, &o->settings, branch, detected) < 0)
 		die_last_error();
-}
-
-/* The trap a pattern like v(X)\.(Y)\.(Z) sets for git's v2.44.0: refuse it. */
-static void check_unambiguous(const struct rolling_branch *b)
-{
-	if (!b->tags.both_nr)
-		return;
-	hint("a release pattern must not match mainline tags: see the presets "
-	     "(--list-presets) for schemes that tell them apart");
-	die("tag '%s'%s matches both the release and the mainline pattern; nothing created",
-	    b->tags.both_example, b->tags.both_nr > 1 ? " (and others)" : "");
 }
 
 static const struct rolling_release *choose_target(struct rolling_branch *b, const char *at,
@@ -168,13 +179,13 @@ static void show_findings(const struct rolling_branch *b,
 
 		printf("  %-8s newest %s\n",
 		       rolling_series_format(name, &tags->series[i].series),
-		       newest ? newest->name : "(no release tag leads to a commit)");
+		       newest ? qtext(newest->name) : "(no release tag leads to a commit)");
 	}
 	if (tags->has_mainline)
 		printf("mainline has reached %s\n",
 		       rolling_series_format(name, &tags->newest_mainline));
 	if (followed)
-		printf("policy %s%s follows %s\n", b->config.policy,
+		printf("policy %s%s follows %s\n", qtext(b->config.policy),
 		       b->policy.has_pin ? " (pinned)" : "",
 		       rolling_series_format(name, &followed->series));
 }
@@ -216,7 +227,7 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	create_branch(repo, b, &r.tip, xstrbuf(&message), o->force);
 	if (!o->quiet)
 		printf("created '%s' at %s (%s), replayed %zu tag%s since: %zu step%s, tip %s\n",
-		       b->config.branch, r.start, git_oid_tostr(start, 8, &r.start_commit),
+		       qtext(b->config.branch), qtext(r.start), git_oid_tostr(start, 8, &r.start_commit),
 		       r.events, r.events == 1 ? "" : "s", r.steps, r.steps == 1 ? "" : "s",
 		       git_oid_tostr(tip, 13, &r.tip));
 	rolling_backfill_free(&r);
@@ -241,7 +252,7 @@ static int follow(const struct init_options *o, int argc)
 		die_last_error();
 	if (!o->quiet)
 		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
-		       remote, branch, remote);
+		       qtext(remote), qtext(branch), qtext(remote));
 	free(remote);
 	git_repository_free(repo);
 	return 0;
@@ -252,22 +263,40 @@ static int follow(const struct init_options *o, int argc)
  * recipe, say).  It must verify as `git rolling verify` proves a branch,
  * or advancing it would build on what the proof rejects.
  */
-static void verify_adopted(git_repository *repo, struct rolling_branch *b, const git_oid *tip)
+static void verify_adopted(struct rolling_verify_result *result, git_repository *repo,
+			   struct rolling_branch *b, const git_oid *tip)
 {
 	const struct rolling_verify_options options = { 0 };
-	struct rolling_verify_result result;
 
-	if (rolling_verify(&result, repo, tip, &b->tags, &b->patterns, &options) < 0)
+	if (rolling_verify(result, repo, tip, &b->tags, &b->patterns, &options) < 0)
 		die_last_error();
-	if (!result.failures_nr) {
-		rolling_verify_free(&result);
+	if (!result->failures_nr)
 		return;
-	}
-	rolling_verify_print_failure(b->config.branch, &result.failures[0]);
+	rolling_verify_print_failure(b->config.branch, &result->failures[0]);
 	hint("'git rolling verify' with the same tag patterns lists every failure");
 	die("'%s' does not verify as a rolling branch (%s%zu failure%s); nothing configured",
-	    b->config.branch, result.truncated ? "at least " : "", result.failures_nr,
-	    result.failures_nr == 1 ? "" : "s");
+	    b->config.branch, result->truncated ? "at least " : "", result->failures_nr,
+	    result->failures_nr == 1 ? "" : "s");
+}
+
+/*
+ * Without --each or --no-each, the branch's own cadence: one made a
+ * merge per release goes on so, or its next advance would pass over
+ * every release but the newest.  Returns whether it was read as --each.
+ */
+static int adopt_cadence(struct rolling_branch *b, const struct rolling_verify_result *verified,
+			 int each)
+{
+	struct rolling_adopt_cadence c;
+
+	if (each >= 0)
+		return 0;
+	rolling_init_adopt_cadence(&c, verified, &b->tags);
+	if (!rolling_init_adopt_is_each(&c))
+		return 0;
+	free(b->config.steps);
+	b->config.steps = xstrdup(rolling_steps_mode_name(ROLLING_STEPS_EACH));
+	return 1;
 }
 
 /*
@@ -291,8 +320,9 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 	rolling_adopt_mismatch_free(&m);
 }
 
-static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
+static void adopt(git_repository *repo, struct rolling_branch *b, int each, int quiet)
 {
+	struct rolling_verify_result verified;
 	const struct rolling_series_info *target;
 	const struct rolling_release *current;
 	struct rolling_config_tx tx;
@@ -304,7 +334,9 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 		die("--adopt: there is no branch named '%s'", b->config.branch);
 	if (err < 0)
 		die_last_error();
-	verify_adopted(repo, b, &tip);
+	verify_adopted(&verified, repo, b, &tip);
+	each = adopt_cadence(b, &verified, each);
+	rolling_verify_free(&verified);
 	/* The same question advance asks: where the branch stands, and where it heads. */
 	if (rolling_tip_release(&current, repo, &tip, &b->tags, &b->patterns) < 0 ||
 	    rolling_policy_target(&target, NULL, &b->policy, &b->tags, current, NULL) < 0)
@@ -315,14 +347,19 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int quiet)
 	if (rolling_config_stage(&tx, repo, &b->config) < 0 || rolling_config_commit(&tx) < 0)
 		die_last_error();
 	if (!quiet)
-		printf("adopted '%s' at %s (%s), series %s\n", b->config.branch, current->name,
+		printf("adopted '%s' at %s (%s), series %s\n", qtext(b->config.branch),
+		       qtext(current->name),
 		       git_oid_tostr(hex, 8, &tip),
 		       rolling_series_format(series, &current->version.series));
+	if (each && !quiet)
+		printf("steps each: the branch merged every release of its series, one merge"
+		       " each (--no-each for the newest only)\n");
 }
 
 static int cmd_init(int argc, const char **argv)
 {
-	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1 },
+	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1,
+						.each = -1 },
 				  .progress = -1, .signatures = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME(&o.settings.scheme, "tag scheme of a known project (default: the one "
@@ -331,6 +368,9 @@ static int cmd_init(int argc, const char **argv)
 			   "list the presets with an example tag of each"),
 		OPT_SET_INT(0, "stable", &o.settings.policy, "follow the newest stable series (default)",
 			    ROLLING_POLICY_STABLE),
+		OPT_STRING(0, "switch", &o.settings.switch_rule, "rule",
+			   "when stable moves to a new series: first-release, first-point-release"
+			   " or next-rc1 (default: the preset's)"),
 		OPT_SET_INT(0, "lts", &o.settings.policy, "follow the newest long-term series",
 			    ROLLING_POLICY_LTS),
 		OPT_STRING(0, "series", &o.settings.series, "list", "the long-term series, for --lts"),
@@ -338,7 +378,7 @@ static int cmd_init(int argc, const char **argv)
 		OPT_STRING(0, "ident", &o.settings.ident, "ident",
 			   "'Name <email>' for the merges (default: user.name, user.email)"),
 		OPT_BOOL(0, "signoff", &o.settings.signoff, "add Signed-off-by to the merges (default)"),
-		OPT_SWITCH(0, "each", &o.settings.each,
+		OPT_BOOL(0, "each", &o.settings.each,
 			   "merge every release, one merge each (default: the newest only)"),
 		OPT_STRING(0, "at", &o.at, "release", "create the branch at this release"),
 		OPT_SWITCH(0, "backfill", &o.backfill,
@@ -359,6 +399,7 @@ static int cmd_init(int argc, const char **argv)
 	struct rolling_config cfg;
 	struct rolling_branch b;
 	struct rolling_ident ident;
+	enum rolling_switch_rule rule;
 	git_repository *repo;
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -379,6 +420,9 @@ static int cmd_init(int argc, const char **argv)
 		die_last_error();
 	if (o.settings.ident && rolling_ident_parse(&ident, o.settings.ident, "--ident") < 0)
 		die_last_error();
+	if (o.settings.switch_rule &&
+	    rolling_switch_rule_parse(&rule, o.settings.switch_rule, "--switch") < 0)
+		die_last_error();
 	if (o.settings.ident)
 		rolling_ident_free(&ident);
 	if (o.adopt && o.at)
@@ -393,11 +437,11 @@ static int cmd_init(int argc, const char **argv)
 	if (rolling_init_check_new(repo, argv[0], o.force, o.adopt) < 0)
 		die_last_error();
 	build_config(&cfg, &o, argv[0], repo);
+	/* A tag read as both release and mainline (v2.44.0 by a trap pattern) stops it here. */
 	if (rolling_branch_prepare(&b, repo, &cfg) < 0)
 		die_last_error();
-	check_unambiguous(&b);
 	if (o.adopt) {
-		adopt(repo, &b, o.quiet);
+		adopt(repo, &b, o.settings.each, o.quiet);
 		rolling_branch_free(&b);
 		git_repository_free(repo);
 		return 0;
@@ -414,7 +458,7 @@ static int cmd_init(int argc, const char **argv)
 		create_branch(repo, &b, &target->commit, xstrbuf(&message), o.force);
 		strbuf_release(&message);
 		if (!o.quiet)
-			printf("created '%s' at %s (%s)\n", argv[0], target->name,
+			printf("created '%s' at %s (%s)\n", qtext(argv[0]), qtext(target->name),
 			       git_oid_tostr(hex, 8, &target->commit));
 	}
 	rolling_branch_free(&b);

@@ -10,6 +10,7 @@
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/json-writer.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/abbrev.h"
 #include "../lib/branch.h"
@@ -199,7 +200,7 @@ static void print_human(const struct shown_branch *s, git_repository *repo, int 
 	ids = xcalloc(s->shown_nr + 1, sizeof(*ids));
 	for (k = 0; k < s->shown_nr; k++) {
 		const struct rolling_step *step = &s->steps.v[s->shown[k]];
-		int len = (int)strlen(step->release->name);
+		int len = (int)strlen(qtext(step->release->name));
 
 		if (rolling_abbrev_oid(ids[k], repo, start, &step->commit) < 0)
 			die_last_error();
@@ -212,9 +213,9 @@ static void print_human(const struct shown_branch *s, git_repository *repo, int 
 		const struct rolling_step *step = &s->steps.v[s->shown[k]];
 
 		if (prefix)
-			printf("%s: ", s->name);
+			printf("%s: ", qtext(s->name));
 		printf("%s %-*s %-*s ", rolling_format_day(day, sizeof(day), step->time, step->offset),
-		       name_width, step->release->name, id_width, ids[k]);
+		       name_width, qtext(step->release->name), id_width, ids[k]);
 		print_brought(s, s->shown[k]);
 		putchar('\n');
 	}

@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
 #include "../lib/ident.h"
@@ -162,8 +163,12 @@ static struct rolling_series successor(const struct rolling_series *s)
 
 /*
  * The series the policy moves to next, after the target: for stable the
- * next one with a release, else the one mainline works on, else the one
- * after the target; for lts the next listed one.  Returns 0 when there is none.
+ * next one with a release; else, for a preset's scheme, whose series
+ * follow one another, the one mainline works on, else the one after
+ * the target.  Custom patterns may skip series (nginx's odd minor
+ * versions are never stable): no series is named that no release tag
+ * names yet.  For lts the next listed one.  Returns 0 when there is
+ * none to name.
  */
 static int next_series(struct rolling_series *next, const struct branch_status *s)
 {
@@ -177,6 +182,9 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 				*next = tags->series[i].series;
 				return 1;
 			}
+		if (!rolling_preset_find_patterns(s->b.config.release_pattern,
+						  s->b.config.mainline_pattern))
+			return 0;
 		/* Mainline names the next series before it has a release. */
 		if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, from) > 0)
 			*next = tags->newest_mainline;
@@ -193,31 +201,119 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 }
 
 /*
- * What the next switch waits for, in words ("6.8 becomes the stable
- * series when v6.9-rc1 is tagged"), added to `out`; returns 0 when none
- * is in sight.
+ * Add the name of the release `patch` of `series` (spell_release) or of
+ * the first pre-release of `series` (spell_pre), spelled like a tag the
+ * branch has; 0 when no tag can show how.
  */
-static int next_switch(struct strbuf *out, const struct branch_status *s)
+static int spell_release(struct strbuf *out, struct branch_status *s,
+			 const struct rolling_series *series, uint32_t patch)
+{
+	const struct rolling_tags *tags = &s->b.tags;
+	struct rolling_version want = { .series = *series, .patch = patch };
+	size_t i;
+	int ok = 0;
+
+	/* The newest release of that patch level is the likeliest spelling. */
+	for (i = tags->releases_nr; !ok && i-- > 0;)
+		if (tags->releases[i].version.patch == patch &&
+		    (ok = rolling_patterns_spell(out, &s->b.patterns, ROLLING_TAG_RELEASE,
+						 tags->releases[i].name, &want)) < 0)
+			die_last_error();
+	return ok;
+}
+
+static int spell_pre(struct strbuf *out, struct branch_status *s,
+		     const struct rolling_series *series)
+{
+	struct rolling_version want = s->b.tags.first_pre_version;
+	int ok;
+
+	if (!s->b.tags.first_pre_example)
+		return 0;
+	want.series = *series;
+	if ((ok = rolling_patterns_spell(out, &s->b.patterns, ROLLING_TAG_MAINLINE,
+					 s->b.tags.first_pre_example, &want)) < 0)
+		die_last_error();
+	return ok;
+}
+
+static int has_point_release(const struct rolling_tags *tags, const struct rolling_series *s)
+{
+	const struct rolling_series_info *info = rolling_tags_find_series(tags, s);
+
+	return info && tags->releases[info->first + info->count - 1].version.patch > 0;
+}
+
+/* "when <tag> is tagged" for the release `patch` of `next`, or in words. */
+static void when_release(struct strbuf *out, struct branch_status *s,
+			 const struct rolling_series *next, uint32_t patch, const char *words)
+{
+	strbuf_addstr(out, "when ");
+	if (spell_release(out, s, next, patch))
+		strbuf_addstr(out, " is tagged");
+	else
+		strbuf_addf(out, "%s is tagged", words);
+}
+
+/*
+ * What the next switch waits for, in the project's own tag names ("2.56
+ * becomes the stable series when v2.56.0 is tagged", "6.8 ... when it
+ * has a point release (v6.8.1) and v6.9-rc1 is tagged"), added to
+ * `out`; returns 0 when none is in sight.  A tag is named only when a
+ * tag of the branch shows how it is spelled.
+ */
+static int next_switch(struct strbuf *out, struct branch_status *s)
 {
 	const struct rolling_tags *tags = &s->b.tags;
 	char name[ROLLING_SERIES_BUFSZ], after[ROLLING_SERIES_BUFSZ];
 	struct rolling_series next, then;
-	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_release, mainline_past;
+	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_point, mainline_past;
 
-	if (s->b.policy.has_pin || !next_series(&next, s))
+	if (s->b.policy.has_pin)
 		return 0;
+	if (!next_series(&next, s)) {
+		if (!stable)
+			return 0;
+		strbuf_addf(out, "a later series becomes the stable series when its %s is tagged",
+			    s->b.policy.rule == ROLLING_SWITCH_FIRST_RELEASE ? "first release" :
+			    "first point release");
+		return 1;
+	}
 	then = successor(&next);
-	has_release = rolling_tags_find_series(tags, &next) != NULL;
-	mainline_past = stable ?
-		tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, &next) > 0 :
-		tags->has_mainline_final && rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
 	rolling_series_format(name, &next);
 	rolling_series_format(after, &then);
-	strbuf_addf(out, "%s becomes the %s series when %s%s%s%s%s", name,
-		    stable ? "stable" : "lts", has_release ? "" : "it has a release",
-		    has_release || mainline_past ? "" : " and ", mainline_past ? "" : "v",
-		    mainline_past ? "" : after,
-		    mainline_past ? "" : stable ? "-rc1 is tagged" : " is released");
+	strbuf_addf(out, "%s becomes the %s series ", name, stable ? "stable" : "lts");
+	if (stable && s->b.policy.rule == ROLLING_SWITCH_FIRST_RELEASE) {
+		when_release(out, s, &next, 0, "its first release");
+		return 1;
+	}
+	if (stable && s->b.policy.rule == ROLLING_SWITCH_FIRST_POINT) {
+		when_release(out, s, &next, 1, "its first point release");
+		return 1;
+	}
+	if (!stable) {
+		/* lts: once it has a release and the next series' final is out. */
+		has_point = rolling_tags_find_series(tags, &next) != NULL;
+		mainline_past = tags->has_mainline_final &&
+				rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
+	} else {
+		has_point = has_point_release(tags, &next);
+		mainline_past = tags->has_mainline &&
+				rolling_series_cmp(&tags->newest_mainline, &next) > 0;
+	}
+	strbuf_addstr(out, "when ");
+	if (!has_point)
+		strbuf_addf(out, "it has a %srelease", stable ? "point " : "");
+	if (!has_point && !mainline_past)
+		strbuf_addstr(out, " and ");
+	if (mainline_past)
+		return 1;
+	if (!stable)
+		strbuf_addf(out, "v%s is released", after);
+	else if (spell_pre(out, s, &then))
+		strbuf_addstr(out, " is tagged");
+	else
+		strbuf_addf(out, "mainline tags a pre-release of %s", after);
 	return 1;
 }
 
@@ -255,12 +351,12 @@ static void print_pending(const struct branch_status *s)
 	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.nr,
 	       s->plan.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
 	for (i = 0; i < nr; i++)
-		printf(" %s", releases[i]->name);
+		printf(" %s", qtext(releases[i]->name));
 	putchar('\n');
 	for (i = 0; i < s->plan.nr; i++) {
 		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
 
-		printf("  advance would merge %s", s->plan.steps[i]->name);
+		printf("  advance would merge %s", qtext(s->plan.steps[i]->name));
 		if (s->has_ident)
 			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
 		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
@@ -271,27 +367,27 @@ static void print_pending(const struct branch_status *s)
 	free(releases);
 }
 
-static void print_human(const struct branch_status *s, unsigned hazards)
+static void print_human(struct branch_status *s, unsigned hazards)
 {
 	char series[ROLLING_SERIES_BUFSZ], other[ROLLING_SERIES_BUFSZ], day[32];
 	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 
-	printf("%s: policy %s", s->name, s->b.config.policy);
+	printf("%s: policy %s", qtext(s->name), qtext(s->b.config.policy));
 	if (s->current)
 		printf(", follows %s", rolling_series_format(series, &s->current->version.series));
 	putchar('\n');
 	if (s->current)
-		printf("  tip: %s (%s)\n", s->current->name,
+		printf("  tip: %s (%s)\n", qtext(s->current->name),
 		       rolling_format_day(day, sizeof(day), s->tip_time, s->tip_offset));
 	if (s->problem)
-		printf("  cannot advance: %s\n", s->problem);
+		printf("  cannot advance: %s\n", qtext(s->problem));
 	else
 		print_pending(s);
 	if (s->target && !s->qualifies)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
 		printf("  pinned to %s by %s", rolling_series_format(series, &s->b.policy.pin),
-		       rolling_config_key(&key, s->name, "pin"));
+		       qtext(rolling_config_key(&key, s->name, "pin")));
 		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
 			printf(", behind the policy's %s", rolling_series_format(other, &s->unpinned->series));
 		putchar('\n');
@@ -301,10 +397,10 @@ static void print_human(const struct branch_status *s, unsigned hazards)
 		       rolling_series_format(series, &s->current->version.series),
 		       rolling_series_format(other, &s->target->series));
 	else if (s->target && s->qualifies && next_switch(&text, s))
-		printf("  next switch: %s\n", xstrbuf(&text));
+		printf("  next switch: %s\n", qtext(xstrbuf(&text)));
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",
-		       rolling_config_key(&key, s->name, "ident"));
+		       qtext(rolling_config_key(&key, s->name, "ident")));
 	if (hazards) {
 		printf("  hazards:");
 		print_hazards(hazards, NULL);
@@ -352,7 +448,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		printf("pin %s %s %s\n", s->name, rolling_series_format(a, &s->b.policy.pin),
 		       s->unpinned ? rolling_series_format(b, &s->unpinned->series) : "-");
 	if (s->problem)
-		printf("problem %s %s\n", s->name, s->problem);
+		printf("problem %s %s\n", s->name, qtext(s->problem));
 	if (!s->has_ident)
 		printf("ident %s missing\n", s->name);
 	print_hazards(hazards, s->name);

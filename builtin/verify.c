@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
+#include "../cli/text.h"
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/wrapper.h"
@@ -225,7 +226,7 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 		return;
 	if (!strcmp(t->pattern_source, "default"))
 		printf("%s: not a configured rolling branch: tags read with the %s preset"
-		       " (choose with --preset or --release-pattern)\n", t->name, t->preset);
+		       " (choose with --preset or --release-pattern)\n", qtext(t->name), t->preset);
 	rolling_verify_print_report(&report);
 }
 

@@ -3,6 +3,7 @@
 #include <time.h>
 #include "step-format.h"
 #include "../lib/abbrev.h"
+#include "text.h"
 
 const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
 {
@@ -52,7 +53,7 @@ void rolling_step_format(struct strbuf *out, git_repository *repo,
 {
 	char abbrev[ROLLING_ABBREV_BUFSZ], day[32];
 
-	strbuf_addf(out, "%s (%s %s, %s)", step->release->name, step->is_base ? "base" : "merge",
+	strbuf_addf(out, "%s (%s %s, %s)", qtext(step->release->name), step->is_base ? "base" : "merge",
 		    rolling_abbrev(abbrev, repo, &step->commit),
 		    rolling_format_day(day, sizeof(day), step->time, step->offset));
 }

@@ -1,4 +1,7 @@
 #include <stdio.h>
+#include "text.h"
+#include "wrapper.h"
+#include "../lib/quote.h"
 #include "verify-report.h"
 #include "color.h"
 #include "report.h"
@@ -12,9 +15,9 @@ void rolling_verify_print_failure(const char *name, const struct rolling_verify_
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
-	error("%s: %s: %s: expected %s, found %s", name,
+	error("%s: %s: %s: expected %s, found %s", qtext(name),
 	      git_oid_tostr(hex, sizeof(hex), &f->commit), rolling_verify_check_name(f->check),
-	      f->expected, f->found);
+	      qtext(f->expected), qtext(f->found));
 }
 
 void rolling_verify_print_failures(const struct rolling_verify_report *report)
@@ -25,7 +28,7 @@ void rolling_verify_print_failures(const struct rolling_verify_report *report)
 	for (i = 0; i < r->failures_nr; i++)
 		rolling_verify_print_failure(report->name, &r->failures[i]);
 	if (r->truncated)
-		error("%s: stopped after %d failures", report->name, ROLLING_VERIFY_MAX_FAILURES);
+		error("%s: stopped after %d failures", qtext(report->name), ROLLING_VERIFY_MAX_FAILURES);
 }
 
 static void print_extent(const struct rolling_verify_report *report)
@@ -33,12 +36,15 @@ static void print_extent(const struct rolling_verify_report *report)
 	const struct rolling_verify_result *r = report->result;
 	char a[ROLLING_REPORT_ABBREV_BUFSZ];
 
-	printf("%s: %zu step%s", report->name, r->steps_nr, r->steps_nr == 1 ? "" : "s");
-	if (report->since && r->since_found)
-		printf(" since %s (%s)\n", r->since_release ? r->since_release->name : "?",
+	printf("%s: %zu step%s", qtext(report->name), r->steps_nr, r->steps_nr == 1 ? "" : "s");
+	if (report->since && r->since_found && r->since_release)
+		printf(" since %s (%s)\n", qtext(r->since_release->name),
 		       rolling_report_abbrev(a, report->since));
+	else if (report->since && r->since_found)
+		/* A commit of the chain that is neither a step nor a release. */
+		printf(" since %s\n", rolling_report_abbrev(a, report->since));
 	else if (r->has_base)
-		printf(" from base %s (%s)\n", r->base_release->name,
+		printf(" from base %s (%s)\n", qtext(r->base_release->name),
 		       rolling_report_abbrev(a, &r->base));
 	else
 		printf(", no base release reached\n");
@@ -48,10 +54,15 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
 	char a[ROLLING_REPORT_ABBREV_BUFSZ], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
-	const char *name = report->name;
+	struct strbuf quoted = STRBUF_INIT;
+	const char *name;
 	size_t i;
 
-	printf("%s: tip %s (%s)\n", name, r->tip_release ? r->tip_release->name :
+	/* Held apart from qtext()'s ring: the loop below turns it over. */
+	rolling_quote_line(&quoted, report->name);
+	name = xstrbuf(&quoted);
+
+	printf("%s: tip %s (%s)\n", name, r->tip_release ? qtext(r->tip_release->name) :
 	       "is not a rolling merge or a release", rolling_report_abbrev(a, &r->tip));
 	print_extent(report);
 	for (i = 0; i < r->switches_nr; i++) {
@@ -60,13 +71,14 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
 		       rolling_series_format(from, &s->from->version.series),
 		       rolling_series_format(to, &s->to->version.series),
-		       rolling_report_abbrev(a, &s->merge), s->from->name, s->to->name);
+		       rolling_report_abbrev(a, &s->merge), qtext(s->from->name), qtext(s->to->name));
 	}
 	printf("%s: ", name);
 	if (r->failures_nr) {
 		rolling_color_printf(report->color, ROLLING_COLOR_RED, "FAILED");
 		printf(" (%zu failure%s%s)\n", r->failures_nr, r->failures_nr == 1 ? "" : "s",
 		       r->truncated ? ", stopped early" : "");
+		strbuf_release(&quoted);
 		return;
 	}
 	rolling_color_printf(report->color, ROLLING_COLOR_GREEN, "verified");
@@ -76,4 +88,5 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		printf(", %zu release signature%s good", r->signatures_good,
 		       r->signatures_good == 1 ? "" : "s");
 	printf("\n");
+	strbuf_release(&quoted);
 }

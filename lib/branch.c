@@ -18,21 +18,15 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 	rolling_config_key(&mainline_key, b->config.branch, "mainlinePattern");
 	err = rolling_patterns_compile(&b->patterns, b->config.release_pattern, release_key.buf,
 				       b->config.mainline_pattern, mainline_key.buf);
-	strbuf_release(&release_key);
-	strbuf_release(&mainline_key);
 	if (err < 0 ||
 	    (err = rolling_tags_load(&b->tags, repo, &b->patterns)) < 0 ||
-	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0) {
+	    (err = rolling_tags_check_unambiguous(&b->tags, release_key.buf,
+						  mainline_key.buf)) < 0 ||
+	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0)
 		rolling_branch_free(b);
-		return err;
-	}
-	if (b->tags.both_nr)
-		rolling_warning("%zu tag%s ('%s'%s) match%s both the release and the mainline "
-				"pattern; read as release%s", b->tags.both_nr,
-				b->tags.both_nr > 1 ? "s" : "", b->tags.both_example,
-				b->tags.both_nr > 1 ? ", ..." : "", b->tags.both_nr > 1 ? "" : "es",
-				b->tags.both_nr > 1 ? "s" : "");
-	return 0;
+	strbuf_release(&release_key);
+	strbuf_release(&mainline_key);
+	return err;
 }
 
 int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const char *name)
@@ -46,18 +40,15 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 	return rolling_branch_prepare(b, repo, &config);
 }
 
-/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
-#define LIBGIT2_REFNAME_MAX 1024
-
 int rolling_branch_refname(struct strbuf *refname, const char *name)
 {
 	strbuf_addf(refname, "refs/heads/%s", name);
 	if (strbuf_oom(refname))
 		return rolling_error_nomem();
-	if (refname->len >= LIBGIT2_REFNAME_MAX)
+	if (refname->len >= ROLLING_LIBGIT2_REFNAME_MAX)
 		return rolling_error("branch name too long (%zu bytes): libgit2 takes ref names"
 				     " of at most %d bytes, refs/heads/ included", strlen(name),
-				     LIBGIT2_REFNAME_MAX - 1);
+				     ROLLING_LIBGIT2_REFNAME_MAX - 1);
 	return 0;
 }
 

@@ -20,7 +20,8 @@ struct rolling_branch {
 /*
  * Prepare a branch from its configuration, which the branch takes over
  * (it is freed with the branch, also on error): compile the patterns,
- * read the tags, check the policy; warn when tags match both patterns.
+ * read the tags, check the policy; a tag that matches both patterns is
+ * an error (rolling_tags_check_unambiguous()).
  */
 int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 			   struct rolling_config *config);
@@ -29,6 +30,9 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const char *name);
 
 struct strbuf;
+
+/* GIT_REFNAME_MAX of libgit2's src/libgit2/refs.h, which is not public. */
+#define ROLLING_LIBGIT2_REFNAME_MAX 1024
 
 /*
  * Put refs/heads/<name> in `refname`.  libgit2 1.5 takes ref names of

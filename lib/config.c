@@ -86,6 +86,7 @@ int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const 
 	    (err = read_string(&cfg->pin, config, branch, "pin")) < 0 ||
 	    (err = read_string(&cfg->ident, config, branch, "ident")) < 0 ||
 	    (err = read_string(&cfg->steps, config, branch, "steps")) < 0 ||
+	    (err = read_string(&cfg->switch_rule, config, branch, "switch")) < 0 ||
 	    (err = read_signoff(&cfg->signoff, config, branch)) < 0)
 		goto out;
 	if (!cfg->policy && !cfg->release_pattern && !cfg->mainline_pattern) {
@@ -161,13 +162,15 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 	    (err = unset_if_absent(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
 	    (err = unset_if_absent(tx->local, cfg->branch, "steps", cfg->steps)) < 0 ||
+	    (err = unset_if_absent(tx->local, cfg->branch, "switch", cfg->switch_rule)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "policy", cfg->policy)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "series", cfg->series)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "pin", cfg->pin)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "releasePattern", cfg->release_pattern)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "mainlinePattern", cfg->mainline_pattern)) < 0 ||
 	    (err = set_string(tx->local, cfg->branch, "ident", cfg->ident)) < 0 ||
-	    (err = set_string(tx->local, cfg->branch, "steps", cfg->steps)) < 0)
+	    (err = set_string(tx->local, cfg->branch, "steps", cfg->steps)) < 0 ||
+	    (err = set_string(tx->local, cfg->branch, "switch", cfg->switch_rule)) < 0)
 		goto out;
 	if ((err = git_config_set_bool(tx->local, rolling_config_key(&signoff_key, cfg->branch,
 									"signoff"),
@@ -303,6 +306,7 @@ void rolling_config_free(struct rolling_config *cfg)
 	free(cfg->mainline_pattern);
 	free(cfg->ident);
 	free(cfg->steps);
+	free(cfg->switch_rule);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -18,6 +18,7 @@ struct rolling_config {
 	char *mainline_pattern;
 	char *ident;             /* "Name <email>", or NULL for user.name/user.email */
 	char *steps;             /* "newest" or "each", or NULL for the default */
+	char *switch_rule;       /* rolling.<branch>.switch, or NULL for the default */
 	int signoff;
 };
 

@@ -21,16 +21,21 @@ static const char *implausible(const struct rolling_tags *tags)
 	return NULL;
 }
 
-/* The release the stable policy starts at, as init would pick it. */
-static int stable_pick(char **pick, const struct rolling_tags *tags)
+/* The release the stable policy starts at, as init would pick it, by the preset's rule. */
+static int stable_pick(char **pick, const struct rolling_tags *tags,
+		       const struct rolling_preset *preset)
 {
 	const struct rolling_series_info *series;
 	const struct rolling_release *release;
 	struct rolling_policy stable;
+	int err;
 
 	memset(&stable, 0, sizeof(stable));
 	stable.kind = ROLLING_POLICY_STABLE;
 	*pick = NULL;
+	if ((err = rolling_switch_rule_parse(&stable.rule, preset->switch_rule,
+					     preset->name)) < 0)
+		return err;
 	if (rolling_policy_series(&series, &stable, tags) < 0 ||
 	    !(release = rolling_series_newest(tags, series)))
 		return 0;
@@ -62,19 +67,60 @@ static int try_preset(struct rolling_preset_fit *fit, git_repository *repo)
 	fit->both_nr = tags.both_nr;
 	fit->implausible = implausible(&tags);
 	held = rolling_warnings_hold(1);
-	err = fit->implausible ? 0 : stable_pick(&fit->pick, &tags);
+	err = fit->implausible ? 0 : stable_pick(&fit->pick, &tags, fit->preset);
 	rolling_warnings_hold(held);
 	rolling_tags_free(&tags);
 	rolling_patterns_free(&patterns);
 	return err;
 }
 
-static size_t tags_read(const struct rolling_preset_fit *fit)
+size_t rolling_preset_fit_reads(const struct rolling_preset_fit *fit)
 {
 	return fit->releases_nr + fit->mainline_nr;
 }
 
-int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr,
+static size_t tags_read(const struct rolling_preset_fit *fit)
+{
+	return rolling_preset_fit_reads(fit);
+}
+
+int rolling_tag_is_version_like(const char *name)
+{
+	for (; *name; name++) {
+		if (*name >= '0' && *name <= '9')
+			return 1;
+		if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+		      *name == '_' || *name == '-' || *name == '.'))
+			return 0;
+	}
+	return 0;
+}
+
+static int count_version_like(size_t *count, git_repository *repo)
+{
+	git_strarray names = { 0 };
+	size_t i;
+	int err;
+
+	*count = 0;
+	if ((err = git_tag_list(&names, repo)) < 0)
+		return rolling_git_error(err, "cannot read tags");
+	for (i = 0; i < names.count; i++)
+		*count += rolling_tag_is_version_like(names.strings[i]);
+	git_strarray_dispose(&names);
+	return 0;
+}
+
+int rolling_preset_fit_is_majority(const struct rolling_preset_fit *fit, size_t version_like)
+{
+	size_t reads = tags_read(fit);
+
+	/* Tags a preset reads are version-like, but a pattern may read more. */
+	return reads && reads * ROLLING_DETECT_MAJORITY_DEN >=
+			version_like * ROLLING_DETECT_MAJORITY_NUM;
+}
+
+int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr, size_t *version_like,
 			  const struct rolling_preset_fit **best, git_repository *repo)
 {
 	const struct rolling_preset *presets = rolling_presets(nr);
@@ -82,6 +128,8 @@ int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr,
 	int err;
 
 	*best = NULL;
+	if ((err = count_version_like(version_like, repo)) < 0)
+		return err;
 	if (!(*fits = calloc(*nr, sizeof(**fits))))
 		return rolling_error_nomem();
 	for (i = 0; i < *nr; i++) {
@@ -104,7 +152,7 @@ int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr,
 			ties++;
 		}
 	}
-	if (ties)
+	if (ties || (*best && !rolling_preset_fit_is_majority(*best, *version_like)))
 		*best = NULL;
 	return 0;
 }

@@ -16,16 +16,37 @@ struct rolling_preset_fit {
 	char *pick;                 /* the release stable would start at, or NULL */
 };
 
+/* The tags read by a fit: its releases and mainline tags. */
+size_t rolling_preset_fit_reads(const struct rolling_preset_fit *fit);
+
+/*
+ * Whether a tag name looks like a version: its first character that is
+ * not a letter, '_', '-' or '.' is a digit ("v6.6", "REL_16_1",
+ * "1.3.12", "gitgui-0.19.0"; not "junio-gpg-pub").  Detection measures a
+ * preset against these.
+ */
+int rolling_tag_is_version_like(const char *name);
+
 /*
  * Try every preset on the tags of `repo`.  Fills *fits with one entry
- * per preset (free with rolling_preset_fits_free) and sets *best to the
- * one that fits, or to NULL when none or several fit: a preset fits when
- * its reading is plausible (release and mainline tags, no tag read as
- * both, no release series newer than mainline) and it reads more tags
- * than any other plausible one.
+ * per preset (free with rolling_preset_fits_free), *version_like with
+ * the number of version-like tags, and sets *best to the one that fits,
+ * or to NULL when none or several fit, or the best reads too few: a
+ * preset fits when its reading is plausible (release and mainline tags,
+ * no tag read as both, no release series newer than mainline) and it
+ * reads more tags than any other plausible one; it is chosen only when
+ * it reads a clear majority, at least two thirds
+ * (ROLLING_DETECT_MAJORITY), of the version-like tags.  A scheme that
+ * reads 10 of redis's 311 tags is a coincidence, not the scheme.
  */
-int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr,
+#define ROLLING_DETECT_MAJORITY_NUM 2
+#define ROLLING_DETECT_MAJORITY_DEN 3
+
+int rolling_preset_detect(struct rolling_preset_fit **fits, size_t *nr, size_t *version_like,
 			  const struct rolling_preset_fit **best, git_repository *repo);
+
+/* Whether a fit reads the clear majority detection asks of it. */
+int rolling_preset_fit_is_majority(const struct rolling_preset_fit *fit, size_t version_like);
 
 void rolling_preset_fits_free(struct rolling_preset_fit *fits, size_t nr);
 

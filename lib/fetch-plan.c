@@ -182,7 +182,8 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *p, const char *scratch)
 	patterns[p->nr] = TAG_PREFIX "*";
 	if ((err = rolling_remote_refs_start(&pid, p->remote, patterns, p->nr + 1, path)) < 0)
 		goto out;
-	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0) {
+	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0 ||
+	    (err = rolling_tags_check_unambiguous(&p->tags, NULL, NULL)) < 0) {
 		/* Wait for git all the same, keeping the reason. */
 		why = rolling_error_take();
 		rolling_remote_refs_finish(&p->advertised, pid, p->remote, path);
@@ -272,7 +273,8 @@ int rolling_fetch_plan_wants_tips(struct rolling_fetch_plan *p)
 			want(p, p->branches[i].remote_ref, &p->branches[i].tip);
 	if (p->wants_nr && !p->signatures)
 		p->tags_prefetched = candidate_tags(p);
-	return 0;
+	/* The server names the tags: a bound hit while reading them is fatal. */
+	return rolling_patterns_check(&p->patterns);
 }
 
 /* --- the release tags the new steps need -------------------------------- */
@@ -390,6 +392,8 @@ int rolling_fetch_plan_wants_tags(struct rolling_fetch_plan *p)
 	for (i = 0; i < p->nr; i++)
 		if ((err = collect_needed(p, &p->branches[i])) < 0)
 			return err;
+	if ((err = rolling_patterns_check(&p->patterns)) < 0)
+		return err;
 	if (!p->needed_nr || p->tags_prefetched)
 		return 0;
 	if (ALLOC_GROW(p->wants, p->needed_nr, p->wants_alloc) < 0)

@@ -59,7 +59,8 @@ int rolling_mainline_load(struct rolling_mainline *m, git_repository *repo,
 			goto out;
 		}
 	}
-	err = err == GIT_ITEROVER ? 0 : rolling_git_error(err, "cannot read tags");
+	err = err == GIT_ITEROVER ? rolling_patterns_check(patterns) :
+	      rolling_git_error(err, "cannot read tags");
 out:
 	git_reference_iterator_free(iter);
 	if (err < 0)

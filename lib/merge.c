@@ -16,12 +16,23 @@
 #define QUOTE_MAX 100
 #define LISTED_PARENTS_MAX 4
 
-void rolling_merge_add_time(struct strbuf *sb, const git_time *when)
+static void add_time(struct strbuf *sb, const git_time *when, int keep_minus_zero)
 {
 	int offset = when->offset < 0 ? -when->offset : when->offset;
-	char sign = when->offset < 0 || (!when->offset && when->sign == '-') ? '-' : '+';
+	char sign = when->offset < 0 || (keep_minus_zero && !when->offset && when->sign == '-') ?
+		    '-' : '+';
 
 	strbuf_addf(sb, "%lld %c%02d%02d", (long long)when->time, sign, offset / 60, offset % 60);
+}
+
+void rolling_merge_add_time(struct strbuf *sb, const git_time *when)
+{
+	add_time(sb, when, 1);
+}
+
+void rolling_merge_add_written_time(struct strbuf *sb, const git_time *when)
+{
+	add_time(sb, when, 0);
 }
 
 void rolling_merge_add_message(struct strbuf *sb, const char *tag_name,
@@ -94,7 +105,7 @@ static void add_ident(struct strbuf *sb, const char *role, const struct rolling_
 		      const git_time *when)
 {
 	strbuf_addf(sb, "%s %s <%s> ", role, ident->name, ident->email);
-	rolling_merge_add_time(sb, when);
+	rolling_merge_add_written_time(sb, when);
 	strbuf_addch(sb, '\n');
 }
 

@@ -20,8 +20,18 @@
  * advance builds.
  */
 
-/* Add a date as git writes it in commits: "1700000000 +0100". */
+/*
+ * Add a date as a commit carries it: "1700000000 +0100", and "-0000"
+ * where the commit says -0000.
+ */
 void rolling_merge_add_time(struct strbuf *sb, const git_time *when);
+
+/*
+ * Add a date as git writes it into a new commit given the same date:
+ * git reads a zone of -0000 as +0000 (date.c keeps the offset, not its
+ * sign), so the recipe's merge of a release dated -0000 says +0000.
+ */
+void rolling_merge_add_written_time(struct strbuf *sb, const git_time *when);
 
 /*
  * Add the message of a rolling merge, byte for byte what `git commit -s

@@ -26,6 +26,35 @@ static int parse_steps_mode(enum rolling_steps_mode *mode, const char *value,
 	return rolling_error("%s: unknown value '%s' (expected 'newest' or 'each')", key, value);
 }
 
+static const char *const switch_rule_names[] = {
+	[ROLLING_SWITCH_NEXT_RC1] = "next-rc1",
+	[ROLLING_SWITCH_FIRST_POINT] = "first-point-release",
+	[ROLLING_SWITCH_FIRST_RELEASE] = "first-release",
+};
+
+#define SWITCH_RULES_NR (sizeof(switch_rule_names) / sizeof(switch_rule_names[0]))
+
+int rolling_switch_rule_parse(enum rolling_switch_rule *rule, const char *value,
+			      const char *key)
+{
+	size_t i;
+
+	if (!value)
+		value = ROLLING_DEFAULT_SWITCH;
+	for (i = 0; i < SWITCH_RULES_NR; i++)
+		if (!strcmp(value, switch_rule_names[i])) {
+			*rule = (enum rolling_switch_rule)i;
+			return 0;
+		}
+	return rolling_error("%s: unknown switch rule '%s' (expected 'first-release',"
+			     " 'first-point-release' or 'next-rc1')", key, value);
+}
+
+const char *rolling_switch_rule_name(enum rolling_switch_rule rule)
+{
+	return switch_rule_names[rule];
+}
+
 static int parse_series_list(struct rolling_policy *policy, const char *list,
 			     const char *key, unsigned forms)
 {
@@ -65,6 +94,9 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 		err = rolling_error("%s: unknown policy '%s' (expected 'stable' or 'lts')",
 				     rolling_config_key(&key, cfg->branch, "policy"),
 				     cfg->policy);
+	if (!err)
+		err = rolling_switch_rule_parse(&policy->rule, cfg->switch_rule,
+						rolling_config_key(&key, cfg->branch, "switch"));
 	if (!err && policy->kind == ROLLING_POLICY_LTS)
 		err = parse_series_list(policy, cfg->series,
 					rolling_config_key(&key, cfg->branch, "series"),
@@ -91,18 +123,39 @@ static int is_lts(const struct rolling_policy *policy, const struct rolling_seri
 	return bsearch(s, policy->lts, policy->lts_nr, sizeof(*policy->lts), cmp_series) != NULL;
 }
 
+/* Whether the series has a release after its first: releases are in version order. */
+static int has_point_release(const struct rolling_tags *tags,
+			     const struct rolling_series_info *info)
+{
+	return info->count && tags->releases[info->first + info->count - 1].version.patch > 0;
+}
+
 /*
- * stable: a series is followed once mainline has tagged anything of a
- * later series, i.e. the next merge window has closed.
+ * stable, by the switch rule: first-release, once the series has a
+ * release (a series' releases exist only when it does); first-point-
+ * release, once it has one after its first; next-rc1, once it has one
+ * and mainline has tagged anything of a later series, i.e. the next
+ * merge window has closed.
  * lts: only listed series, once a later mainline final release exists.
  */
 static int qualifies(const struct rolling_policy *policy, const struct rolling_tags *tags,
-		     const struct rolling_series *s)
+		     const struct rolling_series_info *info)
 {
-	if (policy->kind == ROLLING_POLICY_STABLE)
-		return tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, s) > 0;
-	return is_lts(policy, s) && tags->has_mainline_final &&
-	       rolling_series_cmp(&tags->newest_mainline_final, s) > 0;
+	const struct rolling_series *s = &info->series;
+
+	if (policy->kind == ROLLING_POLICY_LTS)
+		return is_lts(policy, s) && tags->has_mainline_final &&
+		       rolling_series_cmp(&tags->newest_mainline_final, s) > 0;
+	switch (policy->rule) {
+	case ROLLING_SWITCH_FIRST_RELEASE:
+		return 1;
+	case ROLLING_SWITCH_FIRST_POINT:
+		return has_point_release(tags, info);
+	case ROLLING_SWITCH_NEXT_RC1:
+		break;
+	}
+	return has_point_release(tags, info) && tags->has_mainline &&
+	       rolling_series_cmp(&tags->newest_mainline, s) > 0;
 }
 
 int rolling_policy_series(const struct rolling_series_info **out,
@@ -122,7 +175,7 @@ int rolling_policy_series(const struct rolling_series_info **out,
 		return 0;
 	}
 	for (i = tags->series_nr; i-- > 0;) {
-		if (qualifies(policy, tags, &tags->series[i].series) &&
+		if (qualifies(policy, tags, &tags->series[i]) &&
 		    rolling_series_newest(tags, &tags->series[i])) {
 			*out = &tags->series[i];
 			return 0;
@@ -130,10 +183,13 @@ int rolling_policy_series(const struct rolling_series_info **out,
 	}
 	if (!tags->releases_nr)
 		return rolling_error_code(ROLLING_ENOTFOUND, "no release tags match the release pattern");
-	if (policy->kind == ROLLING_POLICY_STABLE)
+	if (policy->kind == ROLLING_POLICY_STABLE && policy->rule == ROLLING_SWITCH_NEXT_RC1)
 		return rolling_error_code(ROLLING_ENOTFOUND,
 					  "no series qualifies yet: no series with a release has a later "
 					  "mainline tag (its successor's merge window is still open)");
+	if (policy->kind == ROLLING_POLICY_STABLE)
+		return rolling_error_code(ROLLING_ENOTFOUND,
+					  "no series qualifies yet: no series has a point release");
 	return rolling_error_code(ROLLING_ENOTFOUND,
 				  "no series qualifies yet: no long-term series has both a release "
 				  "and a later mainline final release");

@@ -18,9 +18,43 @@ enum rolling_steps_mode {
 	ROLLING_STEPS_EACH,     /* "each": every release, one merge each */
 };
 
+/*
+ * When the stable policy moves to a newer series: rolling.<branch>.switch,
+ * written by init from the preset (or --switch).  Each is what some
+ * project's own stable branch does (gitrolling(7), PRESETS):
+ */
+enum rolling_switch_rule {
+	/*
+	 * "next-rc1" (Linux; the default of a branch configured without
+	 * the key, as all were before it existed): once the series has a
+	 * point release (patch >= 1) and mainline has tagged a later
+	 * series (its rc1 closes the merge window).
+	 */
+	ROLLING_SWITCH_NEXT_RC1,
+	/* "first-point-release" (systemd-stable): once it has a point release. */
+	ROLLING_SWITCH_FIRST_POINT,
+	/*
+	 * "first-release" (git's maint, CPython, PostgreSQL, QEMU): once it
+	 * has any release, its first (v2.44.0, REL_17_0, patch 0) included.
+	 */
+	ROLLING_SWITCH_FIRST_RELEASE,
+};
+
+#define ROLLING_DEFAULT_SWITCH "next-rc1"
+
+/*
+ * Parse a switch rule (NULL: the default), naming `key` in the error.
+ */
+int rolling_switch_rule_parse(enum rolling_switch_rule *rule, const char *value,
+			      const char *key);
+
+/* "next-rc1", "first-point-release" or "first-release". */
+const char *rolling_switch_rule_name(enum rolling_switch_rule rule);
+
 /* A branch's policy, parsed and checked from its configuration. */
 struct rolling_policy {
 	enum rolling_policy_kind kind;
+	enum rolling_switch_rule rule;
 	struct rolling_series *lts;    /* sorted ascending */
 	size_t lts_nr;
 	int has_pin;

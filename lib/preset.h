@@ -16,6 +16,15 @@ struct rolling_preset {
 	const char *release_pattern;
 	const char *mainline_pattern;
 	const char *lts_series;       /* default rolling.<branch>.series for --lts */
+	/*
+	 * When the stable policy moves to a new series, as the project's
+	 * own stable branch does (rolling.<branch>.switch, policy.h): init
+	 * writes it into the configuration with the patterns.  A preset
+	 * whose rule is "first-release" reads the series' first release
+	 * (v2.44.0, REL_17_0) with its release pattern, as patch 0, and
+	 * only the pre-releases with its mainline pattern.
+	 */
+	const char *switch_rule;
 };
 
 /*
@@ -30,6 +39,14 @@ struct rolling_scheme_options {
 
 /* NULL when there is no preset of that name. */
 const struct rolling_preset *rolling_preset_find(const char *name);
+
+/*
+ * The preset whose two patterns these are, or NULL (custom patterns):
+ * a preset's series follow one another, custom ones need not (nginx's
+ * odd minor versions are development, never stable).
+ */
+const struct rolling_preset *rolling_preset_find_patterns(const char *release_re,
+							  const char *mainline_re);
 
 /* All presets in listing order; *nr is set to their number. */
 const struct rolling_preset *rolling_presets(size_t *nr);

@@ -69,10 +69,11 @@ static int extra_header(struct strbuf *out, git_commit *merge)
 	return 0;
 }
 
-static int same_time(const git_time *a, const git_time *b)
+/* Does the merge carry the release commit's date as git writes it (-0000 as +0000)? */
+static int same_time(const git_time *merge, const git_time *release)
 {
-	return a->time == b->time && a->offset == b->offset &&
-	       (a->offset || a->sign == b->sign);
+	return merge->time == release->time && merge->offset == release->offset &&
+	       (merge->offset || merge->sign != '-');
 }
 
 static void differing_date(struct strbuf *out, const char *what, const git_time *found,
@@ -81,7 +82,7 @@ static void differing_date(struct strbuf *out, const char *what, const git_time 
 	strbuf_addf(out, "%s date ", what);
 	rolling_merge_add_time(out, found);
 	strbuf_addstr(out, " is not the release commit's ");
-	rolling_merge_add_time(out, expected);
+	rolling_merge_add_written_time(out, expected);
 }
 
 /* A message quoted on one line, shortened: enough to recognise it. */

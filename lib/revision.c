@@ -45,6 +45,36 @@ static int ref_resolves(git_repository *repo, const char *refname)
 }
 
 /*
+ * Add to `list` ("a, b") each full ref name that name[0..len) resolves
+ * to by git's rules, but for the rule whose prefix is `except`; count
+ * them in *found.
+ */
+static int list_meanings(struct strbuf *list, size_t *found, git_repository *repo,
+			 const char *name, size_t len, const char *except)
+{
+	struct strbuf refname = STRBUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; len && i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
+		if (except && !strcmp(rev_parse_rules[i].prefix, except) &&
+		    !*rev_parse_rules[i].suffix)
+			continue;
+		strbuf_setlen(&refname, 0);
+		strbuf_addstr(&refname, rev_parse_rules[i].prefix);
+		strbuf_add(&refname, name, len);
+		strbuf_addstr(&refname, rev_parse_rules[i].suffix);
+		if (strbuf_oom(&refname) || !ref_resolves(repo, refname.buf))
+			continue;
+		strbuf_addf(list, "%s%s", (*found)++ ? ", " : "", refname.buf);
+	}
+	if (strbuf_oom(&refname) || strbuf_oom(list))
+		err = rolling_error_nomem();
+	strbuf_release(&refname);
+	return err;
+}
+
+/*
  * git picks the first of several refs a short name can mean and only
  * warns ("refname is ambiguous"); a command that proves or reports
  * something must not pick for the user, so that is an error that lists
@@ -52,27 +82,22 @@ static int ref_resolves(git_repository *repo, const char *refname)
  */
 static int check_ambiguous(git_repository *repo, const char *rev)
 {
-	struct strbuf refname = STRBUF_INIT, list = STRBUF_INIT;
-	size_t len = ref_part_len(rev), i, found = 0;
-	int err = 0;
+	struct strbuf list = STRBUF_INIT;
+	size_t len = ref_part_len(rev), found = 0;
+	int err = list_meanings(&list, &found, repo, rev, len, NULL);
 
-	for (i = 0; len && i < sizeof(rev_parse_rules) / sizeof(rev_parse_rules[0]); i++) {
-		strbuf_setlen(&refname, 0);
-		strbuf_addstr(&refname, rev_parse_rules[i].prefix);
-		strbuf_add(&refname, rev, len);
-		strbuf_addstr(&refname, rev_parse_rules[i].suffix);
-		if (strbuf_oom(&refname) || !ref_resolves(repo, refname.buf))
-			continue;
-		strbuf_addf(&list, "%s%s", found++ ? ", " : "", refname.buf);
-	}
-	if (strbuf_oom(&refname) || strbuf_oom(&list))
-		err = rolling_error_nomem();
-	else if (found > 1)
+	if (!err && found > 1)
 		err = rolling_error("refname '%.*s' is ambiguous: %s; name one in full", (int)len,
 				    rev, list.buf);
-	strbuf_release(&refname);
 	strbuf_release(&list);
 	return err;
+}
+
+int rolling_ref_other_meanings(struct strbuf *list, size_t *found, git_repository *repo,
+			       const char *name, const char *except)
+{
+	*found = 0;
+	return list_meanings(list, found, repo, name, strlen(name), except);
 }
 
 int rolling_resolve_commit(git_oid *commit, git_repository *repo, const char *rev)

@@ -181,6 +181,71 @@ static int walk_one(struct walk *w, size_t step, size_t *count)
 	return err;
 }
 
+/* How far back a release is looked for on the first-parent chain of the next one. */
+#define NESTED_LIMIT 100000
+/* Its first-parent chain goes down by date; allow for clock skew before giving up. */
+#define NESTED_SLACK (2 * 86400)
+
+/*
+ * Is `older` on the first-parent chain of `newer`?  A stable series'
+ * releases follow each other on one chain; a release of another series
+ * does not, and the walk gives up once the chain is older than `older`
+ * (less some clock skew) or after NESTED_LIMIT commits.  Returns 1, 0
+ * (also when it gave up: "not known to be nested" is always safe here),
+ * or a negative error.
+ */
+static int first_parent_ancestor(git_odb *odb, const git_oid *older, const git_oid *newer)
+{
+	struct walk scratch;
+	struct entry e, bottom;
+	git_oid id;
+	size_t n;
+	int err, found = 0;
+
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.odb = odb;
+	if ((err = read_commit(&scratch, &bottom, older)) < 0)
+		goto out;
+	git_oid_cpy(&id, newer);
+	for (n = 0; n < NESTED_LIMIT && !found; n++) {
+		if ((found = git_oid_equal(&id, older)))
+			break;
+		scratch.pool_nr = 0;
+		if ((err = read_commit(&scratch, &e, &id)) < 0)
+			goto out;
+		if (!e.parents_nr || e.time < bottom.time - NESTED_SLACK)
+			break;
+		git_oid_cpy(&id, &scratch.pool[e.parents]);
+	}
+out:
+	free(scratch.pool);
+	return err < 0 ? err : found;
+}
+
+static void walk_free(struct walk *w)
+{
+	free(w->heap);
+	free(w->pool);
+	rolling_oidmap_free(&w->seen);
+	w->heap = NULL;
+	w->pool = NULL;
+	w->nr = w->alloc = w->pool_nr = w->pool_alloc = 0;
+	w->seq = 0;
+	w->new_queued = 0;
+	memset(&w->seen, 0, sizeof(w->seen));
+}
+
+/*
+ * Start the walk over at `base`: its history is what the next step is
+ * counted against.  Owners are step numbers, so `base` is one below the
+ * step to count.
+ */
+static int walk_restart(struct walk *w, const struct rolling_steps *steps, size_t base)
+{
+	walk_free(w);
+	return reach(w, &steps->v[base].release->commit, base, base + 1);
+}
+
 int rolling_steps_count(size_t *counts, git_repository *repo, const struct rolling_steps *steps,
 			size_t from, size_t to, struct rolling_progress *progress)
 {
@@ -191,17 +256,29 @@ int rolling_steps_count(size_t *counts, git_repository *repo, const struct rolli
 	memset(&w, 0, sizeof(w));
 	if ((err = git_repository_odb(&w.odb, repo)) < 0)
 		return rolling_git_error(err, "cannot read the object database");
-	err = reach(&w, &steps->v[from].release->commit, from, from + 1);
+	err = walk_restart(&w, steps, from);
 	for (step = from + 1; !err && step <= to; step++) {
+		const git_oid *previous = &steps->v[step - 1].release->commit;
+
+		/*
+		 * Crediting a commit to the oldest step that reaches it counts
+		 * <previous>..<release> only while each release holds the one
+		 * before.  One that does not (the first release of a series
+		 * after the last of another) may share commits with an older
+		 * step and not with the step before: count it afresh.
+		 */
+		if (step > from + 1 &&
+		    (err = first_parent_ancestor(w.odb, previous,
+						 &steps->v[step].release->commit)) <= 0 &&
+		    (err < 0 || (err = walk_restart(&w, steps, step - 1)) < 0))
+			break;
 		counts[step] = 0;
 		err = reach(&w, &steps->v[step].release->commit, step, step);
 		while (!err && w.new_queued)
 			err = walk_one(&w, step, &counts[step]);
 		rolling_progress_update(progress, step - from);
 	}
-	free(w.heap);
-	free(w.pool);
+	walk_free(&w);
 	git_odb_free(w.odb);
-	rolling_oidmap_free(&w.seen);
 	return err;
 }

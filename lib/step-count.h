@@ -20,6 +20,14 @@
  * there are, and history below the range is not walked.  Like git without
  * its slop, a commit dated before its own parent can be miscounted.
  *
+ * Crediting a commit to the oldest step that reaches it is
+ * <previous>..<release> only while each release holds the one before it
+ * (a series' releases, one after the other on one first-parent chain).
+ * Where one does not (a switch to another series), a commit may be
+ * reachable from an older step and from the release, and not from the
+ * release before: the walk starts afresh there, so that a step's count
+ * never depends on which steps are counted with it.
+ *
  * counts[] has room for steps->nr entries; entries outside the range are
  * left alone.  `progress` (may be NULL) counts the steps done.  Returns 0
  * or a negative error.

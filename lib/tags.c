@@ -106,9 +106,9 @@ static int add_release(struct loader *l, const char *name, const struct rolling_
 	return 0;
 }
 
-static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+/* Mainline has tagged this version: a pre-release, or a series' final. */
+static void note_mainline_version(struct rolling_tags *tags, const struct rolling_version *v)
 {
-	tags->mainline_nr++;
 	if (!tags->has_mainline || rolling_series_cmp(&v->series, &tags->newest_mainline) > 0)
 		tags->newest_mainline = v->series;
 	tags->has_mainline = 1;
@@ -118,6 +118,48 @@ static void note_mainline(struct rolling_tags *tags, const struct rolling_versio
 	    rolling_series_cmp(&v->series, &tags->newest_mainline_final) > 0)
 		tags->newest_mainline_final = v->series;
 	tags->has_mainline_final = 1;
+}
+
+static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+{
+	tags->mainline_nr++;
+	note_mainline_version(tags, v);
+}
+
+/*
+ * A series' first release (patch 0: v2.44.0 where the release pattern
+ * reads it) is mainline's final of that series too.
+ */
+static void note_release(struct rolling_tags *tags, const struct rolling_version *v)
+{
+	struct rolling_version final = *v;
+
+	if (v->patch)
+		return;
+	final.prerelease = 0;
+	note_mainline_version(tags, &final);
+}
+
+/* Keep the first pre-release of the newest series as an example (tags.h). */
+static int note_pre_example(struct rolling_tags *tags, const char *name,
+			    const struct rolling_version *v)
+{
+	const struct rolling_version *kept = &tags->first_pre_version;
+	int cmp;
+
+	if (!v->prerelease)
+		return 0;
+	if (tags->first_pre_example) {
+		cmp = rolling_series_cmp(&v->series, &kept->series);
+		if (cmp < 0 || (!cmp && (v->rc > kept->rc ||
+		    (v->rc == kept->rc && strcmp(name, tags->first_pre_example) > 0))))
+			return 0;
+	}
+	free(tags->first_pre_example);
+	if (!(tags->first_pre_example = strdup(name)))
+		return rolling_error_nomem();
+	tags->first_pre_version = *v;
+	return 0;
 }
 
 static int note_both(struct rolling_tags *tags, const char *name)
@@ -139,7 +181,11 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 {
 	enum rolling_tag_kind kind;
 
-	if (rolling_patterns_classify(l->patterns, name, &kind, version) < 0) {
+	int err = rolling_patterns_classify(l->patterns, name, &kind, version), both;
+
+	if (err == ROLLING_PATTERN_ELIMIT)
+		return err;
+	if (err < 0) {
 		rolling_warning("ignoring %s", rolling_last_error());
 		return 0;
 	}
@@ -148,10 +194,13 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 	l->tags->forms |= ROLLING_SERIES_FORM(version->series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
 		note_mainline(l->tags, version);
-		return 0;
+		return note_pre_example(l->tags, name, version);
 	}
-	if (rolling_patterns_match_both(l->patterns, name) && note_both(l->tags, name) < 0)
+	if ((both = rolling_patterns_match_both(l->patterns, name)) < 0)
+		return both;
+	if (both && note_both(l->tags, name) < 0)
 		return ROLLING_ERROR;
+	note_release(l->tags, version);
 	return 1;
 }
 
@@ -589,7 +638,23 @@ int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_rel
 		(tags->releases_nr - at) * sizeof(*tags->releases));
 	tags->releases[at] = copy;
 	tags->releases_nr++;
+	note_release(tags, &release->version);
 	return index_added(tags, &release->version.series, at);
+}
+
+int rolling_tags_check_unambiguous(const struct rolling_tags *tags, const char *release_key,
+				   const char *mainline_key)
+{
+	if (!tags->both_nr)
+		return 0;
+	if (!release_key || !mainline_key)
+		return rolling_error("tag '%s'%s matches both the release and the mainline"
+				     " pattern: a tag is a release or a mainline tag, not both",
+				     tags->both_example, tags->both_nr > 1 ? " (and others)" : "");
+	return rolling_error("tag '%s'%s matches both the release pattern (%s) and the mainline"
+			     " pattern (%s): a tag is a release or a mainline tag, not both",
+			     tags->both_example, tags->both_nr > 1 ? " (and others)" : "",
+			     release_key, mainline_key);
 }
 
 void rolling_tags_free(struct rolling_tags *tags)
@@ -603,6 +668,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 	free(tags->releases);
 	free(tags->series);
 	free(tags->both_example);
+	free(tags->first_pre_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }

@@ -38,7 +38,10 @@ struct rolling_series_info {
  * What the tags of a repository say, read once: the release tags in
  * version order, grouped by series, a hash map from release commit to
  * release, and the newest series that mainline has tagged at all (an rc
- * closes the previous series' merge window) and as a final release.
+ * closes the previous series' merge window) and as a final release.  A
+ * release of patch 0 (a series' first, v2.44.0 where the release
+ * pattern reads it) counts as that series' mainline final too, though
+ * not in mainline_nr.
  */
 struct rolling_tags {
 	struct rolling_release *releases;
@@ -51,6 +54,14 @@ struct rolling_tags {
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
 	unsigned forms;                   /* series sizes: the patterns' and the tags' */
+	/*
+	 * The first pre-release of the newest series mainline has tagged
+	 * ("v6.8-rc1", "v2.44.0-rc0", "v3.13.0a1"): the lowest number, the
+	 * first name; NULL when it has none.  Status spells the next one
+	 * from it.  Not kept for tags grown one at a time (backfill).
+	 */
+	char *first_pre_example;
+	struct rolling_version first_pre_version;
 	size_t both_nr;                   /* tags that match both patterns */
 	char *both_example;               /* the first of them by name, or NULL */
 	git_repository *repo;             /* borrowed, for the checks above */
@@ -68,6 +79,15 @@ struct rolling_tags {
  */
 int rolling_tags_load(struct rolling_tags *tags, git_repository *repo,
 		      struct rolling_patterns *patterns);
+
+/*
+ * Refuse a reading in which a tag matches both patterns (both_nr): a
+ * release pattern that also takes "v2.44.0", which the mainline pattern
+ * takes too, makes steps nobody meant.  Returns 0, or an error that
+ * names the tag and the keys the patterns came from (when not NULL).
+ */
+int rolling_tags_check_unambiguous(const struct rolling_tags *tags, const char *release_key,
+				   const char *mainline_key);
 
 /*
  * A tag that is not a ref of the repository (yet): what a fetch brought

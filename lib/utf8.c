@@ -41,6 +41,21 @@ static size_t sequence_len(const unsigned char *s, size_t avail)
 	return len;
 }
 
+size_t rolling_utf8_decode(const char *s, size_t avail, unsigned long *code_point)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = avail ? sequence_len(u, avail) : 0, i;
+	unsigned long cp;
+
+	if (!len)
+		return 0;
+	cp = len == 1 ? u[0] : u[0] & (0x7f >> len);
+	for (i = 1; i < len; i++)
+		cp = (cp << 6) | (u[i] & 0x3f);
+	*code_point = cp;
+	return len;
+}
+
 size_t rolling_utf8_cut(const char *s, size_t len, size_t max)
 {
 	const unsigned char *u = (const unsigned char *)s;

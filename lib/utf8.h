@@ -10,6 +10,14 @@
  */
 
 /*
+ * The length of the well-formed UTF-8 sequence at the start of
+ * s[0..avail) (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF), with its code point in *code_point; 0 when the bytes there
+ * are not one (*code_point is then left alone).
+ */
+size_t rolling_utf8_decode(const char *s, size_t avail, unsigned long *code_point);
+
+/*
  * The length of the longest prefix of s[0..len) of at most `max` bytes
  * that does not end inside a UTF-8 sequence.  Bytes that are not UTF-8
  * count as characters of their own, so they may be cut anywhere.

@@ -55,6 +55,7 @@ struct walk {
 	struct rolling_patterns *patterns;
 	const struct rolling_verify_options *options;
 	struct rolling_oidmap shallow;   /* boundary commits of a shallow clone */
+	int below_claimed;               /* the commit above on the chain claims to be a step */
 	size_t steps_alloc, switches_alloc, failures_alloc;
 	/* The tags of the steps vouched for by their embedded tag alone. */
 	struct rolling_tag_bytes *embedded;
@@ -191,6 +192,7 @@ enum step_kind {
 	STEP_MERGE,      /* a verified rolling merge */
 	STEP_BASE,       /* a release commit: the chain ends here */
 	STEP_FAILED,     /* neither; failures recorded */
+	STEP_NO_BASE,    /* where the base should be, a commit no tag names: the walk ends */
 };
 
 /* The check a reason of rolling_merge_examine() fails. */
@@ -305,6 +307,43 @@ static int note_signed_merge(struct walk *w, const git_oid *merge)
 }
 
 /*
+ * Below the oldest step, a commit that no release tag names, that is no
+ * rolling merge, and whose own first parent is none either: where the
+ * base release commit should be, the history behind it.  A clone made
+ * with --no-tags has the base release but not its tag, and walking on
+ * would report every commit of the release's history as injected.  One
+ * failure says what is missing and how to go on; the walk ends, as it
+ * ends at a base.  (Either way the branch fails: nothing is proven that
+ * was not.)  Returns 1 after recording it, 0 when the commit is not
+ * such a one (an injected commit between two steps, say), or an error.
+ */
+static int check_untagged_base(struct walk *w, git_commit *commit)
+{
+	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
+	char h[GIT_OID_HEXSZ + 1];
+	git_commit *parent;
+	int err, claimed;
+
+	if (rolling_merge_claimed(commit) || !git_commit_parentcount(commit))
+		return 0;
+	if ((err = lookup(&parent, w->repo, git_commit_parent_id(commit, 0))) < 0 || !parent)
+		return err;
+	claimed = rolling_merge_claimed(parent);
+	git_commit_free(parent);
+	if (claimed)
+		return 0;
+	strbuf_addstr(&expected, "a release commit at the end of the first-parent chain");
+	strbuf_addstr(&found, "plain commit \"");
+	quote_subject(&found, commit);
+	strbuf_addf(&found, "\", which no release tag here names: if it is the base release,"
+		    " its tag is not in this repository; fetch it"
+		    " (git fetch origin tag <base release>) or start from it with --since %s",
+		    hex(h, git_commit_id(commit)));
+	err = fail_sb(w, ROLLING_CHECK_BASE, git_commit_id(commit), &expected, &found);
+	return err < 0 ? err : 1;
+}
+
+/*
  * Is the commit a rolling merge (rolling_merge_examine() decides), the
  * base, or neither?  Sets *release, and *tag to the tag object that
  * vouches for the step: the embedded one, else the one the ref names.
@@ -336,6 +375,12 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 		goto out;
 	}
 	*kind = STEP_FAILED;
+	if (w->below_claimed && (err = check_untagged_base(w, commit)) != 0) {
+		if (err > 0)
+			*kind = STEP_NO_BASE;
+		err = err < 0 ? err : 0;
+		goto out;
+	}
 	if (rolling_merge_claimed(commit)) {
 		err = record_findings(w, id, &exam);
 		goto out;
@@ -419,14 +464,17 @@ out:
 }
 
 /*
- * Where --since lands: it was verified before, so the walk stops, but
- * its release is the baseline for the version order.
+ * Where --since lands: the user vouches for it (it was verified before,
+ * or is the base release commit of a clone without its tag), so the
+ * walk stops whatever it is.  Its release, when it is a rolling merge or
+ * a release commit, is the baseline for the version order; a commit of
+ * neither kind has none, and the steps after it are ordered among
+ * themselves.  What matters is that it is on the first-parent chain:
+ * the walk got here from the tip.
  */
 static int reach_since(struct walk *w, const git_oid *since)
 {
 	struct rolling_verify_result *r = w->result;
-	struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
-	char h[GIT_OID_HEXSZ + 1];
 	git_commit *commit;
 	int err;
 
@@ -439,11 +487,7 @@ static int reach_since(struct walk *w, const git_oid *since)
 		return fail_missing(w, since, since, "commit");
 	err = since_release(w, commit);
 	git_commit_free(commit);
-	if (err)
-		return err < 0 ? err : 0;
-	strbuf_addstr(&expected, "a rolling merge or a release commit");
-	strbuf_addf(&found, "%s is neither", hex(h, since));
-	return fail_sb(w, ROLLING_CHECK_SINCE, since, &expected, &found);
+	return err < 0 ? err : 0;
 }
 
 /* The walk went past the end of the chain without meeting --since. */
@@ -521,6 +565,9 @@ static int visit(struct walk *w, git_commit *commit, int is_tip, git_oid *next)
 		return err;
 	if ((err = check_step(&kind, &release, &tag, w, commit)) < 0)
 		return err;
+	w->below_claimed = kind == STEP_MERGE || rolling_merge_claimed(commit);
+	if (kind == STEP_NO_BASE)
+		return 1;
 	if (is_tip && kind != STEP_FAILED)
 		r->tip_release = release;
 	if (kind == STEP_BASE) {
@@ -902,7 +949,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 {
 	static const struct rolling_verify_options defaults = { NULL, 0, 0, 0 };
 	struct walk w = { result, repo, tags, patterns, options ? options : &defaults,
-			  { NULL, 0, 0 }, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0 };
+			  { NULL, 0, 0 }, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0 };
 	size_t i;
 	int err;
 
@@ -916,6 +963,8 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	if (w.options->signatures &&
 	    ((err = check_signatures(&w)) < 0 || (err = check_merge_signatures(&w)) < 0))
 		goto out;
+	/* A merge's subject matched past a bound reads as "not a release": say why. */
+	err = rolling_patterns_check(patterns);
 out:
 	rolling_oidmap_free(&w.shallow);
 	/* The walk owns these bytes (adopt_embedded()); readers see them const. */

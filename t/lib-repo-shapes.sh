@@ -53,7 +53,7 @@ shape_state () {
 }
 
 shape_twin () {
-	twin_each= &&
+	twin_each=--no-each &&
 	if test "$(git config "rolling.$1.steps")" = each
 	then
 		twin_each=--each

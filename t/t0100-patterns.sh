@@ -59,22 +59,25 @@ test_expect_success 'systemd preset: releases, mainline and look-alikes' '
 '
 
 # Tag names as the projects' own repositories have them (git.git,
-# qemu.git, cpython, postgresql.git): see gitrolling(7), PRESETS.
+# qemu.git, cpython, postgresql.git): see gitrolling(7), PRESETS.  Their
+# stable branches start at a series' first release (v2.44.0, REL_17_0),
+# which the release pattern reads as patch 0; mainline has the
+# pre-releases.
 test_expect_success 'git preset: maintenance releases, rc0, and the 1.x era' '
 	test-rolling classify git v2.43.1 v2.44.0 v2.44.0-rc0 v2.44.0-rc2 v1.9.5 v1.9.0 \
 		v1.8.5.6 v1.8.5 v1.8.5-rc3 v1.8.0 v1.0.0a v2.44 v2.43.1-rc0 v2.44.0.1 \
 		gitgui-0.19.0 >actual &&
 	cat >expect <<-\EOF &&
 	v2.43.1: release 2.43 patch 1
-	v2.44.0: mainline 2.44
+	v2.44.0: release 2.44 patch 0
 	v2.44.0-rc0: mainline 2.44 rc 0
 	v2.44.0-rc2: mainline 2.44 rc 2
 	v1.9.5: release 1.9 patch 5
-	v1.9.0: mainline 1.9
+	v1.9.0: release 1.9 patch 0
 	v1.8.5.6: release 1.8.5 patch 6
-	v1.8.5: mainline 1.8.5
+	v1.8.5: release 1.8.5 patch 0
 	v1.8.5-rc3: mainline 1.8.5 rc 3
-	v1.8.0: mainline 1.8.0
+	v1.8.0: release 1.8.0 patch 0
 	v1.0.0a: other
 	v2.44: other
 	v2.43.1-rc0: other
@@ -89,7 +92,7 @@ test_expect_success 'qemu preset: stable releases and rc0' '
 		v8.2 v8.2.1-rc0 >actual &&
 	cat >expect <<-\EOF &&
 	v8.1.3: release 8.1 patch 3
-	v8.2.0: mainline 8.2
+	v8.2.0: release 8.2 patch 0
 	v8.2.0-rc0: mainline 8.2 rc 0
 	v8.2.0-rc4: mainline 8.2 rc 4
 	v0.15.1: release 0.15 patch 1
@@ -105,11 +108,11 @@ test_expect_success 'python preset: alphas, betas and candidates are mainline' '
 		v2.7 v2.7rc1 v3.5.3rc1 v3.13.0-rc1 v3.13.0c1 3.12 >actual &&
 	cat >expect <<-\EOF &&
 	v3.12.1: release 3.12 patch 1
-	v3.13.0: mainline 3.13
+	v3.13.0: release 3.13 patch 0
 	v3.13.0a1: mainline 3.13 rc 1
 	v3.13.0b3: mainline 3.13 rc 3
 	v3.13.0rc2: mainline 3.13 rc 2
-	v2.7: mainline 2.7
+	v2.7: release 2.7 patch 0
 	v2.7rc1: mainline 2.7 rc 1
 	v3.5.3rc1: other
 	v3.13.0-rc1: other
@@ -125,11 +128,11 @@ test_expect_success 'postgresql preset: one-number series from 10, two before' '
 		REL10_1 REL_16_01 REL2_0 >actual &&
 	cat >expect <<-\EOF &&
 	REL_16_1: release 16 patch 1
-	REL_17_0: mainline 17
+	REL_17_0: release 17 patch 0
 	REL_17_BETA1: mainline 17 rc 1
 	REL_17_RC1: mainline 17 rc 1
 	REL9_6_24: release 9.6 patch 24
-	REL9_6_0: mainline 9.6
+	REL9_6_0: release 9.6 patch 0
 	REL9_6_BETA2: mainline 9.6 rc 2
 	REL9_6_RC1: mainline 9.6 rc 1
 	REL_16_STABLE: other

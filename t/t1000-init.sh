@@ -35,6 +35,7 @@ test_expect_success 'the configuration is plain git config' '
 	rolling.linux-rolling-stable.policy stable
 	rolling.linux-rolling-stable.releasepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*)|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*))\.(?<patch>[1-9][0-9]*))
 	rolling.linux-rolling-stable.mainlinepattern v(?:(?<major>2)\.(?<minor>6)\.(?<sub>(?:0|[1-9][0-9]*))|(?<major>(?:[3-9]|[1-9][0-9]+))\.(?<minor>(?:0|[1-9][0-9]*)))(?:-rc(?<rc>[1-9][0-9]*))?
+	rolling.linux-rolling-stable.switch next-rc1
 	rolling.linux-rolling-stable.signoff true
 	EOF
 	git -C tree config --get-regexp "^rolling\." >actual &&
@@ -92,6 +93,7 @@ test_expect_success '--force drops the keys the new settings do not have' '
 	rolling.repl.policy
 	rolling.repl.releasepattern
 	rolling.repl.mainlinepattern
+	rolling.repl.switch
 	rolling.repl.signoff
 	EOF
 	test_cmp expect keys
@@ -191,8 +193,8 @@ test_expect_success 'no release tags, or no qualifying series: nothing is create
 	test_expect_code 128 git -C empty rolling init --preset linux rs 2>err &&
 	grep "^fatal: no release tags match the release pattern; nothing created" err &&
 	test_expect_code 128 git -C empty rolling init rs 2>err &&
-	grep "^error: no preset fits the tags; the presets read the tags so:$" err &&
-	grep "^  linux  *0 releases in 0 series, 0 mainline tags: does not fit (no release tags)$" err &&
+	grep "^error: no preset fits the tags; of 0 version-like tags the presets read:$" err &&
+	grep "^  linux  *reads 0 of 0: 0 releases in 0 series, 0 mainline tags: does not fit (no release tags)$" err &&
 	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
 	test_must_fail git -C empty rev-parse --verify -q rs &&
 	test -z "$(git -C empty config --get-regexp "^rolling\.")"

@@ -156,6 +156,30 @@ test_expect_success 'no space for the configuration: the new branch is taken bac
 	test_cmp ../before ../after
 '
 
+test_expect_success 'a name a tag or another ref already has: refused, nothing created' '
+	cd tree &&
+	git rev-parse -q --verify refs/tags/v6.1.13 &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init -q --at v6.1.10 v6.1.13 >out 2>err &&
+	test_must_be_empty out &&
+	echo "fatal: '"'"'v6.1.13'"'"' already names refs/tags/v6.1.13: a branch of that name would be ambiguous, and git rolling refuses ambiguous names; choose another name" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 git rolling init -q --force v6.1.13 2>err &&
+	test_cmp expect err &&
+	git update-ref refs/remotes/mirror/HEAD v6.1.10^{commit} &&
+	test_when_finished "git update-ref -d refs/remotes/mirror/HEAD" &&
+	test_expect_code 128 git rolling init -q mirror 2>err &&
+	grep "^fatal: '"'"'mirror'"'"' already names refs/remotes/mirror/HEAD: " err &&
+	git branch v6.1.13 v6.1.10 &&
+	test_when_finished "git update-ref -d refs/heads/v6.1.13" &&
+	test_expect_code 128 git rolling init -q --adopt v6.1.13 2>err &&
+	test_cmp expect err &&
+	git branch -D v6.1.13 &&
+	git update-ref -d refs/remotes/mirror/HEAD &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
 test_expect_success 'names git refuses for a branch are refused' '
 	cd tree &&
 	snapshot ../before &&

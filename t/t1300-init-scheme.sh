@@ -60,7 +60,7 @@ test_expect_success 'git counts candidates from rc0: v2.2.0-rc0 is no final for 
 	newest=$(git tag -l "v2.0.*" | sort -V | tail -n 1) &&
 	test "$(git rev-parse lts)" = "$(git rev-parse "$newest^{commit}")" &&
 	git rolling init -q --preset git stable &&
-	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
+	newest=$(git tag -l "v2.1.*" | grep -v -e -rc | sort -V | tail -n 1) &&
 	test "$(git rev-parse stable)" = "$(git rev-parse "$newest^{commit}")"
 '
 
@@ -108,11 +108,11 @@ test_expect_success 'several presets fitting equally: stop, and show what each w
 	git tag -l "v1.*" | xargs git tag -d >/dev/null &&
 	snapshot ../before &&
 	test_expect_code 128 git rolling init maint 2>err &&
-	grep "^error: several presets fit the tags equally well; the presets read the tags so:$" err &&
-	newest=$(git tag -l "v2.1.*" | sort -V | tail -n 1) &&
-	grep "^  git  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
-	grep "^  qemu  *[0-9]* releases in 3 series, [0-9]* mainline tags: stable would start at $newest$" err &&
-	grep "^  linux  *0 releases in 0 series, .*: does not fit (no release tags)$" err &&
+	grep "^error: several presets fit the tags equally well; of [0-9]* version-like tags the presets read:$" err &&
+	newest=$(git tag -l "v2.*" | grep -v -e -rc | sort -V | tail -n 1) &&
+	grep "^  git  *reads [0-9]* of [0-9]*: [0-9]* releases in [0-9]* series, [0-9]* mainline tags: stable would start at $newest$" err &&
+	grep "^  qemu  *reads [0-9]* of [0-9]*: [0-9]* releases in [0-9]* series, [0-9]* mainline tags: stable would start at $newest$" err &&
+	grep "^  linux  *reads 0 of [0-9]*: 0 releases in 0 series, .*: does not fit (no release tags)$" err &&
 	grep "^hint: name the scheme with --preset <name>" err &&
 	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
 	snapshot ../after &&
@@ -123,11 +123,12 @@ test_expect_success 'several presets fitting equally: stop, and show what each w
 test_expect_success 'releases of a series mainline never tagged fit no preset' '
 	git init -q partial &&
 	cd partial &&
+	test_commit zero && git tag v2.42.0-rc0 &&
 	test_commit one && git tag v2.42.0 && git tag v2.42.1 &&
 	test_commit two && git tag v2.43.1 &&
 	test_expect_code 128 git rolling init maint 2>err &&
-	grep "^error: no preset fits the tags; the presets read the tags so:$" err &&
-	grep "^  git  *2 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
+	grep "^error: no preset fits the tags; of 4 version-like tags the presets read:$" err &&
+	grep "^  git  *reads 4 of 4: 3 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
 	test_must_fail git rev-parse -q --verify maint
 '
 
@@ -154,33 +155,75 @@ test_expect_success 'init refuses patterns that read one tag as release and main
 	snapshot ../before &&
 	test_expect_code 128 git rolling init --release-pattern "$TRAP_RELEASE" \
 		--mainline-pattern "$TRAP_MAINLINE" maint 2>err &&
-	grep "^warning: 4 tags (.v1.9.0., ...) match both the release and the mainline pattern; read as releases$" err &&
-	grep "^hint: a release pattern must not match mainline tags" err &&
-	grep "^fatal: tag .v1.9.0. (and others) matches both the release and the mainline pattern; nothing created$" err &&
+	test_line_count = 1 err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both the release pattern (rolling.maint.releasePattern) and the mainline pattern (rolling.maint.mainlinePattern): a tag is a release or a mainline tag, not both$" err &&
 	snapshot ../after &&
 	test_cmp ../before ../after
 '
 
-test_expect_success 'the other commands warn about such tags, every time' '
+test_expect_success 'the other commands refuse such tags too, every time' '
 	cd git &&
 	git rolling init -q --preset git maint &&
 	git config rolling.maint.releasePattern "$TRAP_RELEASE" &&
 	git config rolling.maint.mainlinePattern "$TRAP_MAINLINE" &&
-	git rolling advance --dry-run maint >out 2>err &&
-	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
-	git rolling verify --release-pattern "$TRAP_RELEASE" --mainline-pattern "$TRAP_MAINLINE" \
-		maint >out 2>err &&
-	grep "^warning: 4 tags (.v1.9.0., ...) match both" err &&
-	git rolling describe maint~1 >out 2>err &&
-	grep "^warning: 4 tags" err
+	test_expect_code 128 git rolling advance --dry-run maint >out 2>err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both the release pattern (rolling.maint.releasePattern) and the mainline pattern" err &&
+	test_expect_code 128 git rolling status maint >out 2>err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both" err &&
+	test_expect_code 128 git rolling verify --release-pattern "$TRAP_RELEASE" \
+		--mainline-pattern "$TRAP_MAINLINE" maint >out 2>err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both" err &&
+	test_must_fail git rolling describe maint~1 >out 2>err &&
+	grep "^fatal: tag .v1.9.0. (and others) matches both" err
 '
 
 test_expect_success 'a single tag matching both is named' '
 	cd python &&
 	test_expect_code 128 git rolling init --preset python \
-		--release-pattern "v(?<major>2)\.(?<minor>7)(?:\.(?<patch>\d+))?" maint 2>err &&
-	grep "^warning: 1 tag (.v2.7.) matches both the release and the mainline pattern; read as release$" err &&
-	grep "^fatal: tag .v2.7. matches both the release and the mainline pattern; nothing created$" err
+		--release-pattern "v(?<major>3)\.(?<minor>11)\.(?<patch>\d+)(?:rc1)?" maint 2>err &&
+	grep "^fatal: tag .v3.11.0rc1. matches both the release pattern (rolling.maint.releasePattern) and the mainline pattern (rolling.maint.mainlinePattern): a tag is a release or a mainline tag, not both$" err
+'
+
+# A redis-like repository: 1.3.12 ... 7.2.5 without a leading v, and a few
+# old v-tags that the qemu preset reads.  Reading 5 of its tags is no
+# reason to start a branch at a 2009 release.
+test_expect_success 'detection refuses to guess from a few tags' '
+	git init -q redis &&
+	cd redis &&
+	test_commit start &&
+	for t in v1.3.0 v1.3.8 v1.3.12 v2.0.0-rc1 v2.0.0-rc2
+	do
+		git tag $t || return 1
+	done &&
+	for minor in 2.0 2.2 2.4 2.6 2.8 3.0 3.2 4.0 5.0 6.0 6.2 7.0 7.2
+	do
+		git tag $minor.0 &&
+		git tag $minor.1 &&
+		git tag $minor.2 &&
+		git tag $minor.3 || return 1
+	done &&
+	git tag 7.2.4 && git tag 7.2.5 && git tag 8.0-rc1 &&
+	git tag -l >tags &&
+	test_line_count = 61 tags &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init rolling 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 60 version-like tags the presets read:$" err &&
+	grep "^  qemu  *reads 5 of 60: 3 releases in 1 series, 2 mainline tags: stable would start at v1.3.12$" err &&
+	grep "^hint: name the scheme with --preset <name>, or with --release-pattern and --mainline-pattern$" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
+test_expect_success 'detection says how many of the version-like tags it reads' '
+	cd git &&
+	git tag -l >tags &&
+	total=$(grep -c "^[A-Za-z_.-]*[0-9]" tags) &&
+	read=$(. "$TEST_DIRECTORY"/lib-rolling-schemes.sh &&
+		{ scheme_releases_git <tags && scheme_mainline_git <tags; } | wc -l) &&
+	test $read -lt $total &&
+	git rolling init detect-count >out &&
+	grep "^tags read as preset git (reads $read of $total version-like tags: " out
 '
 
 test_done

@@ -138,6 +138,7 @@ test_expect_success 'adopt: only the configuration is written' '
 	rolling.hand.mainlinepattern
 	rolling.hand.ident $MAINT_NAME <$MAINT_EMAIL>
 	rolling.hand.steps each
+	rolling.hand.switch next-rc1
 	rolling.hand.signoff true
 	EOF
 	git config --get-regexp "^rolling\.hand\." >config &&

@@ -62,6 +62,26 @@ test_expect_success 'a name past what libgit2 takes is refused, saying why' '
 	test_cmp before after
 '
 
+test_expect_success 'init --follow: a name past what libgit2 takes is refused, nothing written' '
+	git -C tree remote add origin "file://$TRASH_DIRECTORY/nowhere.git" &&
+	test_when_finished "git -C tree remote remove origin" &&
+	snapshot before &&
+	# refs/rolling/verified/origin/<name>: 29 bytes and the name.
+	test_expect_code 128 git -C tree rolling init -q --follow "origin/$(name 995)" 2>err &&
+	echo "fatal: branch name too long (995 bytes): following it makes the ref refs/rolling/verified/origin/<branch> of 1024 bytes, and libgit2 takes ref names of at most 1023 bytes" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 git -C tree rolling init -q --follow "origin/$(name 100000)" 2>err &&
+	grep "^fatal: branch name too long (100000 bytes): " err &&
+	test $(wc -c <err) -lt 400 &&
+	snapshot after &&
+	test_cmp before after &&
+	git -C tree rolling init -q --follow "origin/$(name 994)" --preset linux &&
+	git -C tree config --get-all rolling.remote.origin.branches >actual &&
+	echo "$(name 994)" >expect &&
+	test_cmp expect actual &&
+	git -C tree config --remove-section rolling.remote.origin
+'
+
 test_expect_success 'init creates the branch under its whole name' '
 	git -C tree for-each-ref --format="%(refname)" refs/heads >before &&
 	git -C tree rolling init -q --preset linux --stable "$LONG" &&

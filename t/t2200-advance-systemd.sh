@@ -12,21 +12,27 @@ week by week and the branch checked against an oracle written with awk.
 
 # The stable policy for one-number series, for the states recorded week
 # by week (the refs of the tags v*, one file <n>.refs per week), all at
-# once: the newest release vN.M (by N, then M) of a series N below the
-# newest series mainline has tagged (vN or vN-rcK).  Prints "<n>
-# <target>" per file, "-" where there is none.
+# once.  systemd-stable opens vN-stable at vN and tags vN.1 from it; a
+# rolling branch follows the newest series with a point release
+# (first-point-release): the newest release vN.M (by N, then M).  Under
+# the kernel's rule (next-rc1, for comparison) the series must also be
+# below the newest series mainline has tagged (vN or vN-rcK).  Prints
+# "<n> <target>" per file, "-" where there is none.
 expected_systemd_targets () {
-	awk '
+	est_rule=$1 &&
+	shift &&
+	awk -v rule="$est_rule" '
 		function policy(   i, best, bm, bp) {
 			best = "-"
 			for (i = 1; i <= nr; i++)
-				if (major[i] < mainline && (best == "-" || major[i] > bm ||
+				if ((rule != "next-rc1" || major[i] < mainline) &&
+				    (best == "-" || major[i] > bm ||
 				    (major[i] == bm && patch[i] > bp))) {
 					best = "v" major[i] "." patch[i]
 					bm = major[i]
 					bp = patch[i]
 				}
-			print state, (mainline == "" ? "-" : best)
+			print state, (rule == "next-rc1" && mainline == "" ? "-" : best)
 		}
 		FILENAME != current {
 			if (current != "")
@@ -79,6 +85,7 @@ test_expect_success 'look-alikes are ignored' '
 	test_expect_code 128 git rolling init --preset systemd --at v255-test probe2
 '
 
+# expected_systemd_targets <rule> <refs-file>...: as above.
 # Each week only the replay, the run of advance and a record of the refs
 # after it; the checks then run on all weeks at once (lib-rolling.sh:
 # weekly_runs, check_rolling_chain, recipe_replay) and name the week of
@@ -101,7 +108,8 @@ test_expect_success 'week by week the branch follows the stable policy' '
 		week=$((week + 1))
 	done &&
 	cat ../weeks/*.out | { grep ", series" || :; } >../switches &&
-	expected_systemd_targets ../weeks/*.refs >../targets &&
+	test "$(git config rolling.rolling.switch)" = first-point-release &&
+	expected_systemd_targets first-point-release ../weeks/*.refs >../targets &&
 	weekly_runs rolling ../targets 2 ../weeks/*.refs >../runs &&
 	check_rolling_chain rolling ../runs ../merges &&
 	read old rest <../runs &&

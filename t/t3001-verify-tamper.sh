@@ -194,7 +194,8 @@ test_expect_success 'a base that is a look-alike tag, not a release' '
 	git rolling verify on-lookalike &&
 	git tag -d v6.1.3 &&
 	test_when_finished "git tag v6.1.3 $base" &&
-	verify_fails on-lookalike $base injected
+	verify_fails on-lookalike $base base &&
+	grep "which no release tag here names: if it is the base release, its tag is not in this repository" err
 '
 
 test_expect_success 'a rewound ref fails --since' '
@@ -216,12 +217,14 @@ test_expect_success 'a rewritten branch fails --since even though it verifies al
 	verify_fails rewritten $old since --since $old
 '
 
-test_expect_success '--since must be a rolling merge or a release commit' '
+test_expect_success '--since is any commit of the first-parent chain, and only that' '
 	cd tree &&
 	plain=$(git rev-parse plain-tip) &&
 	merge=$(git commit-tree -p $plain -p v6.1.12^{commit} -m "Merge v6.1.12" v6.1.12^{tree}) &&
 	git branch on-plain $merge &&
-	verify_fails on-plain $plain since --since $plain
+	git rolling verify --since $plain on-plain &&
+	off=$(git rev-parse v6.1.12^{commit}) &&
+	verify_fails on-plain $off since --since $off
 '
 
 test_expect_success 'every failure is reported, not only the first' '

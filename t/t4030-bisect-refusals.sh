@@ -114,6 +114,27 @@ test_expect_success 'a failing stage two start leaves no state behind either' '
 	grep "local change" Makefile
 '
 
+# git bisect (git-bisect.sh, git 2.39) refuses a subdirectory with this
+# message; the helper says it before it says or saves anything.
+test_expect_success 'a subdirectory is refused before anything is said or saved, as git does' '
+	mkdir -p tree/sub &&
+	test_when_finished "rmdir tree/sub" &&
+	(
+		cd tree/sub &&
+		test_expect_code 128 git rolling bisect-helper start v6.1.4 v6.0.5 \
+			>"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" &&
+		test_expect_code 128 git rolling bisect-helper next 2>"$TRASH_DIRECTORY/err.next" &&
+		test_expect_code 128 git rolling bisect-helper run true 2>"$TRASH_DIRECTORY/err.run" &&
+		cd .. &&
+		nothing_left
+	) &&
+	test_must_be_empty out &&
+	echo "fatal: You need to run this command from the toplevel of the working tree." >expect &&
+	test_cmp expect err &&
+	test_cmp expect err.next &&
+	test_cmp expect err.run
+'
+
 test_expect_success 'next and reset without a bisection' '
 	cd tree &&
 	test_expect_code 128 git rolling bisect-helper next 2>err &&

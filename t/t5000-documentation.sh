@@ -129,10 +129,15 @@ test_expect_success 'the usage lines are what precedes the options table' '
 
 test_expect_success 'every configuration key that init writes is documented' '
 	test_commit base &&
-	git tag v1.0.1 && git tag v1.1 &&
+	git tag v1.0.1 && git tag v1.1a1 && git tag v1.1 &&
 	git rolling init -q --lts --series 1.0 --pin 1.0 --ident "A <a@b.c>" --no-signoff rs &&
+	git rolling init -q --each st &&
 	git config --name-only --get-regexp "^rolling\\.rs\\." >keys &&
 	test_line_count = 7 keys &&
+	git config --name-only --get-regexp "^rolling\\.st\\." >st-keys &&
+	grep -x rolling.st.switch st-keys &&
+	grep -x rolling.st.steps st-keys &&
+	sed "s/^rolling\\.st\\./rolling.rs./" st-keys >>keys &&
 	while read key
 	do
 		key=${key#rolling.rs.} &&

@@ -48,7 +48,7 @@ test_expect_success 'setup: install, and a repository with rolling branches' '
 	make -C "$GIT_ROLLING_BUILD_DIR" -s install prefix="$TRASH_DIRECTORY/inst" >/dev/null &&
 	test_path_is_file inst/share/bash-completion/completions/git-rolling &&
 	test_commit base &&
-	git tag v1.0.1 && git tag v1.1 &&
+	git tag v1.0.1 && git tag v1.1a1 && git tag v1.1 &&
 	git rolling init -q rolling-one &&
 	git rolling init -q --at v1.0.1 rolling.two
 '
@@ -94,7 +94,21 @@ test_expect_success 'options after --' '
 	test_cmp expect actual &&
 	complete git rolling verify --preset=p >actual &&
 	printf "%s\n" "postgresql " "python " >expect &&
-	test_cmp expect actual
+	test_cmp expect actual &&
+	complete git rolling init --swi >actual &&
+	echo "--switch=" >expect &&
+	test_cmp expect actual &&
+	complete git rolling init --switch=first- >actual &&
+	printf "%s\n" "first-point-release " "first-release " >expect &&
+	test_cmp expect actual &&
+	complete git rolling init --switch= >rules &&
+	test_line_count = 3 rules &&
+	git init -q switch-rules &&
+	for rule in $(cat rules)
+	do
+		test_must_fail git -C switch-rules rolling init --switch=$rule x 2>err &&
+		! grep "unknown switch rule" err || return 1
+	done
 '
 
 test_expect_success 'init --adopt <TAB> offers the local branches, init <TAB> none' '

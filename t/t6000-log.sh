@@ -145,7 +145,7 @@ test_expect_success 'ids are abbreviated as git abbreviates them: core.abbrev' '
 test_expect_success 'ids are abbreviated as git abbreviates them: auto grows with the packs' '
 	cd tree &&
 	awk "BEGIN { for (i = 0; i < 17000; i++) printf \"blob\\ndata <<EOT\\nfiller %d\\nEOT\\n\", i }" |
-	git fast-import --quiet &&
+	MALLOC_TOP_PAD_=$STABLE_TOP_PAD git fast-import --quiet &&
 	test $(git rev-parse --short HEAD | wc -c) -eq 9 &&
 	expected_log linux-rolling-stable >expect &&
 	git rolling log linux-rolling-stable >actual &&

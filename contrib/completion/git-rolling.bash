@@ -52,6 +52,11 @@ _git_rolling ()
 			"" "${cur##--preset=}"
 		return
 		;;
+	--switch=*)
+		# The rules of rolling.<branch>.switch (lib/policy.c).
+		__gitcomp "first-release first-point-release next-rc1" "" "${cur##--switch=}"
+		return
+		;;
 	--*=*)
 		return
 		;;

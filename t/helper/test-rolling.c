@@ -34,7 +34,8 @@ static void print_version(const char *kind, const struct rolling_version *v)
 	char buf[ROLLING_SERIES_BUFSZ];
 
 	printf("%s %s", kind, rolling_series_format(buf, &v->series));
-	if (v->patch)
+	/* A release's patch may be 0: a series' first release (v2.44.0). */
+	if (v->patch || !strcmp(kind, "release"))
 		printf(" patch %u", (unsigned)v->patch);
 	if (v->prerelease)
 		printf(" rc %u", (unsigned)v->rc);

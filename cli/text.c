@@ -1,0 +1,43 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "text.h"
+#include "report.h"
+#include "../lib/quote.h"
+
+const char *qtext(const char *s)
+{
+	static struct strbuf ring[QTEXT_RING];
+	static size_t next;
+	struct strbuf *sb;
+	size_t len;
+
+	if (!s)
+		return "";
+	len = strlen(s);
+	if (!rolling_quote_needed(s, len, 0))
+		return s;
+	sb = &ring[next];
+	next = (next + 1) % QTEXT_RING;
+	strbuf_reset(sb);
+	rolling_quote_text(sb, s, len, 0);
+	if (strbuf_oom(sb))
+		die("out of memory");
+	return sb->buf;
+}
+
+void qvprintf(const char *fmt, va_list ap)
+{
+	struct strbuf quoted = STRBUF_INIT;
+	char *formatted = NULL;
+	int n = vasprintf(&formatted, fmt, ap);
+
+	if (n < 0)
+		die("out of memory");
+	rolling_quote_text(&quoted, formatted, (size_t)n, ROLLING_QUOTE_KEEP_LINES);
+	free(formatted);
+	if (strbuf_oom(&quoted))
+		die("out of memory");
+	fwrite(quoted.buf, 1, quoted.len, stdout);
+	strbuf_release(&quoted);
+}

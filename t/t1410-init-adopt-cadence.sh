@@ -1,0 +1,125 @@
+#!/bin/sh
+
+test_description='init --adopt reads the cadence a branch was made with
+
+A branch made by hand with one merge per release (the cadence of
+init --each) and adopted without --each must go on merging every
+release: otherwise its next advance would pass over all but the newest.
+adopt reads the cadence from the steps: a branch whose steps merge the
+releases of a series one after the other, passing none over, is adopted
+with rolling.<branch>.steps = each; one whose steps pass releases over
+is adopted with the default; --each and --no-each decide instead.  The
+oracle is plain git: the release tags between two steps (sort -V).
+'
+. "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling.sh
+
+# by_hand <worktree> <tag>...: merge these releases with the recipe, one merge each.
+by_hand () {
+	(
+		cd "$1" &&
+		shift &&
+		for tag
+		do
+			recipe_step "$tag" || return 1
+		done
+	)
+}
+
+newest_of () {
+	git tag -l "v$1.*" | grep -E "^v$1\.[0-9]+$" | sort -V | tail -n 1
+}
+
+test_expect_success 'setup: one branch merged every release, another only some' '
+	stable_tree_linux tree &&
+	cd tree &&
+	stable_tree_replay . 40 &&
+	newest=$(newest_of 6.1) &&
+	expected_each_steps v6.1.1 $newest >each-list &&
+	test_line_count -gt 3 each-list &&
+	git worktree add -q --detach ../each-wt v6.1.1 &&
+	by_hand ../each-wt $(cat each-list) &&
+	git branch each-made "$(git -C ../each-wt rev-parse HEAD)" &&
+	git worktree add -q --detach ../newest-wt v6.1.1 &&
+	by_hand ../newest-wt $(sed -n "2p;4p" each-list) $newest &&
+	git branch newest-made "$(git -C ../newest-wt rev-parse HEAD)" &&
+	git rolling verify each-made >/dev/null &&
+	git rolling verify newest-made >/dev/null
+'
+
+test_expect_success 'a branch made one merge per release is adopted with steps = each' '
+	cd tree &&
+	git branch copy each-made &&
+	git rolling init --adopt copy >out 2>err &&
+	test "$(git config rolling.copy.steps)" = each &&
+	grep "^steps each: the branch merged every release of its series, one merge each (--no-each for the newest only)$" out &&
+	git rolling init -q --force --adopt each-made 2>err &&
+	test_must_be_empty err &&
+	test "$(git config rolling.each-made.steps)" = each
+'
+
+test_expect_success 'and its next advances merge every release, one merge each' '
+	cd tree &&
+	week=40 &&
+	switch=$(stable_tree_week_of . v6.4-rc1) &&
+	while test $week -le $((switch + 2))
+	do
+		week=$((week + 3)) &&
+		from=$(git log -1 --format=%s each-made | sed -e "s/^Merge //") &&
+		stable_tree_replay . $week &&
+		git rolling advance --porcelain each-made >../out &&
+		expected_each_steps "$from" "$(expected_stable_target .)" >../expect &&
+		sed -n "s/^step each-made [^ ]* \([^ ]*\) .*/\1/p" ../out >../actual &&
+		test_cmp ../expect ../actual &&
+		if test $(wc -l <../expect) -gt 1
+		then
+			echo $week >>../piled
+		fi || return 1
+	done &&
+	test -s ../piled &&
+	git log --first-parent --merges --format=%s each-made |
+		sed -n "s/^Merge \(v6\.1\.[0-9]*\)$/\1/p" | sort -V >merged-6.1 &&
+	git tag -l "v6.1.*" | grep -E "^v6\.1\.[0-9]+$" | sort -V |
+		sed -n "/^v6\.1\.2$/,/^$(tail -n 1 merged-6.1)$/p" >tagged-6.1 &&
+	test_cmp tagged-6.1 merged-6.1 &&
+	git rolling verify each-made >/dev/null
+'
+
+test_expect_success 'a branch that passed releases over keeps the default' '
+	cd tree &&
+	git rolling init --adopt newest-made >out 2>err &&
+	test_must_fail git config rolling.newest-made.steps &&
+	! grep "^steps each" out &&
+	git log -1 --format=%s newest-made >before &&
+	git rolling advance --porcelain newest-made >out &&
+	sed -n "s/^step newest-made [^ ]* \([^ ]*\) .*/\1/p" out >actual &&
+	test -s actual &&
+	while read release
+	do
+		series=${release#v} &&
+		test "$release" = "$(newest_of ${series%.*})" || return 1
+	done <actual &&
+	test $(git tag -l "v6.1.*" | sort -V | sed -n "/^$(sed "s/^Merge //" before)\$/,\$p" | wc -l) -gt 2
+'
+
+test_expect_success '--no-each and --each decide whatever the steps say' '
+	cd tree &&
+	git branch copy2 each-made~0 &&
+	git rolling init -q --adopt --no-each copy2 &&
+	test_must_fail git config rolling.copy2.steps &&
+	git branch copy3 newest-made~0 &&
+	git rolling init -q --adopt --each copy3 &&
+	test "$(git config rolling.copy3.steps)" = each
+'
+
+test_expect_success 'one release in a row is not enough to read a cadence' '
+	cd tree &&
+	git worktree add -q --detach ../short-wt v6.1.1 &&
+	by_hand ../short-wt $(sed -n 1p each-list) &&
+	git branch short "$(git -C ../short-wt rev-parse HEAD)" &&
+	git rolling init -q --adopt short &&
+	test_must_fail git config rolling.short.steps
+'
+
+test_done
