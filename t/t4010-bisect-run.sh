@@ -135,9 +135,10 @@ test_expect_success 'the systemd scheme: no minor numbers, same two stages' '
 	git rolling bisect-helper start rolling v253.4 >start.out &&
 	git rolling bisect-helper run "$TRASH_DIRECTORY/culprit-test" "$culprit" >run.out 2>run.err &&
 	grep "^first bad commit: $culprit " run.out &&
-	grep "^first shipped: rolling at v255.2 (merge " run.out &&
-	grep "^previous release: v254.7$" run.out &&
-	grep "^stage two: v255.2 switches series 254 -> 255, so git bisects the 255 mainline" run.err &&
+	# systemd switches at the first point release of a series (v255.1).
+	grep "^first shipped: rolling at v255.1 (merge " run.out &&
+	grep "^previous release: v254.6$" run.out &&
+	grep "^stage two: v255.1 switches series 254 -> 255, so git bisects the 255 mainline" run.err &&
 	grep "^git first asks to test their merge base [0-9a-f]* (v254)$" run.err &&
 	git bisect reset >/dev/null 2>&1
 '
