@@ -1,9 +1,14 @@
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <git2/sys/odb_backend.h>
 #include "contains.h"
 #include "run-command.h"
 #include "strbuf.h"
 #include "error.h"
+#include "alloc.h"
+#include "oidmap.h"
 
 /*
  * Does the repository have a commit-graph file, of any version?  (Out of
@@ -66,6 +71,300 @@ static int step_contains(git_repository *repo, const struct rolling_steps *steps
 					 git_oid_tostr(hex, 13, commit));
 	return err;
 }
+
+/* --- one walk for every step (no commit-graph) ------------------------ */
+
+#define NONE SIZE_MAX
+#define QUEUED 1u
+#define STALE 2u        /* an ancestor of the commit: it cannot lead to it */
+
+struct node {
+	git_oid id;
+	git_time_t time;
+	size_t label;        /* the oldest step known to reach it, or NONE */
+	size_t parents;      /* its parents are pool[parents .. parents + parents_nr) */
+	unsigned parents_nr;
+	unsigned flags;
+};
+
+struct walk {
+	git_odb *odb;
+	struct rolling_oidmap seen;     /* id -> index in nodes[] */
+	struct node *nodes;
+	size_t nodes_nr, nodes_alloc;
+	size_t *heap;                   /* indexes in nodes[], newest first */
+	size_t heap_nr, heap_alloc;
+	git_oid *pool;
+	size_t pool_nr, pool_alloc;
+	const git_oid *commit;          /* the commit asked about */
+	size_t best;                    /* the oldest step known to contain it, or NONE */
+	size_t live;                    /* queued nodes that are not STALE */
+	struct rolling_progress *progress;
+};
+
+/* Newest first; equal dates in the order they were met. */
+static int before(const struct walk *w, size_t a, size_t b)
+{
+	const struct node *x = &w->nodes[a], *y = &w->nodes[b];
+
+	return x->time != y->time ? x->time > y->time : a < b;
+}
+
+static int heap_push(struct walk *w, size_t n)
+{
+	size_t i, up;
+
+	if (ALLOC_GROW(w->heap, w->heap_nr + 1, w->heap_alloc) < 0)
+		return ROLLING_ERROR;
+	for (i = w->heap_nr++; i && before(w, n, w->heap[up = (i - 1) / 2]); i = up)
+		w->heap[i] = w->heap[up];
+	w->heap[i] = n;
+	w->nodes[n].flags |= QUEUED;
+	if (!(w->nodes[n].flags & STALE))
+		w->live++;
+	return 0;
+}
+
+static size_t heap_pop(struct walk *w)
+{
+	size_t top = w->heap[0], last = w->heap[--w->heap_nr], i = 0;
+
+	for (;;) {
+		size_t child = 2 * i + 1;
+
+		if (child >= w->heap_nr)
+			break;
+		if (child + 1 < w->heap_nr && before(w, w->heap[child + 1], w->heap[child]))
+			child++;
+		if (!before(w, w->heap[child], last))
+			break;
+		w->heap[i] = w->heap[child];
+		i = child;
+	}
+	if (w->heap_nr)
+		w->heap[i] = last;
+	w->nodes[top].flags &= ~QUEUED;
+	if (!(w->nodes[top].flags & STALE))
+		w->live--;
+	return top;
+}
+
+/*
+ * What the walk needs of a commit, its parents and committer date, read
+ * from the raw object (git_commit_lookup() parses and keeps the rest,
+ * at twice the cost).  The header is "tree", the "parent" lines,
+ * "author", then "committer <ident> <time> <tz>".
+ */
+static int parse_commit(struct walk *w, struct node *n, const char *data, size_t size)
+{
+	const char *p = data, *end = data + size, *line_end;
+
+	n->parents = w->pool_nr;
+	for (; p < end && *p != '\n'; p = line_end + 1) {
+		if (!(line_end = memchr(p, '\n', (size_t)(end - p))))
+			break;
+		if (!strncmp(p, "parent ", 7)) {
+			if (ALLOC_GROW(w->pool, w->pool_nr + 1, w->pool_alloc) < 0)
+				return ROLLING_ERROR;
+			if (line_end - p < 7 + GIT_OID_HEXSZ ||
+			    git_oid_fromstrn(&w->pool[w->pool_nr], p + 7, GIT_OID_HEXSZ) < 0)
+				return rolling_error("a bad parent line");
+			w->pool_nr++;
+			n->parents_nr++;
+		} else if (!strncmp(p, "committer ", 10)) {
+			const char *gt = memrchr(p, '>', (size_t)(line_end - p));
+
+			n->time = gt ? (git_time_t)strtoll(gt + 1, NULL, 10) : 0;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void free_raw(void *data, git_odb_backend *from, git_odb_object *object)
+{
+	if (object)
+		git_odb_object_free(object);
+	else if (data)
+		git_odb_backend_data_free(from, data);
+}
+
+/*
+ * The raw commit, straight from the backends in their order: git_odb_read()
+ * would hash every object again to check its id (libgit2's strict hash
+ * verification, which git does not do when it walks) and keep it in the
+ * object cache, together a third of a walk that reads each commit once.
+ * What no backend has goes through git_odb_read(), which looks for new
+ * packs first.  Returns 0 or a negative error; free *data with free_raw().
+ */
+static int read_raw(struct walk *w, const void **buf, void **data, size_t *size,
+		    git_odb_backend **from, git_odb_object **object, const git_oid *id)
+{
+	size_t i, nr = git_odb_num_backends(w->odb);
+	git_object_t type = GIT_OBJECT_INVALID;
+	char hex[GIT_OID_HEXSZ + 1];
+	int err = GIT_ENOTFOUND;
+
+	*object = NULL;
+	*data = NULL;
+	for (i = 0; i < nr && err == GIT_ENOTFOUND; i++) {
+		git_odb_backend *b;
+
+		if (git_odb_get_backend(&b, w->odb, i) < 0 || !b->read)
+			continue;
+		err = b->read(data, size, &type, b, id);
+		if (err == GIT_PASSTHROUGH)
+			err = GIT_ENOTFOUND;
+		*from = b;
+		*buf = *data;
+	}
+	if (err == GIT_ENOTFOUND && !(err = git_odb_read(object, w->odb, id))) {
+		*buf = git_odb_object_data(*object);
+		*size = git_odb_object_size(*object);
+		type = git_odb_object_type(*object);
+	}
+	if (err < 0)
+		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
+	if (type != GIT_OBJECT_COMMIT) {
+		free_raw(*data, *from, *object);
+		return rolling_error("%s is not a commit", git_oid_tostr(hex, sizeof(hex), id));
+	}
+	return 0;
+}
+
+/* The node of a commit, read when first met; its index in *n. */
+static int node_of(struct walk *w, size_t *n, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_odb_object *object;
+	git_odb_backend *from = NULL;
+	struct node *node;
+	const void *buf = NULL;
+	void *data;
+	size_t size;
+	int err;
+
+	if (rolling_oidmap_get(&w->seen, id, n))
+		return 0;
+	if (ALLOC_GROW(w->nodes, w->nodes_nr + 1, w->nodes_alloc) < 0)
+		return ROLLING_ERROR;
+	node = &w->nodes[w->nodes_nr];
+	memset(node, 0, sizeof(*node));
+	git_oid_cpy(&node->id, id);
+	node->label = NONE;
+	if ((err = read_raw(w, &buf, &data, &size, &from, &object, id)) < 0)
+		return err;
+	if ((err = parse_commit(w, node, buf, size)) < 0)
+		err = rolling_error_prefix(err, "cannot parse commit %s",
+					   git_oid_tostr(hex, sizeof(hex), id));
+	free_raw(data, from, object);
+	if (err < 0 || (err = rolling_oidmap_put(&w->seen, id, w->nodes_nr)) < 0)
+		return err;
+	*n = w->nodes_nr++;
+	if (!(w->nodes_nr % 4096))
+		rolling_progress_update(w->progress, w->nodes_nr);
+	return 0;
+}
+
+/*
+ * Step `label` reaches `id` (label NONE with `stale`: the commit asked
+ * about does).  A commit that gets a new mark is queued to pass it on.
+ */
+static int reach(struct walk *w, const git_oid *id, size_t label, int stale)
+{
+	struct node *node;
+	size_t n;
+	int err;
+
+	if (!stale && label >= w->best)
+		return 0;       /* an older step is known to contain the commit */
+	if (!stale && git_oid_equal(id, w->commit)) {
+		w->best = label;
+		return 0;
+	}
+	if ((err = node_of(w, &n, id)) < 0)
+		return err;
+	node = &w->nodes[n];
+	if (node->flags & STALE)
+		return 0;
+	if (stale) {
+		node->flags |= STALE;
+		if (node->flags & QUEUED)
+			w->live--;
+		else if ((err = heap_push(w, n)) < 0)
+			return err;
+		return 0;
+	}
+	if (label >= node->label)
+		return 0;
+	node->label = label;
+	return node->flags & QUEUED ? 0 : heap_push(w, n);
+}
+
+/* Pass the newest queued commit's mark on to its parents. */
+static int walk_one(struct walk *w)
+{
+	size_t n = heap_pop(w), i;
+	int stale = !!(w->nodes[n].flags & STALE);
+	int err = 0;
+
+	if (!stale && w->nodes[n].label >= w->best)
+		return 0;
+	for (i = 0; i < w->nodes[n].parents_nr && !err; i++) {
+		/* reach() may move the pool and the nodes */
+		git_oid parent = w->pool[w->nodes[n].parents + i];
+
+		err = reach(w, &parent, stale ? NONE : w->nodes[n].label, stale);
+	}
+	return err;
+}
+
+/*
+ * The oldest step below `best` that contains the commit, or `best`.  One
+ * walk answers for every step at once, as git's paint_down_to_common()
+ * answers for one: every step is queued with its index as its label,
+ * and commits are taken newest first, each passing the oldest label that
+ * reaches it on to its parents; the commit asked about passes on that
+ * its ancestors are stale, since they cannot lead to it.  A label is
+ * dropped once an older step is known to contain the commit, and the
+ * walk ends when no commit that could still change the answer is
+ * queued.  Dates only order the walk: a commit that gets an older label
+ * after it was taken is queued again, so clock skew costs time, never
+ * the answer.
+ */
+static int walk_steps(size_t *best, git_repository *repo, const struct rolling_steps *steps,
+		      const git_oid *commit, struct rolling_progress *progress)
+{
+	struct walk w;
+	size_t i, n;
+	int err;
+
+	memset(&w, 0, sizeof(w));
+	w.commit = commit;
+	w.best = *best;
+	w.progress = progress;
+	if ((err = git_repository_odb(&w.odb, repo)) < 0)
+		return rolling_git_error(err, "cannot read the object database");
+	/* Its own mark is the one its ancestors get: a way back to it, none. */
+	if (!(err = node_of(&w, &n, commit))) {
+		w.nodes[n].flags |= STALE;
+		err = heap_push(&w, n);
+	}
+	for (i = 0; i < steps->nr && i < w.best && !err; i++)
+		err = reach(&w, &steps->v[i].commit, i, 0);
+	while (!err && w.live)
+		err = walk_one(&w);
+	rolling_progress_update(progress, w.nodes_nr);
+	*best = w.best;
+	free(w.heap);
+	free(w.pool);
+	free(w.nodes);
+	rolling_oidmap_free(&w.seen);
+	git_odb_free(w.odb);
+	return err;
+}
+
+/* --- one question per step (a commit-graph answers each at once) ------- */
 
 /*
  * The search: no step before lo contains the commit; step hi does when
@@ -145,6 +444,14 @@ int rolling_steps_first_containing(size_t *index, git_repository *repo,
 	if (rolling_oidmap_get(&steps->by_release, commit, &known)) {
 		s.hi = known;     /* that step contains it; an earlier one may too */
 		s.hi_contains = 1;
+	}
+	if (!has_commit_graph(repo)) {
+		size_t best = s.hi_contains ? s.hi : NONE;
+
+		if ((err = walk_steps(&best, repo, steps, commit, progress)) < 0)
+			return err;
+		*index = best;
+		return best != NONE;
 	}
 	if ((err = git_commit_lookup(&c, repo, commit)) < 0)
 		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), commit));

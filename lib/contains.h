@@ -7,13 +7,16 @@
 
 /*
  * The first step of a rolling branch that contains `commit`.  Each step
- * contains every step before it, so this is a binary search: at most
- * 3 + ceil(log2(nr)) ancestry queries, whatever the size of history,
- * and usually two (the first step dated after the commit is asked
- * first; dates order the questions but never decide the answer).
+ * contains every step before it.  A step, or a release a step merged,
+ * is answered from the list.  When the repository has a commit-graph
+ * (of any version) git answers ancestry questions in milliseconds, and
+ * the steps are binary-searched: at most 3 + ceil(log2(nr)) questions,
+ * usually two.  Without one, a single walk of history answers for every
+ * step at once, at the cost of one `git merge-base --is-ancestor` (see
+ * walk_steps() in contains.c); dates order the walk, never decide it.
  * Returns 1 with *index set, 0 when not even the newest step contains
  * the commit, or a negative error.  `progress` (may be NULL) counts the
- * queries: without a commit-graph each one walks history.
+ * git queries, or the commits the walk read.
  */
 int rolling_steps_first_containing(size_t *index, git_repository *repo,
 				   const struct rolling_steps *steps, const git_oid *commit,

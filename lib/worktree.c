@@ -697,7 +697,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1], *env_index, *out = NULL;
 	const char *args[] = { "read-tree", "-m", "-u", from, to, NULL };
 	const char *refresh[] = { "update-index", "-q", "--refresh", NULL };
-	const char *env[] = { NULL, NULL };
+	const char *env[] = { NULL, NULL }, *env_c[] = { NULL, "LC_ALL=C", NULL };
 	int status, err;
 
 	git_oid_tostr(from, sizeof(from), &tx->old_tip);
@@ -705,31 +705,44 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	/* git updates our copy of the index under its own lock on that copy. */
 	if (asprintf(&env_index, "GIT_INDEX_FILE=%s.lock", tx->index) < 0)
 		return rolling_error_nomem();
-	env[0] = env_index;
+	env[0] = env_c[0] = env_index;
 	/*
-	 * As git merge does first: refresh the stat data, so that a file
-	 * whose content is unchanged but whose stat data is not (one put
-	 * back by an earlier run, say) is not taken for a local change.
-	 * Its exit status 1 only says that some file has changes; more is
-	 * a failure (a full disk, say), which would otherwise come back as
-	 * read-tree's "not uptodate" on a clean tree.
+	 * git merge refreshes the stat data of every file first, so that a
+	 * file whose content is unchanged but whose stat data is not (one
+	 * put back by an earlier run, say) is not taken for a local change:
+	 * a second of lstat() on a kernel tree, and another read of the
+	 * index when it is a process of its own.  read-tree looks only at
+	 * the files the step changes, and says "not uptodate" of one whose
+	 * stat data differs before it writes any file; so try it first (in
+	 * the C locale, to read what it says), and refresh and try again
+	 * only when that is its answer.  Any other failure is explained as
+	 * it is: a retry could take the files it half wrote for local
+	 * changes.  The refresh's exit status 1 only says that some file
+	 * has changes; more is a failure (a full disk, say), which would
+	 * otherwise come back as read-tree's "not uptodate" on a clean tree.
 	 */
-	status = rolling_run_git_env(refresh, env, &out,
+	status = rolling_run_git_env(args, env_c, &out,
 				     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
-	if (status > 1) {
-		err = rolling_error("cannot update the work tree of '%s': git update-index"
-				    " --refresh %s:\n%snothing was changed", tx->branch,
-				    status > 128 ? "was killed by a signal" : "failed",
-				    out && *out ? out : "(it said nothing)\n");
+	if (status == 128 && out && strstr(out, "not uptodate. Cannot merge.")) {
 		free(out);
-		free(env_index);
-		return err;
-	}
-	free(out);
-	out = NULL;
-	if (status >= 0)
-		status = rolling_run_git_env(args, env, &out,
+		out = NULL;
+		status = rolling_run_git_env(refresh, env, &out,
 					     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+		if (status > 1) {
+			err = rolling_error("cannot update the work tree of '%s': git update-index"
+					    " --refresh %s:\n%snothing was changed", tx->branch,
+					    status > 128 ? "was killed by a signal" : "failed",
+					    out && *out ? out : "(it said nothing)\n");
+			free(out);
+			free(env_index);
+			return err;
+		}
+		free(out);
+		out = NULL;
+		if (status >= 0)
+			status = rolling_run_git_env(args, env, &out, ROLLING_RUN_CAPTURE |
+						     ROLLING_RUN_STDERR_TO_STDOUT);
+	}
 	free(env_index);
 	if (status < 0) {
 		free(out);

@@ -24,6 +24,39 @@ measure () {
 	eval "${m_name}_kib=$(sort -n "$work/peaks" | tail -n 1)"
 }
 
+# measure_rounds NAME=COMMAND...: one warm-up run of each command, then
+# RUNS rounds that run every command once in turn, so that a command and
+# the git command it is compared with meet the same load on a shared
+# machine; sets <NAME>_us and <NAME>_kib as measure does.  Each COMMAND
+# is split into words by the shell: no quoting inside.
+measure_rounds () {
+	for mr_spec
+	do
+		${mr_spec#*=} >/dev/null 2>&1
+		: >"$work/times.${mr_spec%%=*}"
+		: >"$work/peaks.${mr_spec%%=*}"
+	done
+	mr_i=0
+	while test $mr_i -lt "$RUNS"
+	do
+		for mr_spec
+		do
+			m_start=$(date +%s%N)
+			/usr/bin/time -f %M -o "$work/peak" ${mr_spec#*=} >/dev/null 2>&1
+			m_end=$(date +%s%N)
+			echo $(((m_end - m_start) / 1000)) >>"$work/times.${mr_spec%%=*}"
+			tail -n 1 "$work/peak" >>"$work/peaks.${mr_spec%%=*}"
+		done
+		mr_i=$((mr_i + 1))
+	done
+	for mr_spec
+	do
+		mr_name=${mr_spec%%=*}
+		eval "${mr_name}_us=$(sort -n "$work/times.$mr_name" | sed -n "$(((RUNS + 1) / 2))p")"
+		eval "${mr_name}_kib=$(sort -n "$work/peaks.$mr_name" | tail -n 1)"
+	done
+}
+
 ratio () {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'
 }
