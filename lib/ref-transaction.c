@@ -9,6 +9,7 @@
 #include "ref-transaction.h"
 #include "alloc.h"
 #include "error.h"
+#include "fd-io.h"
 #include "strbuf.h"
 
 /*
@@ -171,21 +172,6 @@ static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 
 /* --- 2. the new content ---------------------------------------------------- */
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Close the lock; a write or close that failed names the file and why. */
 static int finish_lock(struct file_swap *s, int failed, const char *refname)
 {
@@ -208,7 +194,8 @@ static int write_ref(struct tx_ref *r)
 
 	git_oid_tostr(line, GIT_OID_HEXSZ + 1, &r->u->new_oid);
 	strcat(line, "\n");
-	return finish_lock(&r->ref, write_all(r->ref.fd, line, strlen(line)) < 0, r->u->refname);
+	return finish_lock(&r->ref, rolling_write_all(r->ref.fd, line, strlen(line)) < 0,
+			   r->u->refname);
 }
 
 static int is_logged_by_default(const char *refname)
@@ -289,20 +276,12 @@ static void add_log_lines(struct strbuf *sb, const git_signature *who,
 /* Copy `from` (the old reflog) into the lock. */
 static int copy_into(int to, const char *from, int *had_file)
 {
-	char buf[8192];
-	ssize_t n;
-	int fd = open(from, O_RDONLY | O_CLOEXEC), err = 0;
+	int fd = open(from, O_RDONLY | O_CLOEXEC);
 
 	*had_file = fd >= 0;
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	while (!err && (n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0)
-			err = errno == EINTR ? 0 : -1;
-		else
-			err = write_all(to, buf, (size_t)n);
-	}
-	if (err) {
+	if (rolling_copy_fd(to, fd) < 0) {
 		int saved = errno;
 
 		close(fd);
@@ -335,7 +314,7 @@ static int write_log(struct tx *tx, struct file_swap *s, const char *base,
 		return rolling_error_nomem();
 	}
 	err = copy_into(s->fd, s->path, &s->had_file) < 0 ||
-	      write_all(s->fd, lines.buf, lines.len) < 0;
+	      rolling_write_all(s->fd, lines.buf, lines.len) < 0;
 	strbuf_release(&lines);
 	return finish_lock(s, err, u->refname);
 }

@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "disk-space.h"
 #include "error.h"
+#include "fd-io.h"
 #include "index-list.h"
 #include "repo-open.h"
 #include "run-command.h"
@@ -171,21 +172,6 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 
 /* --- the intent file --------------------------------------------------- */
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* NULL when out of memory. */
 static char *intent_text(const struct rolling_worktree_tx *tx)
 {
@@ -219,7 +205,7 @@ static int create_intent(struct rolling_worktree_tx *tx)
 	}
 	unlink(tmp);
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0666)) < 0 ||
-	    flock(fd, LOCK_EX) < 0 || write_all(fd, text, strlen(text)) < 0 ||
+	    flock(fd, LOCK_EX) < 0 || rolling_write_all(fd, text, strlen(text)) < 0 ||
 	    fsync(fd) < 0) {
 		err = rolling_error("cannot write '%s': %s", tmp, strerror(errno));
 	} else if (link(tmp, tx->intent) < 0) {
@@ -247,20 +233,6 @@ static void drop_intent(struct rolling_worktree_tx *tx)
 }
 
 /* --- the index lock ---------------------------------------------------- */
-
-static int copy_fd(int to, int from)
-{
-	char buf[65536];
-	ssize_t n;
-
-	while ((n = read(from, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write_all(to, buf, (size_t)n) < 0)
-			return -1;
-	}
-	return 0;
-}
 
 static int index_lock_exists_error(const char *lock)
 {
@@ -292,7 +264,7 @@ static int lock_index(struct rolling_worktree_tx *tx)
 	 * git's, and names it instead of removing it.
 	 */
 	tx->index_locked = 1;
-	if (write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
+	if (rolling_write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
 		err = rolling_error("cannot write '%s': %s", tx->intent, strerror(errno));
 		goto out;
 	}
@@ -300,7 +272,7 @@ static int lock_index(struct rolling_worktree_tx *tx)
 		err = rolling_error("cannot read the index '%s': %s", index, strerror(errno));
 		goto out;
 	}
-	if (copy_fd(fd, from) < 0)
+	if (rolling_copy_fd(fd, from) < 0)
 		err = rolling_error("cannot write '%s': %s", lock, strerror(errno));
 out:
 	if (from >= 0)
