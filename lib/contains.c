@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <git2/sys/odb_backend.h>
 #include "contains.h"
+#include "commit-header.h"
 #include "run-command.h"
 #include "strbuf.h"
 #include "error.h"
@@ -94,8 +95,7 @@ struct walk {
 	size_t nodes_nr, nodes_alloc;
 	size_t *heap;                   /* indexes in nodes[], newest first */
 	size_t heap_nr, heap_alloc;
-	git_oid *pool;
-	size_t pool_nr, pool_alloc;
+	struct rolling_parent_pool pool;
 	const git_oid *commit;          /* the commit asked about */
 	size_t best;                    /* the oldest step known to contain it, or NONE */
 	size_t live;                    /* queued nodes that are not STALE */
@@ -149,36 +149,10 @@ static size_t heap_pop(struct walk *w)
 	return top;
 }
 
-/*
- * What the walk needs of a commit, its parents and committer date, read
- * from the raw object (git_commit_lookup() parses and keeps the rest,
- * at twice the cost).  The header is "tree", the "parent" lines,
- * "author", then "committer <ident> <time> <tz>".
- */
 static int parse_commit(struct walk *w, struct node *n, const char *data, size_t size)
 {
-	const char *p = data, *end = data + size, *line_end;
-
-	n->parents = w->pool_nr;
-	for (; p < end && *p != '\n'; p = line_end + 1) {
-		if (!(line_end = memchr(p, '\n', (size_t)(end - p))))
-			break;
-		if (!strncmp(p, "parent ", 7)) {
-			if (ALLOC_GROW(w->pool, w->pool_nr + 1, w->pool_alloc) < 0)
-				return ROLLING_ERROR;
-			if (line_end - p < 7 + GIT_OID_HEXSZ ||
-			    git_oid_fromstrn(&w->pool[w->pool_nr], p + 7, GIT_OID_HEXSZ) < 0)
-				return rolling_error("a bad parent line");
-			w->pool_nr++;
-			n->parents_nr++;
-		} else if (!strncmp(p, "committer ", 10)) {
-			const char *gt = memrchr(p, '>', (size_t)(line_end - p));
-
-			n->time = gt ? (git_time_t)strtoll(gt + 1, NULL, 10) : 0;
-			break;
-		}
-	}
-	return 0;
+	n->parents = w->pool.nr;
+	return rolling_commit_header_read(&w->pool, &n->parents_nr, &n->time, data, size);
 }
 
 static void free_raw(void *data, git_odb_backend *from, git_odb_object *object)
@@ -312,7 +286,7 @@ static int walk_one(struct walk *w)
 		return 0;
 	for (i = 0; i < w->nodes[n].parents_nr && !err; i++) {
 		/* reach() may move the pool and the nodes */
-		git_oid parent = w->pool[w->nodes[n].parents + i];
+		git_oid parent = w->pool.oids[w->nodes[n].parents + i];
 
 		err = reach(w, &parent, stale ? NONE : w->nodes[n].label, stale);
 	}
@@ -357,7 +331,7 @@ static int walk_steps(size_t *best, git_repository *repo, const struct rolling_s
 	rolling_progress_update(progress, w.nodes_nr);
 	*best = w.best;
 	free(w.heap);
-	free(w.pool);
+	free(w.pool.oids);
 	free(w.nodes);
 	rolling_oidmap_free(&w.seen);
 	git_odb_free(w.odb);

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "step-count.h"
+#include "commit-header.h"
 #include "oidmap.h"
 #include "alloc.h"
 #include "error.h"
@@ -25,8 +26,7 @@ struct walk {
 	struct entry *heap;
 	size_t nr, alloc;
 	uint64_t seq;
-	git_oid *pool;       /* the parents of the commits read */
-	size_t pool_nr, pool_alloc;
+	struct rolling_parent_pool pool;  /* the parents of the commits read */
 	size_t new_queued;   /* queued commits owned by the step being counted */
 };
 
@@ -77,41 +77,10 @@ static struct entry heap_pop(struct walk *w)
 	}
 }
 
-/*
- * Read what the walk needs of a commit, its parents and committer date,
- * from the raw object: a million commits parsed in full by
- * git_commit_lookup() cost twice as much.  The header is "tree", then
- * "parent" lines, "author" and "committer <ident> <time> <tz>".
- */
 static int parse_commit(struct walk *w, struct entry *e, const char *data, size_t size)
 {
-	const char *p = data, *end = data + size, *line_end;
-
-	e->parents = w->pool_nr;
-	e->parents_nr = 0;
-	e->time = 0;
-	for (; p < end && *p != '\n'; p = line_end + 1) {
-		if (!(line_end = memchr(p, '\n', (size_t)(end - p))))
-			break;
-		if (!strncmp(p, "parent ", 7)) {
-			if (ALLOC_GROW(w->pool, w->pool_nr + 1, w->pool_alloc) < 0)
-				return ROLLING_ERROR;
-			if (line_end - p < 7 + GIT_OID_HEXSZ ||
-			    git_oid_fromstrn(&w->pool[w->pool_nr], p + 7, GIT_OID_HEXSZ) < 0)
-				return rolling_error("a bad parent line");
-			w->pool_nr++;
-			e->parents_nr++;
-		} else if (!strncmp(p, "committer ", 10)) {
-			const char *gt = p;
-			const char *q;
-
-			for (q = p; q < line_end; q++)
-				if (*q == '>')
-					gt = q;
-			e->time = (git_time_t)strtoll(gt + 1, NULL, 10);
-		}
-	}
-	return 0;
+	e->parents = w->pool.nr;
+	return rolling_commit_header_read(&w->pool, &e->parents_nr, &e->time, data, size);
 }
 
 static int read_commit(struct walk *w, struct entry *e, const git_oid *id)
@@ -174,7 +143,7 @@ static int walk_one(struct walk *w, size_t step, size_t *count)
 		(*count)++;
 	}
 	for (i = 0; i < e.parents_nr && !err; i++) {
-		git_oid parent = w->pool[e.parents + i];   /* reach() may move the pool */
+		git_oid parent = w->pool.oids[e.parents + i];   /* reach() may move the pool */
 
 		err = reach(w, &parent, owner, step);
 	}
@@ -210,26 +179,26 @@ static int first_parent_ancestor(git_odb *odb, const git_oid *older, const git_o
 	for (n = 0; n < NESTED_LIMIT && !found; n++) {
 		if ((found = git_oid_equal(&id, older)))
 			break;
-		scratch.pool_nr = 0;
+		scratch.pool.nr = 0;
 		if ((err = read_commit(&scratch, &e, &id)) < 0)
 			goto out;
 		if (!e.parents_nr || e.time < bottom.time - NESTED_SLACK)
 			break;
-		git_oid_cpy(&id, &scratch.pool[e.parents]);
+		git_oid_cpy(&id, &scratch.pool.oids[e.parents]);
 	}
 out:
-	free(scratch.pool);
+	free(scratch.pool.oids);
 	return err < 0 ? err : found;
 }
 
 static void walk_free(struct walk *w)
 {
 	free(w->heap);
-	free(w->pool);
+	free(w->pool.oids);
 	rolling_oidmap_free(&w->seen);
 	w->heap = NULL;
-	w->pool = NULL;
-	w->nr = w->alloc = w->pool_nr = w->pool_alloc = 0;
+	memset(&w->pool, 0, sizeof(w->pool));
+	w->nr = w->alloc = 0;
 	w->seq = 0;
 	w->new_queued = 0;
 	memset(&w->seen, 0, sizeof(w->seen));
