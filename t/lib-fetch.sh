@@ -9,6 +9,8 @@
 #                   that is its remote "server"
 #   publish WEEK    replay the upstream tree to WEEK, advance it and push
 #                   its tags and $BRANCH to the remote "server"
+#   refs_and_logs REPO  every ref, and every reflog whole
+#   no_leftovers REPO   no lock file, no advance intent file, no quarantine
 
 setup_upstream () {
 	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
@@ -23,4 +25,18 @@ publish () {
 	git -C upstream rolling advance -q &&
 	git -C upstream push -q --force server "refs/tags/*:refs/tags/*" \
 		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
+}
+
+refs_and_logs () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
+	(cd "$1/.git" && find logs -type f | sort | while read f
+	do
+		echo "== $f" && cat "$f"
+	done)
+}
+
+no_leftovers () {
+	find "$1/.git" -name "*.lock" -o -name ROLLING_ADVANCE >leftovers &&
+	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
+	test_must_be_empty leftovers
 }

@@ -22,22 +22,6 @@ BRANCH=linux-rolling-stable
 TRACKING=refs/remotes/origin/$BRANCH
 VERIFIED=refs/rolling/verified/origin/$BRANCH
 
-# refs_and_logs REPO: every ref, and every reflog whole.
-refs_and_logs () {
-	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
-	(cd "$1/.git" && find logs -type f | sort | while read f
-	do
-		echo "== $f" && cat "$f"
-	done)
-}
-
-# no_leftovers REPO: no lock, no kept old file, no quarantine.
-no_leftovers () {
-	find "$1/.git" -name "*.lock" >leftovers &&
-	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
-	test_must_be_empty leftovers
-}
-
 # moved_with_logs REPO OLD-SNAPSHOT: every ref the fetch moves is at
 # $new, and each of their reflogs is the old one and one more line that
 # ends at the ref's value.

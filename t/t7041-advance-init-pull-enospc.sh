@@ -42,17 +42,7 @@ local_state () {
 # state REPO: every ref and every reflog as well.
 state () {
 	local_state "$1" &&
-	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
-	(cd "$1/.git" && find logs -type f | sort | while read f
-	do
-		echo "== $f" && cat "$f"
-	done)
-}
-
-no_leftovers () {
-	find "$1/.git" -name "*.lock" -o -name ROLLING_ADVANCE >leftovers &&
-	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
-	test_must_be_empty leftovers
+	refs_and_logs "$1"
 }
 
 clean_tree () {

@@ -19,14 +19,6 @@ BRANCH=linux-rolling-stable
 TRACKING=refs/remotes/origin/$BRANCH
 VERIFIED=refs/rolling/verified/origin/$BRANCH
 
-snapshot () {
-	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
-	(cd "$1/.git" && find logs -type f | sort | while read f
-	do
-		echo "== $f" && cat "$f"
-	done)
-}
-
 # fresh: the consumer as it was after its first fetch.
 fresh () {
 	rm -rf consumer &&
