@@ -43,11 +43,23 @@ shape_state () {
 		echo "files:" &&
 		(
 			cd "$1" &&
-			find . -path ./.git -prune -o -type f -print | LC_ALL=C sort |
-				while read -r f
-				do
-					echo "$(git hash-object --no-filters "$f") $f" || exit 1
-				done
+			files=$(find . -path ./.git -prune -o -type f -print | LC_ALL=C sort) &&
+			if test -n "$files"
+			then
+				# One git hash-object for all of them, in the list's order;
+				# it reads paths from the top of the work tree: whole ones.
+				hashes=$(printf '%s\n' "$files" |
+					while read -r f
+					do
+						printf '%s\n' "$PWD/${f#./}"
+					done |
+					git hash-object --no-filters --stdin-paths) &&
+				printf '%s\n' "$files" |
+					awk -v hashes="$hashes" '
+						BEGIN { n = split(hashes, h, "\n") }
+						{ print h[NR], $0 }
+						END { exit NR != n }'
+			fi
 		)
 	} >"$2"
 }
