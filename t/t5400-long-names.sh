@@ -57,6 +57,8 @@ tag_as () {
 # long_tree DIR KIND: mainline 1.0, 1.1, 1.2-rc1 on master; stable 1.0.1,
 # 1.0.2 and 1.1.1, whose commit "backport five" copies the mainline
 # commit "upstream five" and adds the file "broken"; all tags $P/v*.
+# Built once, with lightweight tags, and copied for each kind by
+# long_tree_as.
 long_tree () {
 	git init -q -b master "$1" &&
 	(
@@ -81,7 +83,22 @@ long_tree () {
 		tag_as $2 "$P/v1.1.1" &&
 		git checkout -q master &&
 		commit_on 10 seven && tag_as $2 "$P/v1.2-rc1"
-	) &&
+	)
+}
+
+# long_tree_as DIR KIND: a copy of the tree "history" (long_tree's, with
+# lightweight tags), each tag made again as KIND tags it.
+long_tree_as () {
+	cp -R history "$1" &&
+	if test $2 != lightweight
+	then
+		git -C "$1" for-each-ref --format="%(objectname) %(refname:strip=2)" \
+			refs/tags >"$1.tags" &&
+		while read -r commit name
+		do
+			git -C "$1" tag -f -a -m "$name" "$name" $commit >/dev/null || return 1
+		done <"$1.tags"
+	fi &&
 	if test $2 = signed
 	then
 		sign_all_tags "$1" "$TRASH_DIRECTORY/signing-key"
@@ -100,12 +117,18 @@ test_expect_success 'the names are as long as the description says' '
 	test $(printf "refs/rolling/verified/%s/stable" "$R" | wc -c) -lt 1024
 '
 
+test_expect_success 'setup: the history and its releases, tagged lightweight' '
+	long_tree history lightweight &&
+	git -C history for-each-ref refs/tags >tags &&
+	test_line_count = 7 tags
+'
+
 for kind in annotated lightweight signed
 do
 	T=$kind
 
 	test_expect_success "$kind: setup" '
-		long_tree $T $T &&
+		long_tree_as $T $T &&
 		test "$(git -C $T cat-file -t "$P/v1.0.1")" = \
 			"$(case $T in lightweight) echo commit ;; *) echo tag ;; esac)"
 	'
