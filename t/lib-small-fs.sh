@@ -81,6 +81,7 @@ small_fs_mount () {
 		mkfs.ext2 -q -F -m 0 -b 1024 "$SMALL.img/image" &&
 		mount -o loop "$SMALL.img/image" "$SMALL" ;;
 	esac &&
+	small_fs_kind_=$1 &&
 	small_fs_mounted_=t &&
 	small_fs_page=$(stat -f -c %S "$SMALL")
 }
@@ -94,7 +95,9 @@ small_fs_unfill () {
 }
 
 # One big file to come near, then files of one unit each: a big file
-# of ext2 takes indirect blocks as well, and would overshoot.  The unit
+# of ext2 takes indirect blocks as well, and would overshoot (a file of
+# a tmpfs takes its pages and no more: there the big file alone lands
+# on BYTES, when BYTES is a whole number of pages).  The unit
 # files come in batches of all but one of the units still to fill (one
 # head | split for the lot, where a process per unit made most of the
 # cost of a sweep), then one at a time: a batch that takes a directory
@@ -105,7 +108,10 @@ small_fs_leave () {
 	mkdir "$SMALL/filler" &&
 	sfl_free=$(small_fs_free) &&
 	sfl_big=$(((sfl_free - $1) / small_fs_page)) &&
-	sfl_big=$((sfl_big - sfl_big / 200 - 4)) &&
+	if test "$small_fs_kind_" != tmpfs
+	then
+		sfl_big=$((sfl_big - sfl_big / 200 - 4))
+	fi &&
 	if test $sfl_big -gt 0
 	then
 		{ fallocate -l $((sfl_big * small_fs_page)) "$SMALL/filler/big" 2>/dev/null ||
