@@ -24,26 +24,30 @@ fi
 BRANCH=linux-rolling-stable
 
 # local_state REPO: the branches, HEAD, their reflogs, the configuration,
-# the index and the work tree.  The reflogs and the configuration go
-# through one tail -v (each headed by its name, copied byte for byte),
+# the index and the work tree.  HEAD, the reflogs and the configuration
+# go through one tail -v (each headed by its name, copied byte for byte),
 # the files of the work tree through one git hash-object --stdin-paths:
 # a git per file made most of the cost of a step.
 local_state () {
-	git -C "$1" for-each-ref --format="%(objectname) %(refname)" refs/heads &&
-	git -C "$1" symbolic-ref HEAD &&
-	(cd "$1/.git" && tail -v -n +1 $(find logs/HEAD logs/refs/heads -type f | sort) config) &&
+	repo_state_ "$1" refs/heads "logs/HEAD logs/refs/heads"
+}
+
+# state REPO: every ref and every reflog as well.
+state () {
+	repo_state_ "$1" refs logs
+}
+
+# repo_state_ REPO REFS LOGS: the refs under REFS, HEAD, the reflogs
+# under LOGS (of the .git directory), and all local_state says besides.
+repo_state_ () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" $2 &&
+	(cd "$1/.git" && tail -v -n +1 HEAD $(find $3 -type f | sort) config) &&
 	echo "== index" && git -C "$1" ls-files -s &&
 	echo "== status" && git -C "$1" status --porcelain --untracked-files=all &&
 	echo "== files" &&
 	(cd "$1" && find . -path ./.git -prune -o -type f -print | sort) >"$TRASH_DIRECTORY/state-files" &&
 	git -C "$1" hash-object --stdin-paths <"$TRASH_DIRECTORY/state-files" >"$TRASH_DIRECTORY/state-hashes" &&
 	paste -d" " "$TRASH_DIRECTORY/state-files" "$TRASH_DIRECTORY/state-hashes"
-}
-
-# state REPO: every ref and every reflog as well.
-state () {
-	local_state "$1" &&
-	refs_and_logs "$1"
 }
 
 clean_tree () {
