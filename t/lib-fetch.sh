@@ -27,12 +27,16 @@ publish () {
 		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
 }
 
+# The reflogs go through one tail -v, which heads each with its name
+# (even an empty one) and copies it byte for byte; ref names have no
+# white space to split on.
 refs_and_logs () {
 	git -C "$1" for-each-ref --format="%(objectname) %(refname)" &&
-	(cd "$1/.git" && find logs -type f | sort | while read f
-	do
-		echo "== $f" && cat "$f"
-	done)
+	(cd "$1/.git" && rl_logs=$(find logs -type f | sort) &&
+	 if test -n "$rl_logs"
+	 then
+		tail -v -n +1 $rl_logs
+	 fi)
 }
 
 no_leftovers () {

@@ -17,7 +17,8 @@
 #                               take blocks too
 #   small_fs_umount
 #   small_fs_leave BYTES  fill it to leave at most BYTES free, in units
-#                         of $small_fs_page bytes
+#                         of $small_fs_page bytes; $small_fs_left says
+#                         how many
 #   small_fs_free         how many bytes are free
 #   small_fs_unfill       take the filler away
 
@@ -80,6 +81,7 @@ small_fs_mount () {
 		mkfs.ext2 -q -F -m 0 -b 1024 "$SMALL.img/image" &&
 		mount -o loop "$SMALL.img/image" "$SMALL" ;;
 	esac &&
+	small_fs_kind_=$1 &&
 	small_fs_mounted_=t &&
 	small_fs_page=$(stat -f -c %S "$SMALL")
 }
@@ -89,27 +91,46 @@ small_fs_free () {
 }
 
 small_fs_unfill () {
-	rm -rf "$SMALL/filler"
+	! test -e "$SMALL/filler" || rm -rf "$SMALL/filler"
 }
 
 # One big file to come near, then files of one unit each: a big file
-# of ext2 takes indirect blocks as well, and would overshoot.
+# of ext2 takes indirect blocks as well, and would overshoot (a file of
+# a tmpfs takes its pages and no more: there the big file alone lands
+# on BYTES, when BYTES is a whole number of pages).  The unit
+# files come in batches of all but one of the units still to fill (one
+# head | split for the lot, where a process per unit made most of the
+# cost of a sweep), then one at a time: a batch that takes a directory
+# block as well lands on BYTES at most, like a single file.  The free
+# space it leaves is in $small_fs_left.
 small_fs_leave () {
 	small_fs_unfill &&
 	mkdir "$SMALL/filler" &&
 	sfl_free=$(small_fs_free) &&
 	sfl_big=$(((sfl_free - $1) / small_fs_page)) &&
-	sfl_big=$((sfl_big - sfl_big / 200 - 4)) &&
+	if test "$small_fs_kind_" != tmpfs
+	then
+		sfl_big=$((sfl_big - sfl_big / 200 - 4))
+	fi &&
 	if test $sfl_big -gt 0
 	then
 		{ fallocate -l $((sfl_big * small_fs_page)) "$SMALL/filler/big" 2>/dev/null ||
-		  head -c $((sfl_big * small_fs_page)) /dev/zero >"$SMALL/filler/big"; }
+		  head -c $((sfl_big * small_fs_page)) /dev/zero >"$SMALL/filler/big"; } &&
+		sfl_free=$(small_fs_free)
 	fi &&
 	sfl_n=0 &&
-	while test $(small_fs_free) -gt "$1"
+	while test $sfl_free -gt "$1"
 	do
-		sfl_n=$((sfl_n + 1)) &&
-		head -c $small_fs_page /dev/zero >"$SMALL/filler/$sfl_n" 2>/dev/null || break
+		sfl_k=$(((sfl_free - $1 + small_fs_page - 1) / small_fs_page - 1)) &&
+		test $sfl_k -gt 0 || sfl_k=1
+		head -c $((sfl_k * small_fs_page)) /dev/zero 2>/dev/null |
+		split -b $small_fs_page -a 6 --numeric-suffixes=$((sfl_n + 1)) - \
+			"$SMALL/filler/u" 2>/dev/null
+		sfl_n=$((sfl_n + sfl_k)) &&
+		sfl_was=$sfl_free &&
+		sfl_free=$(small_fs_free) &&
+		test $sfl_free -lt $sfl_was || break
 	done &&
-	test $(small_fs_free) -le "$1"
+	small_fs_left=$sfl_free &&
+	test $sfl_free -le "$1"
 }

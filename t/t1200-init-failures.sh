@@ -7,7 +7,8 @@ branch, then writes the configuration.  When the branch cannot move (a
 held ref lock, local changes in the way, no space, a lost race) or the
 configuration cannot be written, neither is left behind, and no memory
 error happens on the way out, nor a leak where who frees what changed
-between libgit2 releases (checked under valgrind where installed).
+between libgit2 releases (checked under valgrind where installed: the
+command itself each time, the dispatcher too in the first test).
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -29,7 +30,7 @@ test_expect_success 'a held ref lock: named, nothing created' '
 	: >"$gitdir/refs/heads/rs.lock" &&
 	test_when_finished "rm -f \"$gitdir/refs/heads/rs.lock\"" &&
 	snapshot ../before &&
-	test_expect_code 128 test_memcheck init -q rs 2>err &&
+	test_expect_code 128 test_memcheck_dispatcher init -q rs 2>err &&
 	grep "^fatal: cannot lock ref .refs/heads/rs.: .$gitdir/refs/heads/rs.lock. exists$" err &&
 	grep "remove the file and try again" err &&
 	snapshot ../after &&

@@ -66,51 +66,48 @@ test_expect_success 'setup: a consumer that fetched, and a week more on the serv
 
 # fetch_leaving UNITS: a fresh copy of the consumer on the small file
 # system, filled to leave UNITS pages or blocks, fetches; its exit
-# status and stderr are in status and err.
+# status is in $status, its stderr in err.
 fetch_leaving () {
-	rm -rf "$SMALL/consumer" &&
-	small_fs_unfill &&
+	rm -rf "$SMALL/consumer" "$SMALL/filler" &&
 	cp -a pristine "$SMALL/consumer" &&
 	small_fs_leave $(($1 * small_fs_page)) &&
-	free=$(small_fs_free) &&
-	{ git -C "$SMALL/consumer" rolling fetch -q origin 2>err; echo $? >status; } &&
+	free=$small_fs_left &&
+	{ git -C "$SMALL/consumer" rolling fetch -q origin 2>err; status=$?; } &&
 	small_fs_unfill
 }
 
-# What a failed fetch says names the stage it failed at.
-stage_of () {
-	if grep -q "cannot update .*: cannot write .*/logs/.*\.lock" err
-	then
-		echo "reflog copy"
-	elif grep -q "cannot update $TRACKING: cannot write .*$TRACKING.lock" err ||
-	   grep -q "cannot update $VERIFIED: cannot write .*$VERIFIED.lock" err
-	then
-		echo "ref lock"
-	elif grep -q "cannot update refs/tags/.*: cannot write .*refs/tags/.*\.lock" err
-	then
-		echo "tag ref lock"
-	elif grep -q "cannot update .*: cannot create .*\.lock" err ||
-	     grep -q "cannot lock ref" err
-	then
-		echo "lock creation"
-	elif grep -q "cannot create directory" err
-	then
-		echo "ref directory"
-	elif grep -q "cannot keep" err
-	then
-		echo "keeping the old file"
-	elif grep -q "cannot rename" err
-	then
-		echo "rename"
-	elif grep -q "cannot list the refs of" err
-	then
-		echo "the server's ref list (git ls-remote's output)"
-	elif grep -q "quarantine\|rolling-incoming" err
-	then
-		echo "quarantine"
-	else
-		echo "objects"
-	fi
+# failure_stage: what a failed fetch said (err) names the real cause, and
+# says that nothing was updated where it could not update a ref, and
+# nothing could not be put back (else a complaint and false); and the
+# stage it failed at, which the message names, on stdout.  One awk for
+# what took a grep each, up to fourteen per step.
+failure_stage () {
+	awk -v tracking="$TRACKING" -v verified="$VERIFIED" '
+	/No space left on device/ { nospace = 1 }
+	/^fatal: cannot update/ { update = 1 }
+	/nothing was updated$/ { nothing = 1 }
+	/these could not be put back/ { notback = 1 }
+	/cannot update .*: cannot write .*\/logs\/.*\.lock/ { s["reflog copy"] = 1 }
+	$0 ~ "cannot update " tracking ": cannot write .*" tracking ".lock" ||
+	$0 ~ "cannot update " verified ": cannot write .*" verified ".lock" { s["ref lock"] = 1 }
+	/cannot update refs\/tags\/.*: cannot write .*refs\/tags\/.*\.lock/ { s["tag ref lock"] = 1 }
+	/cannot update .*: cannot create .*\.lock/ || /cannot lock ref/ { s["lock creation"] = 1 }
+	/cannot create directory/ { s["ref directory"] = 1 }
+	/cannot keep/ { s["keeping the old file"] = 1 }
+	/cannot rename/ { s["rename"] = 1 }
+	/cannot list the refs of/ { s["the server'"'"'s ref list (git ls-remote'"'"'s output)"] = 1 }
+	/quarantine|rolling-incoming/ { s["quarantine"] = 1 }
+	END {
+		bad = 0
+		if (!nospace) { print "the message does not say No space left on device" >"/dev/stderr"; bad = 1 }
+		if (update && !nothing) { print "cannot update, but not: nothing was updated" >"/dev/stderr"; bad = 1 }
+		if (notback) { print "something could not be put back" >"/dev/stderr"; bad = 1 }
+		if (bad) exit 1
+		n = split("reflog copy|ref lock|tag ref lock|lock creation|ref directory|keeping the old file|rename|the server'"'"'s ref list (git ls-remote'"'"'s output)|quarantine", order, "|")
+		for (i = 1; i <= n; i++)
+			if (order[i] in s) { print order[i]; exit 0 }
+		print "objects"
+	}' err || { cat err >&2 && return 1; }
 }
 
 # enospc_loop KIND: leave 0, 1, 2, ... units free until the fetch
@@ -124,7 +121,6 @@ enospc_loop () {
 	while :
 	do
 		fetch_leaving $units || return 1
-		status=$(cat status) &&
 		if test $status != 128 && test $stride = 4
 		then
 			units=$((units - 3)) stride=0 &&
@@ -138,17 +134,11 @@ enospc_loop () {
 			break
 		fi &&
 		test $status = 128 &&
-		grep "No space left on device" err &&
-		if grep "^fatal: cannot update" err
-		then
-			grep "nothing was updated$" err
-		fi &&
-		! grep "these could not be put back" err &&
+		stage=$(failure_stage) &&
 		refs_and_logs "$SMALL/consumer" >after &&
 		test_cmp before after &&
 		no_leftovers "$SMALL/consumer" &&
 		git -C "$SMALL/consumer" fsck --no-progress &&
-		stage=$(stage_of) &&
 		echo "$1, $free bytes free: $stage failed; refs, tags and reflogs as before" >>outcomes-$1 &&
 		if test "$stage" = objects && test $stride = 1
 		then

@@ -24,25 +24,30 @@ fi
 BRANCH=linux-rolling-stable
 
 # local_state REPO: the branches, HEAD, their reflogs, the configuration,
-# the index and the work tree.
+# the index and the work tree.  HEAD, the reflogs and the configuration
+# go through one tail -v (each headed by its name, copied byte for byte),
+# the files of the work tree through one git hash-object --stdin-paths:
+# a git per file made most of the cost of a step.
 local_state () {
-	git -C "$1" for-each-ref --format="%(objectname) %(refname)" refs/heads &&
-	git -C "$1" symbolic-ref HEAD &&
-	(cd "$1/.git" && find logs/HEAD logs/refs/heads -type f | sort | while read f
-	do
-		echo "== $f" && cat "$f"
-	done) &&
-	echo "== config" && cat "$1/.git/config" &&
-	echo "== index" && git -C "$1" ls-files -s &&
-	echo "== status" && git -C "$1" status --porcelain --untracked-files=all &&
-	echo "== files" && (cd "$1" && find . -path ./.git -prune -o -type f -print | sort |
-		while read f; do echo "$f $(git hash-object "$f")"; done)
+	repo_state_ "$1" refs/heads "logs/HEAD logs/refs/heads"
 }
 
 # state REPO: every ref and every reflog as well.
 state () {
-	local_state "$1" &&
-	refs_and_logs "$1"
+	repo_state_ "$1" refs logs
+}
+
+# repo_state_ REPO REFS LOGS: the refs under REFS, HEAD, the reflogs
+# under LOGS (of the .git directory), and all local_state says besides.
+repo_state_ () {
+	git -C "$1" for-each-ref --format="%(objectname) %(refname)" $2 &&
+	(cd "$1/.git" && tail -v -n +1 HEAD $(find $3 -type f | sort) config) &&
+	echo "== index" && git -C "$1" ls-files -s &&
+	echo "== status" && git -C "$1" status --porcelain --untracked-files=all &&
+	echo "== files" &&
+	(cd "$1" && find . -path ./.git -prune -o -type f -print | sort) >"$TRASH_DIRECTORY/state-files" &&
+	git -C "$1" hash-object --stdin-paths <"$TRASH_DIRECTORY/state-files" >"$TRASH_DIRECTORY/state-hashes" &&
+	paste -d" " "$TRASH_DIRECTORY/state-files" "$TRASH_DIRECTORY/state-hashes"
 }
 
 clean_tree () {
@@ -53,17 +58,54 @@ clean_tree () {
 }
 
 # run_leaving PRISTINE UNITS CMD...: a fresh copy of PRISTINE on the
-# small file system, filled to leave UNITS pages, runs git CMD in it.
+# small file system, filled to leave UNITS pages, runs git CMD in it;
+# its exit status is in $status.
 run_leaving () {
 	rl_from=$1 rl_units=$2 &&
 	shift 2 &&
-	rm -rf "$SMALL/repo" &&
-	small_fs_unfill &&
+	rm -rf "$SMALL/repo" "$SMALL/filler" &&
 	cp -a "$rl_from" "$SMALL/repo" &&
 	small_fs_leave $((rl_units * small_fs_page)) &&
-	free=$(small_fs_free) &&
-	{ git -C "$SMALL/repo" "$@" >out 2>err; echo $? >status; } &&
+	free=$small_fs_left &&
+	{ git -C "$SMALL/repo" "$@" >out 2>err; status=$?; } &&
 	small_fs_unfill
+}
+
+# first_fatal: the first fatal line of err with the path of the
+# repository taken out, cut to 150 characters, on line 1; with no digits
+# on line 2 (what tells one message from the next).  And in
+# message-wrong what is wrong with it as the message of a failure:
+# nothing, if it names the real cause (git says "Out of diskspace" for
+# some writes) and nothing was left half done or refused for local
+# changes.  One awk for what took a grep, head and sed each, five times.
+first_fatal () {
+	awk -v repo="$SMALL/repo/" '
+	function cut(s,  i, out) {
+		out = ""
+		while ((i = index(s, repo)) > 0) {
+			out = out substr(s, 1, i - 1)
+			s = substr(s, i + length(repo))
+		}
+		return out s
+	}
+	/No space left on device|Out of diskspace/ { nospace = 1 }
+	/these could not be put back|could not put the work tree back/ { bad = bad $0 "\n" }
+	/local changes|not uptodate/ { bad = bad $0 "\n" }
+	/^fatal:/ && !seen { first = cut($0); seen = 1 }
+	END {
+		if (!nospace)
+			printf "the message does not name the cause, No space left on device\n" >"message-wrong"
+		else
+			printf "" >"message-wrong"
+		if (bad != "")
+			printf "the message says:\n%s", bad >"message-wrong"
+		nodigits = first
+		gsub(/[0-9]/, "", nodigits)
+		if (length(first) > 150)
+			first = substr(first, 1, 150) "..."
+		print first
+		print nodigits
+	}' err
 }
 
 # enospc_loop NAME PRISTINE CHECK CMD...: leave 0, 1, 2, ... pages until
@@ -83,8 +125,8 @@ enospc_loop () {
 	while :
 	do
 		run_leaving "$el_pristine" $units "$@" || return 1
-		status=$(cat status) &&
-		first=$(grep "^fatal:" err | head -n 1 | sed -e "s|$SMALL/repo/||g" -e "s/[0-9]//g") &&
+		first_fatal >fatal &&
+		{ IFS= read -r message && IFS= read -r first; } <fatal &&
 		if test $stride = 4 && { test $status != 128 || test "$first" != "$said"; }
 		then
 			units=$((units - 3)) stride=0 &&
@@ -99,14 +141,11 @@ enospc_loop () {
 			break
 		fi &&
 		test $status = 128 &&
-		grep "No space left on device\|Out of diskspace" err &&
-		! grep "these could not be put back\|could not put the work tree back" err &&
-		! grep "local changes\|not uptodate" err &&
+		{ test_must_be_empty message-wrong || { cat err && false; }; } &&
 		$el_check failed &&
 		no_leftovers "$SMALL/repo" &&
 		git -C "$SMALL/repo" fsck --no-progress &&
-		echo "$el_name, $free bytes free: failed, $(grep "^fatal:" err | head -n 1 |
-			sed -e "s|$SMALL/repo/||g" -e "s/^\(.\{150\}\).*/\1.../")" >>outcomes-$el_name &&
+		echo "$el_name, $free bytes free: failed, $message" >>outcomes-$el_name &&
 		if test $stride = 1 && test "$first" = "$said"
 		then
 			stride=4

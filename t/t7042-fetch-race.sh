@@ -25,6 +25,15 @@ fresh () {
 	cp -a pristine consumer
 }
 
+# both_succeeded: the two racers ($status1 and $status2, stderr in err1
+# and err2) both exited 0 and said no error; else what they said, and
+# the run ($i).
+both_succeeded () {
+	test $status1 = 0 && test $status2 = 0 &&
+	! grep "^fatal\|^error" err1 err2 ||
+	{ echo "run $i: exit $status1 and $status2:"; cat err1 err2; false; }
+}
+
 # The fetch the seam runs: the other process, without the seam itself.
 OTHER_FETCH="env -u GIT_ROLLING_TEST_BEFORE_UPDATE git -C \"$TRASH_DIRECTORY/consumer\" rolling fetch -q origin"
 
@@ -109,13 +118,12 @@ test_expect_success 'two real fetches at once, ten times: both succeed' '
 		fresh &&
 		{ git -C consumer rolling fetch -q origin 2>err1 & } &&
 		pid=$! &&
-		{ git -C consumer rolling fetch -q origin 2>err2; echo $? >status2; } &&
-		{ wait $pid; echo $? >status1; } &&
-		echo 0 >expect &&
-		{ test_cmp expect status1 && test_cmp expect status2 || { echo "run $i:"; cat err1 err2; false; }; } &&
-		! grep "^fatal\|^error" err1 err2 &&
-		test "$(git -C consumer rev-parse $TRACKING)" = $new &&
-		test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
+		{ git -C consumer rolling fetch -q origin 2>err2; status2=$?; } &&
+		{ wait $pid; status1=$?; } &&
+		both_succeeded &&
+		git -C consumer rev-parse $TRACKING $VERIFIED >tips &&
+		printf "%s\n" $new $new >expect &&
+		test_cmp expect tips &&
 		git -C consumer fsck --no-progress || return 1
 	done
 '
@@ -127,13 +135,12 @@ test_expect_success 'a fetch racing a pull, ten times: both succeed' '
 		fresh &&
 		{ git -C consumer rolling fetch -q origin 2>err1 & } &&
 		pid=$! &&
-		{ git -C consumer rolling pull -q 2>err2; echo $? >status2; } &&
-		{ wait $pid; echo $? >status1; } &&
-		echo 0 >expect &&
-		{ test_cmp expect status1 && test_cmp expect status2 || { echo "run $i:"; cat err1 err2; false; }; } &&
-		! grep "^fatal\|^error" err1 err2 &&
-		test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
-		test "$(git -C consumer rev-parse HEAD)" = $new &&
+		{ git -C consumer rolling pull -q 2>err2; status2=$?; } &&
+		{ wait $pid; status1=$?; } &&
+		both_succeeded &&
+		git -C consumer rev-parse $VERIFIED HEAD >tips &&
+		printf "%s\n" $new $new >expect &&
+		test_cmp expect tips &&
 		git -C consumer status --porcelain >status &&
 		test_must_be_empty status || return 1
 	done

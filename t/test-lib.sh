@@ -203,10 +203,27 @@ test -z "$GIT_ROLLING_TEST_LONG" || test_set_prereq EXPENSIVE
 # of its own in $TMPDIR, so a test that makes TMPDIR unusable cannot run.
 test -z "$GIT_ROLLING_TEST_VALGRIND" || test_set_prereq UNDER_VALGRIND
 
-# test_memcheck <git-rolling args>: run git rolling under valgrind's
-# memcheck where valgrind is installed (exit 126 on a memory error), as
-# it is; for failure paths whose memory errors a plain run may not show.
+# test_memcheck <command> <args>: run git rolling <command> under
+# valgrind's memcheck where valgrind is installed (exit 126 on a memory
+# error), as it is; for failure paths whose memory errors a plain run may
+# not show.  git-rolling-<command> runs under memcheck directly: through
+# the dispatcher, each check paid two valgrind start-ups (about half a
+# CPU-second more), the dispatcher's own check is test_memcheck_dispatcher.
 test_memcheck () {
+	if test_have_prereq VALGRIND
+	then
+		test_memcheck_cmd_=$1 &&
+		shift &&
+		"$GIT_ROLLING_BUILD_DIR/t/valgrind/memcheck" \
+			"$GIT_ROLLING_BUILD_DIR/git-rolling-$test_memcheck_cmd_" "$@"
+	else
+		git rolling "$@"
+	fi
+}
+
+# test_memcheck_dispatcher <git-rolling args>: test_memcheck through the
+# dispatcher (git-rolling), which is checked under memcheck as well.
+test_memcheck_dispatcher () {
 	if test_have_prereq VALGRIND
 	then
 		"$GIT_ROLLING_BUILD_DIR/t/valgrind/git-rolling" "$@"
