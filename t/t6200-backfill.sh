@@ -29,6 +29,9 @@ tag_events () {
 # them with one advance.  A tag update-ref makes is a file of its own,
 # which every later command reads again, once per branch in advance: the
 # refs are packed every 16 tags, so that the newest ones stay loose.
+# The replay runs the dispatcher git-rolling itself, as git would (and
+# under valgrind with make valgrind), without a git process in front of
+# each of its hundreds of commands.
 replay_reference () {
 	events=$1 &&
 	shift &&
@@ -41,7 +44,7 @@ replay_reference () {
 		replay_init_ "$@" &&
 		if test -n "$made"
 		then
-			git rolling advance -q $made || return 1
+			git-rolling advance -q $made || return 1
 		fi &&
 		count=$((count + 1)) &&
 		if test $((count % 16)) = 0
@@ -72,7 +75,7 @@ replay_init_ () {
 			"--at $tag") ;;
 			--at\ *) shift 2; continue ;;
 			esac &&
-			if git rolling init -q $2 "$1" 2>/dev/null
+			if git-rolling init -q $2 "$1" 2>/dev/null
 			then
 				made="$made $1"
 			fi ;;
