@@ -38,7 +38,12 @@ rolling_history () {
 			rm -rf "$rh_entry.tmp.$$" &&
 			mkdir "$rh_entry.tmp.$$" &&
 			cp -R "$rh_dir/.git" "$rh_entry.tmp.$$/.git" &&
-			mv -T "$rh_entry.tmp.$$" "$rh_entry"
+			if ! mv -T "$rh_entry.tmp.$$" "$rh_entry" 2>/dev/null
+			then
+				# Made by a script that could not take the lock.
+				rm -rf "$rh_entry.tmp.$$" &&
+				test -d "$rh_entry"
+			fi
 		fi
 	) &&
 	if ! git -C "$rh_dir" rev-parse -q --verify refs/heads/linux-rolling-stable >/dev/null
