@@ -104,6 +104,24 @@ sample_weeks () {
 	' "$AW_FACTS/plan/targets"
 }
 
+# series_switches <targets>: from the "<n> <stable> <lts>" lines of
+# expected_weekly_targets, oldest first, each change of a policy's
+# series from one line to the next: "week 70: stable 6.6 -> 6.7".  A
+# replay of sample_weeks is representative when it meets the very
+# changes a replay of every week meets, each in its own week.
+series_switches () {
+	awk '
+		function series(t) {
+			sub(/\.[0-9]*$/, "", t)
+			return t
+		}
+		{ s = series($2); l = series($3) }
+		NR > 1 && s != ps { print "week " $1 - 1000 ": stable " ps " -> " s }
+		NR > 1 && l != pl { print "week " $1 - 1000 ": lts " pl " -> " l }
+		{ ps = s; pl = l }
+	' "$1"
+}
+
 # advance_weeks_tests <dir> <prereq> every|sample: the tests of the
 # replay on a tree generated in <dir>, under the prerequisite <prereq>
 # (empty: none), with every week or with the weeks of sample_weeks.
@@ -190,6 +208,19 @@ advance_weeks_tests () {
 		} &&
 		test -z "$failed"
 	'
+
+	if test $AW_WEEKS = sample
+	then
+		test_expect_success $AW_PREREQ "$AW_DIR: the sample meets every series switch of the time line" '
+			cd $AW_DIR &&
+			start=$((1000 + $(cat "$AW_FACTS/lts-week"))) &&
+			awk -v start=$start "\$1 >= start" "$AW_FACTS/plan/targets" >"$AW_FACTS/plan/targets.run" &&
+			series_switches "$AW_FACTS/plan/targets.run" >"$AW_FACTS/switches.every" &&
+			series_switches "$AW_FACTS/targets" >"$AW_FACTS/switches.sample" &&
+			test_line_count -gt 5 "$AW_FACTS/switches.every" &&
+			test_cmp "$AW_FACTS/switches.every" "$AW_FACTS/switches.sample"
+		'
+	fi
 
 	test_expect_success $AW_PREREQ "$AW_DIR: a series is left at its newest release" '
 		cd $AW_DIR &&

@@ -27,15 +27,26 @@ snapshot () {
 }
 
 # by_hand <tag>...: the maintainer merges these releases, one merge
-# each, in his work tree $HAND_WT.
+# each, in his work tree $HAND_WT (recipe_step, with the dates of all
+# the release commits read by one git log, in the order given).
 HAND_WT=../hand-wt
 by_hand () {
+	test $# -gt 0 || return 0
 	(
 		cd "$HAND_WT" &&
 		for tag
 		do
-			recipe_step "$tag" "$MAINT_NAME" "$MAINT_EMAIL" || return 1
-		done
+			echo "$tag^{commit}"
+		done >"$TRASH_DIRECTORY/by-hand.revs" &&
+		git log --no-walk=unsorted --format="%ad %cd" --date=raw \
+			$(cat "$TRASH_DIRECTORY/by-hand.revs") >"$TRASH_DIRECTORY/by-hand.dates" &&
+		test $(wc -l <"$TRASH_DIRECTORY/by-hand.dates") = $# &&
+		for tag
+		do
+			read atime azone ctime czone &&
+			recipe_commit_ "$tag" "$atime $azone" "$ctime $czone" \
+				"$MAINT_NAME" "$MAINT_EMAIL" || return 1
+		done <"$TRASH_DIRECTORY/by-hand.dates"
 	)
 }
 

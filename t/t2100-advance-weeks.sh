@@ -3,7 +3,9 @@
 test_description='advance follows a stable tree week by week (annotated tags)
 
 The weekly simulation of lib-advance-weeks.sh on a tree whose release and
-mainline tags are annotated and unsigned: no merge embeds a tag.
+mainline tags are annotated and unsigned: no merge embeds a tag.  Every
+week is replayed under make test-long; make test replays a sample that
+meets every series switch.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -11,7 +13,12 @@ mainline tags are annotated and unsigned: no merge embeds a tag.
 
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
-advance_weeks_tests tree "" every
+# make test replays a sample of the weeks (sample_weeks: the first, the
+# last three, and the two weeks around every series switch, which the
+# sample is checked to meet) and make test-long every week besides.
+advance_weeks_tests tree "" sample
+
+advance_weeks_tests tree-every EXPENSIVE every
 
 # The checks above take the targets of all weeks from one pass of
 # expected_weekly_targets; make test-long holds it to the per-week

@@ -13,11 +13,9 @@ STABLE_LIGHTWEIGHT_TAGS=1
 export STABLE_LIGHTWEIGHT_TAGS
 . "$TEST_DIRECTORY"/lib-advance-weeks.sh
 
-# t2100 replays every week with annotated tags.  The kind of tag changes
-# what a merge embeds, not which release it merges, so here make test
-# replays a sample of the weeks (sample_weeks: the first, the last
-# three, and the two weeks around every series switch) and make
-# test-long every week besides.
+# As t2100 does with annotated tags, make test replays a sample of the
+# weeks (sample_weeks: the first, the last three, and the two weeks
+# around every series switch) and make test-long every week besides.
 advance_weeks_tests tree "" sample
 
 test_expect_success 'the tags are lightweight, and verify --rebuild passes' '

@@ -26,19 +26,30 @@ tag_events () {
 # <init-options>]...: delete the event tags, then recreate them one by
 # one; init each branch (with its options, word-split) as soon as init
 # succeeds, and advance the branches made after every later tag, all of
-# them with one advance.
+# them with one advance.  A tag update-ref makes is a file of its own,
+# which every later command reads again, once per branch in advance: the
+# refs are packed every 16 tags, so that the newest ones stay loose.
+# The replay runs the dispatcher git-rolling itself, as git would (and
+# under valgrind with make valgrind), without a git process in front of
+# each of its hundreds of commands.
 replay_reference () {
 	events=$1 &&
 	shift &&
 	awk "{ print \"delete refs/tags/\" \$2 }" "$events" | git update-ref --stdin &&
 	made= &&
+	count=0 &&
 	while read time tag object
 	do
 		git update-ref "refs/tags/$tag" "$object" &&
 		replay_init_ "$@" &&
 		if test -n "$made"
 		then
-			git rolling advance -q $made || return 1
+			git-rolling advance -q $made || return 1
+		fi &&
+		count=$((count + 1)) &&
+		if test $((count % 16)) = 0
+		then
+			git pack-refs --all || return 1
 		fi
 	done <"$events" &&
 	while test $# -gt 0
@@ -64,7 +75,7 @@ replay_init_ () {
 			"--at $tag") ;;
 			--at\ *) shift 2; continue ;;
 			esac &&
-			if git rolling init -q $2 "$1" 2>/dev/null
+			if git-rolling init -q $2 "$1" 2>/dev/null
 			then
 				made="$made $1"
 			fi ;;
