@@ -74,15 +74,22 @@ static int index_tags(struct rolling_remote_refs *refs)
 int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
 			      size_t patterns_nr, const char *path)
 {
-	const char **args = calloc(patterns_nr + 4, sizeof(*args));
+	/*
+	 * --heads --tags: git asks the server for those two ref prefixes
+	 * (protocol v2), so that a hosting server does not advertise all
+	 * its other refs (pull requests, changes under review and the
+	 * like); the patterns only filter what git prints.
+	 */
+	static const char *const head[] = { "ls-remote", "--heads", "--tags", "--" };
+	const size_t head_nr = sizeof(head) / sizeof(*head);
+	const char **args = calloc(head_nr + 1 + patterns_nr + 1, sizeof(*args));
 	int err;
 
 	if (!args)
 		return rolling_error_nomem();
-	args[0] = "ls-remote";
-	args[1] = "--";
-	args[2] = remote;
-	memcpy(args + 3, patterns, patterns_nr * sizeof(*args));
+	memcpy(args, head, sizeof(head));
+	args[head_nr] = remote;
+	memcpy(args + head_nr + 1, patterns, patterns_nr * sizeof(*args));
 	err = rolling_git_start(pid, args, path);
 	free(args);
 	return err;

@@ -24,9 +24,11 @@ struct rolling_remote_refs {
 };
 
 /*
- * List the refs of `remote` that match `patterns` (ls-remote's tail
- * match of a name or a glob, such as "refs/heads/main"): start `git
- * ls-remote`, which writes to the file `path`, then, after other work,
+ * List the branches and tags of `remote` that match `patterns`
+ * (ls-remote's tail match of a name or a glob, such as
+ * "refs/heads/main"; only refs/heads/ and refs/tags/ are asked of the
+ * server, as ref prefixes): start `git ls-remote`, which writes to the
+ * file `path`, then, after other work,
  * read its answer with rolling_remote_refs_finish().  Both return 0 or a
  * negative error (git could not reach the remote, say).
  */

@@ -2,8 +2,11 @@
 
 test_description='git rolling fetch: what it asks of the server and of git
 
-The quarantined git fetch sees the repository'"'"'s own object store as
-an alternate: it must not list the repository'"'"'s refs again as
+The listing before the fetch (git ls-remote) asks the server for its
+branches and tags only, as ref prefixes, so that a hosting server does
+not send every other ref it has (pull requests and the like).  The
+quarantined git fetch sees the repository'"'"'s own object store as an
+alternate: it must not list the repository'"'"'s refs again as
 "alternate refs" (a git for-each-ref per run), unless the repository has
 alternates of its own, whose refs count.  Each expectation is read from
 git'"'"'s own traces (GIT_TRACE_PACKET, GIT_TRACE).
@@ -15,16 +18,33 @@ git'"'"'s own traces (GIT_TRACE_PACKET, GIT_TRACE).
 
 BRANCH=linux-rolling-stable
 
-test_expect_success 'setup: a server, a consumer following it' '
+test_expect_success 'setup: a server with refs other than branches and tags' '
 	setup_upstream &&
 	publish 12 &&
+	tip=$(git -C server.git rev-parse refs/heads/$BRANCH) &&
+	git -C server.git update-ref refs/pull/1/head $tip &&
+	git -C server.git update-ref refs/changes/01/1/1 $tip &&
+	git -C server.git update-ref refs/notes/commits $tip &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C consumer rolling init -q --follow origin/$BRANCH --preset linux
 '
 
+test_expect_success 'the listing asks for the branches and the tags only' '
+	GIT_TRACE_PACKET="$TRASH_DIRECTORY/packets" git -C consumer rolling fetch -q origin &&
+	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
+		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
+	grep "ls-remote> command=ls-refs" packets >ls-refs &&
+	test_line_count = 1 ls-refs &&
+	sed -n "s/.*ls-remote> ref-prefix //p" packets | sort >actual &&
+	printf "%s\n" refs/heads/ refs/tags/ >expect &&
+	test_cmp expect actual &&
+	grep "ls-remote< [0-9a-f]* refs/heads/$BRANCH" packets &&
+	grep "ls-remote< [0-9a-f]* refs/tags/v" packets &&
+	! grep -e refs/pull/ -e refs/changes/ -e refs/notes/ packets
+'
+
 test_expect_success 'the quarantined git fetch lists no alternate refs' '
-	git -C consumer rolling fetch -q origin &&
 	publish 13 &&
 	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C consumer rolling fetch -q origin &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
