@@ -25,13 +25,16 @@ test_expect_success 'setup: a server with refs other than branches and tags' '
 	git -C server.git update-ref refs/pull/1/head $tip &&
 	git -C server.git update-ref refs/changes/01/1/1 $tip &&
 	git -C server.git update-ref refs/notes/commits $tip &&
+	git -C server.git update-ref refs/heads/another-branch $tip &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C consumer rolling init -q --follow origin/$BRANCH --preset linux
 '
 
 test_expect_success 'the listing asks for the branches and the tags only' '
-	GIT_TRACE_PACKET="$TRASH_DIRECTORY/packets" git -C consumer rolling fetch -q origin &&
+	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_PACKET="$TRASH_DIRECTORY/packets" \
+		git -C consumer rolling fetch -q origin &&
+	grep "built-in: git ls-remote --heads --tags -- origin\$" trace &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
 		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
 	grep "ls-remote> command=ls-refs" packets >ls-refs &&
