@@ -63,12 +63,14 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const char *remote
 	};
 	struct rolling_quarantine_env env;
 	struct strbuf path = STRBUF_INIT;
+	/* Asked before the quarantine's environment names alternates of its own. */
+	int own_alternates = has_own_alternates(q);
 	int status;
 
 	if ((status = write_wants(&path, q, wants, nr)) < 0 ||
 	    (status = rolling_quarantine_env_writer(&env, q)) < 0)
 		goto out;
-	status = rolling_run_git_with_stdin(has_own_alternates(q) ? args + 2 : args, path.buf,
+	status = rolling_run_git_with_stdin(own_alternates ? args + 2 : args, path.buf,
 					    NULL, quiet ? ROLLING_RUN_NO_STDOUT : 0);
 	rolling_quarantine_env_restore(&env);
 	if (status > 0)

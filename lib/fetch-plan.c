@@ -167,20 +167,16 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *p, git_repository *repo,
  */
 int rolling_fetch_plan_read(struct rolling_fetch_plan *p, const char *scratch)
 {
-	const char **patterns = calloc(p->nr + 1, sizeof(*patterns));
 	char *path = format("%s/advertised", scratch), *why;
 	pid_t pid;
 	size_t i;
 	int err;
 
-	if (!patterns || !path) {
+	if (!path) {
 		err = rolling_error_nomem();
 		goto out;
 	}
-	for (i = 0; i < p->nr; i++)
-		patterns[i] = p->branches[i].remote_ref;
-	patterns[p->nr] = TAG_PREFIX "*";
-	if ((err = rolling_remote_refs_start(&pid, p->remote, patterns, p->nr + 1, path)) < 0)
+	if ((err = rolling_remote_refs_start(&pid, p->remote, path)) < 0)
 		goto out;
 	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0 ||
 	    (err = rolling_tags_check_unambiguous(&p->tags, NULL, NULL)) < 0) {
@@ -206,7 +202,6 @@ out:
 	if (path)
 		unlink(path);
 	free(path);
-	free(patterns);
 	return err;
 }
 

@@ -24,14 +24,13 @@ struct rolling_remote_refs {
 };
 
 /*
- * List the refs of `remote` that match `patterns` (ls-remote's tail
- * match of a name or a glob, such as "refs/heads/main"): start `git
+ * List the branches and tags of `remote` (only refs/heads/ and
+ * refs/tags/ are asked of the server, as ref prefixes): start `git
  * ls-remote`, which writes to the file `path`, then, after other work,
  * read its answer with rolling_remote_refs_finish().  Both return 0 or a
  * negative error (git could not reach the remote, say).
  */
-int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *const *patterns,
-			      size_t patterns_nr, const char *path);
+int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *path);
 int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
 			       const char *path);
 
