@@ -127,7 +127,7 @@ git-rolling-verify git-rolling-log: LIBS += $(JSON_C_LIBS)
 # alone at the end of a parallel run (measured with --timer; a script
 # missing from the list just runs in its turn).
 TEST_FIRST = t5320-deb.sh t7041-advance-init-pull-enospc.sh t2900-advance-each.sh \
-	t6200-backfill.sh t1400-init-adopt.sh t2100-advance-weeks.sh t5330-build.sh \
+	t6200-backfill.sh t1400-init-adopt.sh t5330-build.sh \
 	t4010-bisect-run.sh t1200-init-failures.sh
 ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
