@@ -87,7 +87,11 @@ PROVE_OPTS ?= $(or $(GIT_PROVE_OPTS),-j$(NPROC) --timer)
 # Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh).
 FIXTURE_CACHE = t/.fixture-cache
 
-all: $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM)
+all: programs $(TEST_HELPER) $(TEST_SEAM)
+
+# The commands alone, without the test helpers (the Debian package built
+# with nocheck).
+programs: $(PROGRAMS)
 
 git-rolling: git-rolling.o cli/about.o BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^)
@@ -266,7 +270,7 @@ endif
 	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
 	$(RM) -r t/trash\ directory.* $(FIXTURE_CACHE) $(DIST_TMP) $(DEB_DIR)
 
-.PHONY: all test test-long sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
+.PHONY: all programs test test-long sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
 
 # --- memcheck and stress runs (not part of make test) -------------------

@@ -7,7 +7,8 @@ with debian/ added, and lintian finds no error in it.  The package holds
 the commands in /usr/bin, the manual pages, the bash completion and the
 server tools as examples under /usr/share/doc/git-rolling/contrib; its
 dependencies are computed.  Works on a clone of the build directory'\''s
-HEAD: commit what it should see.
+HEAD: commit what it should see.  Built with nocheck, the package build
+compiles no test helper.
 '
 . "$(dirname "$0")"/test-lib.sh
 
@@ -34,7 +35,8 @@ test_expect_success 'make deb builds the package, lintian finds no error' '
 	test_when_finished "rm -rf \"\$scratch\"" &&
 	git clone -q --no-checkout "$BUILD" "$scratch/src" &&
 	git -C "$scratch/src" checkout -q --detach "$(git -C "$BUILD" rev-parse HEAD)" &&
-	(cd "$scratch/src" && DEB_BUILD_OPTIONS=nocheck make deb) >build.out 2>&1 &&
+	(cd "$scratch/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" make deb) >build.out 2>&1 &&
+	! grep -e "-o t/helper/" build.out &&
 	! grep "^E: " build.out &&
 	version=$(dpkg-parsechangelog -l "$scratch/src/debian/changelog" -S Version) &&
 	deb=git-rolling_${version}_$(dpkg --print-architecture).deb &&
