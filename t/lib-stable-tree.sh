@@ -510,6 +510,9 @@ stable_tree_make_ () {
 	stable_sign_tags_ &&
 	stable_lookalikes_ &&
 	stable_write_timeline_ &&
+	# The tags packed, as a clone leaves them: a command reads 350 loose
+	# tags ~10 ms slower.  t3201 and t3501 write loose and lying ones.
+	git -C "$st_repo" pack-refs &&
 	git -C "$st_repo" reset -q --hard
 }
 
