@@ -34,13 +34,13 @@ test -x "$BUILD_DIR/git-rolling-advance" || die "build git-rolling first (make)"
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 
-# The history: v1.0 with FILES files, then v1.0.1 and v1.0.2, each
+# The history: v6.0 with FILES files, then v6.0.1 and v6.0.2, each
 # changing CHANGED files spread over the tree; one fast-import stream.
 history () {
 	awk -v files="$FILES" -v changed="$CHANGED" 'BEGIN {
 		when = 1700000000
 		for (r = 0; r <= 2; r++) {
-			name = r ? "v1.0." r : "v1.0"
+			name = r ? "v6.0." r : "v6.0"
 			print "commit refs/heads/master"
 			print "mark :" (r + 1)
 			print "committer Perf <perf@example.org> " (when + r * 86400) " +0000"
@@ -70,7 +70,7 @@ git init -q -b master "$repo" && cd "$repo" || die "cannot make the repository"
 git config user.name "Rolling Bench" && git config user.email bench@example.org
 echo "generating $FILES files, $CHANGED changed per release" >&2
 history | git fast-import --quiet || die "fast-import failed"
-git rolling init -q --at v1.0.1 rolling || die "init failed"
+git rolling init -q --preset linux --at v6.0.1 rolling || die "init failed"
 git checkout -q rolling || die "checkout failed"
 start=$(git rev-parse HEAD)
 git rolling advance -q rolling || die "advance failed"
