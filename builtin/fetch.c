@@ -12,6 +12,7 @@
 #include "../cli/verify-report.h"
 #include "../lib/fetch-plan.h"
 #include "../lib/fetch-objects.h"
+#include "../lib/fetch-view.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
 #include "../lib/repo.h"
@@ -53,11 +54,16 @@ static void create_quarantine(struct rolling_quarantine *q, git_repository *repo
 		die_last_error();
 }
 
-/* What the plan wants next, into the quarantine. */
+/* What the plan wants next, into the quarantine; the view made on first need. */
 static void fetch_wanted(const struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
-			 int quiet)
+			 struct rolling_fetch_view *view, int *made, int quiet)
 {
-	if (p->wants_nr && rolling_fetch_objects(q, p->remote, p->wants, p->wants_nr, quiet) < 0)
+	if (!p->wants_nr)
+		return;
+	if (*made < 0 && (*made = rolling_fetch_view_create(view, p->repo, q)) < 0)
+		die_last_error();
+	if (rolling_fetch_objects(q, *made ? view : NULL, p->remote, p->wants, p->wants_nr,
+				  quiet) < 0)
 		die_last_error();
 }
 
@@ -157,6 +163,9 @@ static int cmd_fetch(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct rolling_quarantine q;
+	/* git fetch runs in a view of the repository where it can (fetch-view.h). */
+	struct rolling_fetch_view view = { NULL, NULL, NULL };
+	int view_made = -1;
 	struct rolling_fetch_plan p;
 	git_repository *repo;
 	size_t i, failed;
@@ -173,10 +182,10 @@ static int cmd_fetch(int argc, const char **argv)
 	create_quarantine(&q, repo);
 	if (rolling_fetch_plan_read(&p, q.path) < 0 || rolling_fetch_plan_wants_tips(&p) < 0)
 		die_last_error();
-	fetch_wanted(&p, &q, o.quiet);
+	fetch_wanted(&p, &q, &view, &view_made, o.quiet);
 	if (rolling_fetch_plan_wants_tags(&p) < 0)
 		die_last_error();
-	fetch_wanted(&p, &q, o.quiet);
+	fetch_wanted(&p, &q, &view, &view_made, o.quiet);
 	if (rolling_fetch_plan_add_tags(&p) < 0)
 		die_last_error();
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");
@@ -185,6 +194,7 @@ static int cmd_fetch(int argc, const char **argv)
 		remove_quarantine();
 		error("%s: %zu branch%s failed verification; nothing was updated and"
 		      " nothing fetched was kept", p.remote, failed, failed == 1 ? "" : "es");
+		rolling_fetch_view_free(&view);
 		rolling_fetch_plan_free(&p);
 		git_repository_free(repo);
 		return 1;
@@ -202,6 +212,7 @@ static int cmd_fetch(int argc, const char **argv)
 		if (!o.quiet || p.branches[i].rewound)
 			report_update(&p.branches[i]);
 	}
+	rolling_fetch_view_free(&view);
 	rolling_fetch_plan_free(&p);
 	git_repository_free(repo);
 	return 0;

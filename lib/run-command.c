@@ -108,6 +108,12 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 	return rolling_run_git_full(args, NULL, stdin_path, out, flags);
 }
 
+int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
+				   const char *stdin_path, char **out, unsigned flags)
+{
+	return rolling_run_git_full(args, env, stdin_path, out, flags);
+}
+
 /* Run git with `env` on top of our environment and stdin from `stdin_path`, each optional. */
 static int rolling_run_git_full(const char *const *args, const char *const *env,
 				const char *stdin_path, char **out, unsigned flags)

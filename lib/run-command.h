@@ -48,6 +48,8 @@ int rolling_git_wait(pid_t pid, const char *what);
  */
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags);
+int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
+				   const char *stdin_path, char **out, unsigned flags);
 
 /*
  * The first line of what `git args...` prints, without the newline, in
