@@ -54,6 +54,24 @@ static void create_quarantine(struct rolling_quarantine *q, git_repository *repo
 		die_last_error();
 }
 
+/* The server's refs are listed from the start; die() must not leave git behind. */
+static struct rolling_remote_listing *active_listing;
+
+static void abandon_listing(void)
+{
+	if (active_listing)
+		rolling_remote_refs_abandon(active_listing);
+	active_listing = NULL;
+}
+
+static void start_listing(struct rolling_remote_listing *listing, const char *remote)
+{
+	if (rolling_fetch_plan_list(listing, remote) < 0)
+		die_last_error();
+	active_listing = listing;
+	atexit(abandon_listing);
+}
+
 /* What the plan wants next, into the quarantine; the view made on first need. */
 static void fetch_wanted(const struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
 			 struct rolling_fetch_view *view, int *made, int quiet)
@@ -167,6 +185,7 @@ static int cmd_fetch(int argc, const char **argv)
 	struct rolling_fetch_view view = { NULL, NULL, NULL };
 	int view_made = -1;
 	struct rolling_fetch_plan p;
+	struct rolling_remote_listing listing = { 0, -1, 0 };
 	git_repository *repo;
 	size_t i, failed;
 	int err;
@@ -174,13 +193,16 @@ static int cmd_fetch(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "fetch", options, fetch_usage);
 	if (argc < 1)
 		usage_with_options(fetch_usage, options);
+	/* The longest wait of a fetch: the server's answer (remote-refs.h). */
+	start_listing(&listing, argv[0]);
+	rolling_cli_setup();
 	if (rolling_repo_open(&repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
 	if (rolling_fetch_plan_init(&p, repo, argv[0], argv + 1, (size_t)argc - 1, o.signatures,
 				    &o.scheme) < 0)
 		die_last_error();
 	create_quarantine(&q, repo);
-	if (rolling_fetch_plan_read(&p, q.path) < 0 || rolling_fetch_plan_wants_tips(&p) < 0)
+	if (rolling_fetch_plan_read(&p, &listing) < 0 || rolling_fetch_plan_wants_tips(&p) < 0)
 		die_last_error();
 	fetch_wanted(&p, &q, &view, &view_made, o.quiet);
 	if (rolling_fetch_plan_wants_tags(&p) < 0)
@@ -218,4 +240,4 @@ static int cmd_fetch(int argc, const char **argv)
 	return 0;
 }
 
-ROLLING_MAIN(cmd_fetch)
+ROLLING_MAIN_EARLY(cmd_fetch)
