@@ -179,6 +179,20 @@ test_expect_success 'a bare repository fetches in the view too' '
 		"$(git -C server.git rev-parse refs/heads/$BRANCH)"
 '
 
+# The server's refs are listed before the configuration is read: a name
+# that is no configured remote must not reach git ls-remote, which would
+# take host:path for ssh.
+test_expect_success 'a name that is no configured remote is never listed (no ssh to host:path)' '
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s/ssh-called\"\nexit 1\n" "$TRASH_DIRECTORY" >fake-ssh &&
+	chmod +x fake-ssh &&
+	rm -f ssh-called trace &&
+	GIT_SSH="$TRASH_DIRECTORY/fake-ssh" GIT_TRACE="$TRASH_DIRECTORY/trace" \
+		test_expect_code 128 git -C consumer rolling fetch somehost:repo 2>err &&
+	grep "somehost:repo. is not a valid remote name" err &&
+	! grep "built-in: git ls-remote" trace &&
+	test_path_is_missing ssh-called
+'
+
 # --- where the view would not be the repository's equal ------------------
 
 test_expect_success 'extensions.worktreeConfig: git fetch runs in the repository' '
