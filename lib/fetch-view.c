@@ -257,7 +257,8 @@ static int have_ref(git_reference *ref, void *data)
 /*
  * Every ref's object, peeled where packed-refs says; HEAD when detached.
  * Returns 1 when written, 0 when the repository has replace refs (git
- * walks the replacements there, and would not through the view).
+ * walks the replacements there, and would not through the view) or when
+ * libgit2 cannot list the refs (git may: it then reads them itself).
  */
 static int write_haves(const struct rolling_fetch_view *v, git_repository *repo)
 {
@@ -276,9 +277,7 @@ static int write_haves(const struct rolling_fetch_view *v, git_repository *repo)
 	}
 	if (fclose(h.out) && err >= 0)
 		return rolling_error("cannot write %s: %s", v->haves, strerror(errno));
-	if (h.replaced)
-		return 0;
-	return err < 0 ? rolling_git_error(err, "cannot read the refs") : 1;
+	return h.replaced || err < 0 ? 0 : 1;
 }
 
 int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo,
