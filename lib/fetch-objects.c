@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fetch-objects.h"
+#include "fetch-view.h"
 #include "error.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -51,8 +52,46 @@ static int write_wants(struct strbuf *path, const struct rolling_quarantine *q,
 	return 0;
 }
 
-int rolling_fetch_objects(const struct rolling_quarantine *q, const char *remote,
-			  const struct rolling_fetch_want *wants, size_t nr, int quiet)
+/* "NAME=value" for the child's environment, or NULL when out of memory. */
+static char *env_entry(const char *name, const char *value)
+{
+	char *entry;
+
+	return asprintf(&entry, "%s=%s", name, value) < 0 ? NULL : entry;
+}
+
+/*
+ * git fetch in the view (fetch-view.h): GIT_DIR is the view, whose
+ * alternate refs are the repository's refs, peeled; GIT_WORK_TREE the
+ * repository's, so that git goes where it would have gone in the
+ * repository itself (its top), from which a remote's relative path is
+ * resolved.
+ */
+static int fetch_in_view(const char **args, const struct rolling_fetch_view *view,
+			 const char *wants, int quiet)
+{
+	char *env[3] = { NULL, NULL, NULL }, *command;
+	int status;
+
+	if (!(command = rolling_fetch_view_alternate_refs_command(view)) ||
+	    !(env[0] = env_entry("GIT_DIR", view->git_dir)) ||
+	    (view->work_tree && !(env[1] = env_entry("GIT_WORK_TREE", view->work_tree)))) {
+		status = rolling_error_nomem();
+		goto out;
+	}
+	args[1] = command;
+	status = rolling_run_git_env_with_stdin(args, (const char *const *)env, wants, NULL,
+						quiet ? ROLLING_RUN_NO_STDOUT : 0);
+out:
+	free(env[0]);
+	free(env[1]);
+	free(command);
+	return status;
+}
+
+int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolling_fetch_view *view,
+			  const char *remote, const struct rolling_fetch_want *wants, size_t nr,
+			  int quiet)
 {
 	const char *args[] = {
 		"-c", ALTERNATE_REFS_NONE,
@@ -70,8 +109,11 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const char *remote
 	if ((status = write_wants(&path, q, wants, nr)) < 0 ||
 	    (status = rolling_quarantine_env_writer(&env, q)) < 0)
 		goto out;
-	status = rolling_run_git_with_stdin(own_alternates ? args + 2 : args, path.buf,
-					    NULL, quiet ? ROLLING_RUN_NO_STDOUT : 0);
+	if (view)
+		status = fetch_in_view(args, view, path.buf, quiet);
+	else
+		status = rolling_run_git_with_stdin(own_alternates ? args + 2 : args, path.buf,
+						    NULL, quiet ? ROLLING_RUN_NO_STDOUT : 0);
 	rolling_quarantine_env_restore(&env);
 	if (status > 0)
 		status = rolling_error("git fetch from '%s' failed (exit status %d);"

@@ -2,6 +2,7 @@
 #define ROLLING_FETCH_OBJECTS_H
 
 #include <git2.h>
+#include "fetch-view.h"
 #include "quarantine.h"
 
 /* An object to fetch, and the server's ref that advertised it. */
@@ -15,11 +16,14 @@ struct rolling_fetch_want {
  * quarantine `q` only: no ref, no FETCH_HEAD, no tag following, no gc.
  * git refuses every ref update while the quarantine's environment is
  * set, so nothing it receives can reach a ref, whatever its
- * configuration says.  git's progress and messages go to the terminal
- * (`quiet`: only its errors).  Returns 0, or a negative error when git
- * could not be run or failed ("... nothing was updated").
+ * configuration says.  With `view` (rolling_fetch_view_create()), git
+ * runs in that view of the repository, else in the repository itself.
+ * git's progress and messages go to the terminal (`quiet`: only its
+ * errors).  Returns 0, or a negative error when git could not be run or
+ * failed ("... nothing was updated").
  */
-int rolling_fetch_objects(const struct rolling_quarantine *q, const char *remote,
-			  const struct rolling_fetch_want *wants, size_t nr, int quiet);
+int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolling_fetch_view *view,
+			  const char *remote, const struct rolling_fetch_want *wants, size_t nr,
+			  int quiet);
 
 #endif

@@ -160,49 +160,42 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *p, git_repository *repo,
 
 /* --- what the server has ----------------------------------------------- */
 
+int rolling_fetch_plan_list(struct rolling_remote_listing *listing, const char *remote)
+{
+	return rolling_remote_refs_start(listing, remote);
+}
+
 /*
  * git ls-remote of the branches and the tags runs while the tags of this
  * repository are read: a kernel's thousands of tags take about as long
  * to list on the server as to read here.
  */
-int rolling_fetch_plan_read(struct rolling_fetch_plan *p, const char *scratch)
+int rolling_fetch_plan_read(struct rolling_fetch_plan *p, struct rolling_remote_listing *listing)
 {
-	char *path = format("%s/advertised", scratch), *why;
-	pid_t pid;
+	char *why;
 	size_t i;
 	int err;
 
-	if (!path) {
-		err = rolling_error_nomem();
-		goto out;
-	}
-	if ((err = rolling_remote_refs_start(&pid, p->remote, path)) < 0)
-		goto out;
+	if (!listing->started && (err = rolling_remote_refs_start(listing, p->remote)) < 0)
+		return err;
 	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0 ||
 	    (err = rolling_tags_check_unambiguous(&p->tags, NULL, NULL)) < 0) {
 		/* Wait for git all the same, keeping the reason. */
 		why = rolling_error_take();
-		rolling_remote_refs_finish(&p->advertised, pid, p->remote, path);
-		rolling_error_restore(err, why);
-		goto out;
+		rolling_remote_refs_finish(&p->advertised, listing, p->remote);
+		return rolling_error_restore(err, why);
 	}
-	if ((err = rolling_remote_refs_finish(&p->advertised, pid, p->remote, path)) < 0)
-		goto out;
+	if ((err = rolling_remote_refs_finish(&p->advertised, listing, p->remote)) < 0)
+		return err;
 	for (i = 0; i < p->nr; i++) {
 		const struct rolling_remote_ref *ref =
 			rolling_remote_refs_find(&p->advertised, p->branches[i].remote_ref);
 
-		if (!ref) {
-			err = rolling_error("couldn't find remote ref %s", p->branches[i].remote_ref);
-			goto out;
-		}
+		if (!ref)
+			return rolling_error("couldn't find remote ref %s", p->branches[i].remote_ref);
 		git_oid_cpy(&p->branches[i].tip, &ref->oid);
 	}
-out:
-	if (path)
-		unlink(path);
-	free(path);
-	return err;
+	return 0;
 }
 
 static int is_release_name(struct rolling_fetch_plan *p, const char *name)

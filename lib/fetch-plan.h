@@ -21,6 +21,7 @@
  *
  * In order:
  *
+ *	rolling_fetch_plan_list()        (may come first of all) the server's refs
  *	rolling_fetch_plan_init()        the remote and the branches
  *	rolling_fetch_plan_read()        the server's refs, our tags
  *	rolling_fetch_plan_wants_tips()  fetch plan->wants
@@ -96,11 +97,22 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *plan, git_repository *rep
 			    int signatures, const struct rolling_scheme_options *scheme);
 
 /*
- * List the server's branches and release tags (git ls-remote, which
- * writes into the directory `scratch` while this repository's tags are
- * read) and set each branch's tip; every branch must be on the server.
+ * Start listing the server's branches and tags (git ls-remote of
+ * `remote` if git finds it configured: remote-refs.h), as early as the
+ * caller likes: before libgit2 is set up or the repository opened, the
+ * server's answer is the longest wait of a fetch.  A listing that
+ * rolling_fetch_plan_read() will not finish is ended with
+ * rolling_remote_refs_abandon().
  */
-int rolling_fetch_plan_read(struct rolling_fetch_plan *plan, const char *scratch);
+int rolling_fetch_plan_list(struct rolling_remote_listing *listing, const char *remote);
+
+/*
+ * Read the listing (started now when `listing` was not) while this
+ * repository's tags are read, and set each branch's tip; every branch
+ * must be on the server.  The listing is finished also on an error.
+ */
+int rolling_fetch_plan_read(struct rolling_fetch_plan *plan,
+			    struct rolling_remote_listing *listing);
 
 /*
  * plan->wants: the tips that moved since they were verified and,

@@ -1,10 +1,12 @@
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "remote-refs.h"
 #include "alloc.h"
-#include "disk-space.h"
 #include "run-command.h"
 #include "error.h"
 #include "strbuf.h"
@@ -71,66 +73,52 @@ static int index_tags(struct rolling_remote_refs *refs)
 	return 0;
 }
 
-int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *path)
+/*
+ * git ls-remote --heads --tags -- <remote>, run only when <remote> is a
+ * configured remote as git sees it: git would take any other name for a
+ * URL or a path, and the listing may start before this program has
+ * read the configuration.  Not configured, it exits 1 and lists nothing.
+ *
+ * --heads --tags: git asks the server for those two ref prefixes
+ * (protocol v2), so that a hosting server does not advertise all its
+ * other refs (pull requests, changes under review and the like).  No
+ * pattern: git would match each of thousands of tags against them
+ * (about a tenth of what ls-remote costs), where the caller only looks
+ * refs up by name.
+ */
+#define LIST_CONFIGURED \
+	"git config --get-all \"remote.$1.url\" >/dev/null 2>&1 || exit 1; " \
+	"exec git ls-remote --heads --tags -- \"$1\""
+
+int rolling_remote_refs_start(struct rolling_remote_listing *l, const char *remote)
 {
-	/*
-	 * --heads --tags: git asks the server for those two ref prefixes
-	 * (protocol v2), so that a hosting server does not advertise all
-	 * its other refs (pull requests, changes under review and the
-	 * like).  No pattern: git would match each of thousands of tags
-	 * against them (about a tenth of what ls-remote costs), where the
-	 * caller only looks refs up by name.
-	 */
-	const char *const args[] = { "ls-remote", "--heads", "--tags", "--", remote, NULL };
+	const char *const argv[] = { "sh", "-c", LIST_CONFIGURED, "git-rolling-fetch", remote,
+				     NULL };
+	int err = rolling_start_reading(&l->pid, &l->fd, argv);
 
-	return rolling_git_start(pid, args, path);
-}
-
-static int read_file(char **out, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int err = 0;
-
-	if (strbuf_read_file(&sb, path) < 0)
-		err = strbuf_oom(&sb) ? rolling_error_nomem() : rolling_error("cannot read %s", path);
-	else if (!(*out = strbuf_detach(&sb)))
-		err = rolling_error_nomem();
-	strbuf_release(&sb);
+	l->started = !err;
 	return err;
 }
 
-static int out_of_space_near(const char *path)
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs, struct rolling_remote_listing *l,
+			       const char *remote)
 {
-	char *dir = strdup(path), *slash;
-	int full;
-
-	if (!dir)
-		return 0;
-	if ((slash = strrchr(dir, '/')))
-		*slash = '\0';
-	full = rolling_out_of_space(slash ? dir : ".");
-	free(dir);
-	return full;
-}
-
-int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
-			       const char *path)
-{
-	int status = rolling_git_wait(pid, "ls-remote"), err = 0;
 	char *out = NULL, *line;
+	int status, err = 0;
 
 	memset(refs, 0, sizeof(*refs));
+	if (!l->started)
+		return rolling_error("cannot list the refs of '%s': git ls-remote was not started",
+				     remote);
+	l->started = 0;
+	status = rolling_finish_reading(l->pid, l->fd, &out, "ls-remote");
 	if (status < 0)
 		return status;
-	/* git ls-remote says "unknown write failure on standard output". */
-	if (status && out_of_space_near(path))
-		return rolling_error("cannot list the refs of '%s': git ls-remote could not write"
-				     " them to '%s': %s", remote, path, strerror(ENOSPC));
-	if (status)
+	if (status) {
+		free(out);
 		return rolling_error("cannot list the refs of '%s' (git ls-remote: exit status %d)",
 				     remote, status);
-	if ((err = read_file(&out, path)) < 0)
-		return err;
+	}
 	for (line = out; !err && *line;) {
 		size_t len = strcspn(line, "\n");
 
@@ -143,6 +131,17 @@ int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, cons
 	if (err)
 		rolling_remote_refs_free(refs);
 	return err;
+}
+
+void rolling_remote_refs_abandon(struct rolling_remote_listing *l)
+{
+	if (!l->started)
+		return;
+	l->started = 0;
+	kill(l->pid, SIGTERM);
+	close(l->fd);
+	while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,

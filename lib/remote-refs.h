@@ -23,16 +23,28 @@ struct rolling_remote_refs {
 	struct rolling_oidmap tags_by_peeled;
 };
 
+/* A git ls-remote under way. */
+struct rolling_remote_listing {
+	pid_t pid;
+	int fd;
+	int started;
+};
+
 /*
  * List the branches and tags of `remote` (only refs/heads/ and
  * refs/tags/ are asked of the server, as ref prefixes): start `git
- * ls-remote`, which writes to the file `path`, then, after other work,
- * read its answer with rolling_remote_refs_finish().  Both return 0 or a
+ * ls-remote`, if git finds `remote` configured (else it would read a
+ * URL or path of that name: the listing exits 1), which may be before
+ * this process has opened the repository; then, after other work, read
+ * its answer with rolling_remote_refs_finish().  Both return 0 or a
  * negative error (git could not reach the remote, say).
+ * rolling_remote_refs_abandon() ends and reaps a listing that will not
+ * be finished (the caller stops).
  */
-int rolling_remote_refs_start(pid_t *pid, const char *remote, const char *path);
-int rolling_remote_refs_finish(struct rolling_remote_refs *refs, pid_t pid, const char *remote,
-			       const char *path);
+int rolling_remote_refs_start(struct rolling_remote_listing *listing, const char *remote);
+int rolling_remote_refs_finish(struct rolling_remote_refs *refs,
+			       struct rolling_remote_listing *listing, const char *remote);
+void rolling_remote_refs_abandon(struct rolling_remote_listing *listing);
 
 /* The ref of exactly that name, or NULL. */
 const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,

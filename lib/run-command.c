@@ -108,6 +108,12 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 	return rolling_run_git_full(args, NULL, stdin_path, out, flags);
 }
 
+int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
+				   const char *stdin_path, char **out, unsigned flags)
+{
+	return rolling_run_git_full(args, env, stdin_path, out, flags);
+}
+
 /* Run git with `env` on top of our environment and stdin from `stdin_path`, each optional. */
 static int rolling_run_git_full(const char *const *args, const char *const *env,
 				const char *stdin_path, char **out, unsigned flags)
@@ -188,32 +194,47 @@ close_pipe:
 	return status;
 }
 
-int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path)
+int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv)
 {
 	posix_spawn_file_actions_t actions;
-	const char **argv;
-	int err;
+	int pipefd[2], err;
 
-	if (!(argv = git_argv(args)))
-		return rolling_error_nomem();
-	if ((err = posix_spawn_file_actions_init(&actions))) {
-		free(argv);
-		return rolling_error("cannot run git: %s", strerror(err));
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return rolling_error("cannot create a pipe: %s", strerror(errno));
+	if (!(err = posix_spawn_file_actions_init(&actions))) {
+		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
+			fflush(NULL);
+			err = posix_spawnp(pid, argv[0], &actions, NULL,
+					   (char *const *)(uintptr_t)argv, environ);
+		}
+		posix_spawn_file_actions_destroy(&actions);
 	}
-	err = posix_spawn_file_actions_addopen(&actions, 1, stdout_path,
-					       O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!err) {
-		fflush(NULL);
-		err = posix_spawnp(pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv, environ);
+	close(pipefd[1]);
+	if (err) {
+		close(pipefd[0]);
+		return rolling_error("cannot run %s: %s", argv[0], strerror(err));
 	}
-	posix_spawn_file_actions_destroy(&actions);
-	free(argv);
-	return err ? rolling_error("cannot run git %s: %s", args[0], strerror(err)) : 0;
+	*fd = pipefd[0];
+	return 0;
 }
 
-int rolling_git_wait(pid_t pid, const char *what)
+int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what)
 {
-	return wait_for(pid, what);
+	int read_err, status;
+
+	*out = NULL;
+	read_err = read_all(fd, out);
+
+	/* Unblock the child should we have stopped reading early. */
+	close(fd);
+	status = wait_for(pid, what);
+	if (read_err < 0 && status >= 0)
+		status = read_err;
+	if (status < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return status;
 }
 
 int rolling_git_output(char **line, const char *const *args)

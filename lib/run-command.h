@@ -1,6 +1,8 @@
 #ifndef ROLLING_RUN_COMMAND_H
 #define ROLLING_RUN_COMMAND_H
 
+#include <sys/types.h>
+
 /*
  * Running git as a child process, for the commands that drive git's
  * own state (git bisect) rather than read the object store: an argument
@@ -32,22 +34,26 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 			       unsigned flags);
 
 /*
- * Start `git args...` with its standard output written to the file
- * `stdout_path` (created or truncated) and return at once, so that the
- * caller can work while git does; rolling_git_wait() collects its exit
- * status as rolling_run_git() returns it.  Returns 0 with *pid set, or a
- * negative error.
- */
-#include <sys/types.h>
-int rolling_git_start(pid_t *pid, const char *const *args, const char *stdout_path);
-int rolling_git_wait(pid_t pid, const char *what);
-
-/*
  * The same with "NAME=value" entries of `env` (NULL-terminated) set in
  * git's environment on top of ours.
  */
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags);
+int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
+				   const char *stdin_path, char **out, unsigned flags);
+
+/*
+ * Start the program argv[0] (searched in PATH; argv is NULL-terminated
+ * and includes it) with its standard output on a pipe, whose end we
+ * read from is *fd, and return at once; rolling_finish_reading() reads
+ * all it wrote into *out (NUL-terminated, the caller frees it, NULL on
+ * an error), closes fd and returns the exit status as rolling_run_git()
+ * does (`what` names it in errors).  The program only blocks once the
+ * pipe is full, which for one that prints what it gathered at its end
+ * (git ls-remote) costs nothing while the caller works.
+ */
+int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv);
+int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what);
 
 /*
  * The first line of what `git args...` prints, without the newline, in

@@ -210,6 +210,7 @@ static int fetch_plan(int argc, char **argv)
 {
 	struct rolling_scheme_options scheme = { 0 };
 	struct rolling_fetch_plan p;
+	struct rolling_remote_listing listing = { 0, -1, 0 };
 	git_repository *repo = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int signatures = -1, ret = 1;
@@ -231,7 +232,7 @@ static int fetch_plan(int argc, char **argv)
 	if (rolling_setup() < 0 || rolling_repo_open(&repo) < 0 ||
 	    rolling_fetch_plan_init(&p, repo, argv[0], (const char *const *)argv + 1,
 				    (size_t)argc - 1, signatures, &scheme) < 0 ||
-	    rolling_fetch_plan_read(&p, git_repository_path(repo)) < 0 ||
+	    rolling_fetch_plan_read(&p, &listing) < 0 ||
 	    rolling_fetch_plan_wants_tips(&p) < 0)
 		goto out;
 	print_wants("want", &p);
