@@ -73,12 +73,13 @@ static void start_listing(struct rolling_remote_listing *listing, const char *re
 }
 
 /* What the plan wants next, into the quarantine; the view made on first need. */
-static void fetch_wanted(const struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
+static void fetch_wanted(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
 			 struct rolling_fetch_view *view, int *made, int quiet)
 {
 	if (!p->wants_nr)
 		return;
-	if (*made < 0 && (*made = rolling_fetch_view_create(view, p->repo, q)) < 0)
+	if (*made < 0 && (*made = rolling_fetch_view_create(view, p->repo, q, &p->tags,
+							    &p->patterns)) < 0)
 		die_last_error();
 	if (rolling_fetch_objects(q, *made ? view : NULL, p->remote, p->wants, p->wants_nr,
 				  quiet) < 0)

@@ -230,7 +230,23 @@ static int make_git_dir(const struct rolling_fetch_view *v, git_repository *repo
 struct haves {
 	FILE *out;
 	int replaced;     /* the repository has replace refs */
+	const struct rolling_tags *tags;
+	struct rolling_patterns *patterns;
 };
+
+/* A release tag with a newer release of its series: the newer one stands for it. */
+static int superseded(const struct haves *h, const char *refname)
+{
+	const struct rolling_release *release;
+	const struct rolling_series_info *series;
+
+	if (!h->tags || strncmp(refname, "refs/tags/", strlen("refs/tags/")))
+		return 0;
+	release = rolling_tags_find_name(h->tags, h->patterns, refname + strlen("refs/tags/"));
+	if (!release || !(series = rolling_tags_find_series(h->tags, &release->version.series)))
+		return 0;
+	return release != &h->tags->releases[series->first + series->count - 1];
+}
 
 static void write_have(struct haves *h, const git_oid *oid)
 {
@@ -246,7 +262,8 @@ static int have_ref(git_reference *ref, void *data)
 
 	if (!strncmp(git_reference_name(ref), "refs/replace/", strlen("refs/replace/")))
 		h->replaced = 1;
-	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT) {
+	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
+	    !superseded(h, git_reference_name(ref))) {
 		peeled = git_reference_target_peel(ref);
 		write_have(h, peeled ? peeled : git_reference_target(ref));
 	}
@@ -260,9 +277,10 @@ static int have_ref(git_reference *ref, void *data)
  * walks the replacements there, and would not through the view) or when
  * libgit2 cannot list the refs (git may: it then reads them itself).
  */
-static int write_haves(const struct rolling_fetch_view *v, git_repository *repo)
+static int write_haves(const struct rolling_fetch_view *v, git_repository *repo,
+		       const struct rolling_tags *tags, struct rolling_patterns *patterns)
 {
-	struct haves h = { NULL, 0 };
+	struct haves h = { NULL, 0, tags, patterns };
 	git_reference *head;
 	int err;
 
@@ -281,7 +299,8 @@ static int write_haves(const struct rolling_fetch_view *v, git_repository *repo)
 }
 
 int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo,
-			      const struct rolling_quarantine *q)
+			      const struct rolling_quarantine *q, const struct rolling_tags *tags,
+			      struct rolling_patterns *patterns)
 {
 	const char *work_tree = git_repository_workdir(repo);
 	int version, err;
@@ -295,7 +314,7 @@ int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo
 		err = rolling_error_nomem();
 		goto fail;
 	}
-	if ((err = write_haves(v, repo)) <= 0 || (err = make_git_dir(v, repo, version)) < 0)
+	if ((err = write_haves(v, repo, tags, patterns)) <= 0 || (err = make_git_dir(v, repo, version)) < 0)
 		goto fail;
 	return 1;
 fail:

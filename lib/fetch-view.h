@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include "quarantine.h"
+#include "tags.h"
 
 /*
  * What the quarantined git fetch sees of the repository: a git
@@ -29,6 +30,16 @@
  * written in the same write, as the refs they belong to: trusting them
  * is trusting the refs, as git's own --all does; a ref that packed-refs
  * does not peel (a loose one) is given as it is, and git reads its tag.
+ *
+ * Of the release tags only the newest of each series is given: the
+ * older ones are its ancestors on the series' branch, so the walks stop
+ * at them all the same, and a kernel's 5,400 tags become its ~100
+ * series (git parses every have once in the negotiation and once in the
+ * connectivity check: without a commit-graph, ~20 us each from the
+ * pack).  Every other ref is given, mainline tags included: a new
+ * series' first release stops at the mainline tag it forked from.  Where
+ * an older release is not an ancestor of the newest (a rewritten stable
+ * branch), git only walks further; it never checks less.
  */
 struct rolling_fetch_view {
 	char *git_dir;       /* <quarantine>/view */
@@ -37,7 +48,8 @@ struct rolling_fetch_view {
 };
 
 /*
- * Make the view inside the quarantine `q` of `repo`.  Returns 1 when it
+ * Make the view inside the quarantine `q` of `repo`; `tags` (read with
+ * `patterns`) are the repository's releases, or NULL to give every ref.  Returns 1 when it
  * was made, 0 when the repository is one the view would not be
  * equivalent to (git fetch then runs in the repository itself, as
  * before): it borrows objects (alternates), is shallow or a partial
@@ -48,7 +60,8 @@ struct rolling_fetch_view {
  * the view could not be written (a full disk, say).
  */
 int rolling_fetch_view_create(struct rolling_fetch_view *view, git_repository *repo,
-			      const struct rolling_quarantine *q);
+			      const struct rolling_quarantine *q, const struct rolling_tags *tags,
+			      struct rolling_patterns *patterns);
 
 /*
  * The `git -c` setting that gives git the view's alternate refs: a

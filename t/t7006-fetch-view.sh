@@ -4,7 +4,8 @@ test_description='git rolling fetch: the quarantined git fetch runs in a view of
 
 The view (lib/fetch-view.c) is a git directory with no ref, whose
 configuration includes the repository'"'"'s and whose alternate refs are
-the repository'"'"'s refs peeled as packed-refs records them: git fetch
+the repository'"'"'s refs peeled as packed-refs records them (of the
+release tags, the newest of each series): git fetch
 then marks commits complete and its connectivity check starts from them,
 without reading the tag objects.  Proved with git'"'"'s own traces: which
 pack offsets git read (GIT_TRACE_PACK_ACCESS, against the offsets of the
@@ -104,10 +105,31 @@ test_expect_success 'the quarantined git fetch reads no tag object packed-refs p
 	no_leftovers view
 '
 
-test_expect_success 'the view lists every ref once, peeled: what git for-each-ref peels' '
+# The oracle: every ref, peeled by git for-each-ref, but of the release
+# tags (vX.Y.Z, Z > 0: this tree has no 2.6 era) only the newest of each
+# series vX.Y.
+test_expect_success 'the view lists every ref once, peeled, and of the releases the newest per series' '
 	consumer_copy listing &&
-	git -C listing for-each-ref --format="%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)" |
-		sort >expect &&
+	git -C listing for-each-ref \
+		--format="%(refname) %(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)" >refs &&
+	awk "
+		\$1 ~ /^refs\/tags\/v[0-9]+\.[0-9]+\.[1-9][0-9]*\$/ {
+			n = split(substr(\$1, 11), v, \".\")
+			series = v[1] \".\" v[2]
+			if (!(series in newest) || v[3] + 0 > newest[series] + 0) {
+				newest[series] = v[3]; oid[series] = \$2
+			}
+			releases++
+			next
+		}
+		{ print \$2 }
+		END {
+			for (s in oid) { print oid[s]; series_nr++ }
+			print releases, series_nr > \"counts\"
+		}
+	" refs | sort >expect &&
+	read releases series_nr <counts &&
+	test $releases -gt $series_nr &&
 	GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/listing/.git/objects/rolling-incoming-*)/view-haves\" >\"$TRASH_DIRECTORY/haves\"" \
 		git -C listing rolling fetch -q --no-signatures origin &&
 	sort haves >actual &&
