@@ -45,12 +45,13 @@ record_run () {
 		refs/heads/linux-rolling-stable "refs/tags/v*" >"$1.runs/$(($2 + 1000)).refs"
 }
 
-# simulate <dir>: replay the weeks of the cadence (1, 2, 3, 1, ... weeks
-# on) and advance after each, with a dry run first, recording the runs;
-# then check them all at once (check_runs).
+# simulate <dir> [<last-week>]: replay the weeks of the cadence (1, 2, 3,
+# 1, ... weeks on) and advance after each, with a dry run first,
+# recording the runs, to the end of the time line or <last-week>; then
+# check them all at once (check_runs).
 simulate () {
 	week=$(cat "$1.week") &&
-	last=$(stable_tree_weeks "$1") &&
+	last=${2:-$(stable_tree_weeks "$1")} &&
 	while week=$((week + 1 + week % 3)) && test $week -le $last
 	do
 		n=$1.runs/$((week + 1000)) &&
@@ -235,19 +236,79 @@ test_expect_success 'one merge for every release merged, and it verifies bit for
 	)
 '
 
-test_expect_success 'lightweight tags: the same' '
-	STABLE_LIGHTWEIGHT_TAGS=1 new_tree lightweight &&
-	simulate lightweight &&
-	test_cmp annotated.log lightweight.log
-'
+# The replays with lightweight and with signed tags are the annotated
+# one's with other tags.  make test replays them up to the run by which
+# every kind of run of the annotated replay (run_kinds) has been met
+# twice, or as often as the annotated replay meets it, and checks that
+# they met every kind; make test-long replays them to the end.
 
-test_expect_success SSHSIGN 'SSH-signed tags: the same, every merge embedding its tag as git does' '
-	STABLE_SIGNED_TAGS=1 new_tree signed &&
-	git -C signed verify-tag v6.0.1 2>/dev/null &&
-	simulate signed &&
-	test_cmp annotated.log signed.log &&
+# run_kinds <log>: "week <n>: <kind>" for each run of <log> (as
+# check_runs writes it): "nothing", "one release", "several releases"
+# of one series, or "switch after <k>" releases of the old series
+# (k: 0, 1 or "several").
+run_kinds () {
+	awk '
+		function series(t) {
+			sub(/\.[0-9]+$/, "", t)
+			return t
+		}
+		function run() {
+			if (week == "")
+				return
+			if (n == 0)
+				kind = "nothing"
+			else if (series(tag[1]) == series(tag[n]))
+				kind = n == 1 ? "one release" : "several releases"
+			else {
+				for (old = 0; old < n && series(tag[old + 1]) == series(tag[1]); old++)
+					;
+				kind = "switch after " (old >= 2 ? "several" : old)
+			}
+			print "week " week ": " kind
+		}
+		/^week / { run(); week = $2; n = 0; next }
+		{ tag[++n] = $0 }
+		END { run() }
+	' "$1"
+}
+
+# met_twice <kinds>: the week of the first run by which every kind of
+# <kinds> has been met twice (once, if it is there once).
+met_twice () {
+	awk '
+		{ w[NR] = $2; sub(/:$/, "", w[NR]); k[NR] = $0; sub(/^[^:]*: /, "", k[NR]); total[k[NR]]++ }
+		END {
+			for (kind in total)
+				left += total[kind] < 2 ? total[kind] : 2
+			for (i = 1; i <= NR; i++)
+				if (++seen[k[i]] <= 2 && --left == 0) {
+					print w[i]
+					exit
+				}
+		}
+	' "$1"
+}
+
+# log_until <log> <week>: the runs of <log> up to <week>.
+log_until () {
+	awk -v last="$2" '/^week / { keep = $2 <= last } keep' "$1"
+}
+
+# same_as_annotated <dir> [<last-week>]: <dir> made the annotated
+# replay's merges, up to <last-week>, and met each of its kinds of run.
+same_as_annotated () {
+	log_until annotated.log ${2:-999999} >"$1.expect" &&
+	test_cmp "$1.expect" "$1.log" &&
+	run_kinds annotated.log | sed "s/^[^:]*: //" | sort -u >"$1.kinds.expect" &&
+	run_kinds "$1.log" | sed "s/^[^:]*: //" | sort -u >"$1.kinds" &&
+	test_cmp "$1.kinds.expect" "$1.kinds"
+}
+
+# signed_merges <dir>: the tip embeds its tag once, as git does, and the
+# branch verifies with its signatures.
+signed_merges () {
 	(
-		cd signed &&
+		cd "$1" &&
 		git cat-file commit linux-rolling-stable >../commit &&
 		tag=$(sed -n "s/^Merge //p" ../commit) &&
 		grep -c "^mergetag object $(git rev-parse "$tag^{commit}")$" ../commit >../count &&
@@ -255,6 +316,41 @@ test_expect_success SSHSIGN 'SSH-signed tags: the same, every merge embedding it
 		test_cmp ../one ../count &&
 		git rolling verify --rebuild --signatures linux-rolling-stable >/dev/null
 	)
+}
+
+test_expect_success 'the kinds of run of the annotated replay, and the sample of them' '
+	run_kinds annotated.log >kinds &&
+	grep ": several releases$" kinds &&
+	grep ": switch after several$" kinds &&
+	met_twice kinds >sample-last &&
+	grep "^week $(cat sample-last): " kinds
+'
+
+test_expect_success 'lightweight tags: the same' '
+	STABLE_LIGHTWEIGHT_TAGS=1 new_tree lightweight &&
+	simulate lightweight $(cat sample-last) &&
+	same_as_annotated lightweight $(cat sample-last)
+'
+
+test_expect_success EXPENSIVE 'lightweight tags, every run: the same' '
+	STABLE_LIGHTWEIGHT_TAGS=1 new_tree lightweight-every &&
+	simulate lightweight-every &&
+	same_as_annotated lightweight-every
+'
+
+test_expect_success SSHSIGN 'SSH-signed tags: the same, every merge embedding its tag as git does' '
+	STABLE_SIGNED_TAGS=1 new_tree signed &&
+	git -C signed verify-tag v6.0.1 2>/dev/null &&
+	simulate signed $(cat sample-last) &&
+	same_as_annotated signed $(cat sample-last) &&
+	signed_merges signed
+'
+
+test_expect_success EXPENSIVE,SSHSIGN 'SSH-signed tags, every run: the same, every merge embedding its tag' '
+	STABLE_SIGNED_TAGS=1 new_tree signed-every &&
+	simulate signed-every &&
+	same_as_annotated signed-every &&
+	signed_merges signed-every
 '
 
 test_expect_success 'dry run: one line per release, with the ids advance then makes' '

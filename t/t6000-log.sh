@@ -19,23 +19,43 @@ LTS_SERIES="5.19 6.1 6.6"
 # setup_weekly <dir> <from> <to>: in <dir>, replayed up to week <from>,
 # add each later week's release tags up to week <to> and advance the
 # branches after each week, as a cron job would.  The history is only
-# the setup here (git rolling log is what is tested): the dispatcher
-# runs without git in front of it, and the refs are packed every 16
+# the setup here (git rolling log is what is tested): one awk lists
+# every week's tags and runs, the shell writes each tag as the loose ref
+# file git update-ref would write (its id and a newline), advance runs
+# as git-rolling-advance itself (under make valgrind through the
+# dispatcher, the memcheck wrapper), and the refs are packed every 16
 # weeks, so that advance does not read hundreds of loose tags each week.
 setup_weekly () {
-	sw_week=$2 &&
-	while test $sw_week -lt $3
-	do
-		sw_week=$((sw_week + 1)) &&
-		awk -v week=$sw_week "\$1 == week { print \"create refs/tags/\" \$2, \$3 }" \
-			"$1/.git/stable-timeline" |
-		git -C "$1" update-ref --stdin &&
-		(cd "$1" && git-rolling advance -q) &&
-		if test $((sw_week % 16)) = 0
-		then
-			git -C "$1" pack-refs --all
-		fi || return 1
-	done
+	(
+		cd "$1" &&
+		tags_dir=$(git rev-parse --git-path refs/tags) &&
+		awk -v from=$2 -v to=$3 '
+			$1 > from && $1 <= to { tags[$1] = tags[$1] "tag " $2 " " $3 "\n" }
+			END {
+				for (w = from + 1; w <= to; w++)
+					printf "%sadvance %d\n", tags[w], w
+			}
+		' .git/stable-timeline >../setup-weekly.plan &&
+		while read what a b
+		do
+			case $what in
+			tag)
+				{ test -d "$tags_dir" || mkdir "$tags_dir"; } &&
+				echo "$b" >"$tags_dir/$a" ;;
+			advance)
+				if test -n "$GIT_ROLLING_TEST_VALGRIND"
+				then
+					git-rolling advance -q
+				else
+					git-rolling-advance -q
+				fi &&
+				if test $((a % 16)) = 0
+				then
+					git pack-refs --all
+				fi ;;
+			esac || exit 1
+		done <../setup-weekly.plan
+	)
 }
 
 test_expect_success 'setup: branches advanced week by week' '

@@ -137,11 +137,63 @@ test_expect_success 'a fetch with nothing new changes nothing' '
 	test_cmp before after
 '
 
-test_expect_success 'weekly fetches verify each new step, across a series switch' '
-	last=$(stable_tree_weeks upstream) &&
-	week=15 &&
+# The weekly fetches, from week 15 to six weeks before the end of the
+# time line.  What each week's fetch brings follows from the time line
+# alone (fetch_plan): "none" when the stable target does not move, "step"
+# when it moves within its series, "switch <X> -> <Y>" when it moves to
+# another series.  make test fetches a sample of the weeks (the first,
+# the last three, and every week that is not a step, with the week
+# before it, so that it is met from the week before, as every week meets
+# it; the runs in between catch up over several weeks, a step each) and
+# checks that it met every kind and every switch of the time line; make test-long fetches every week,
+# on a copy, and checks that each fetch brought what the plan says.
+
+# fetch_plan <first> <last>: "<week> <kind>" for the weeks <first> to
+# <last> in plan/kinds.
+fetch_plan () {
+	(cd upstream && timeline_refs ../plan "$2") &&
+	expected_weekly_targets "" plan/*.refs >plan/targets &&
+	awk -v first="$1" -v last="$2" '
+		function series(t) {
+			sub(/^v/, "", t)
+			sub(/\.[0-9]*$/, "", t)
+			return t
+		}
+		{ w = $1 - 1000 }
+		w >= first && w <= last {
+			if ($2 == prev)
+				kind = "none"
+			else if (series($2) == series(prev))
+				kind = "step"
+			else
+				kind = "switch " series(prev) " -> " series($2)
+			print w, kind
+		}
+		{ prev = $2 }
+	' plan/targets >plan/kinds
+}
+
+# fetch_sample: the weeks of plan/kinds that make test fetches.
+fetch_sample () {
+	awk '
+		{ w[NR] = $1; k = $0; sub(/^[^ ]* /, "", k); kind[NR] = k }
+		END {
+			for (i = 1; i <= NR; i++)
+				if (i == 1 || i > NR - 3 || kind[i] != "step" ||
+				    (i < NR && kind[i + 1] != "step"))
+					print w[i]
+		}
+	' plan/kinds
+}
+
+# weekly_fetches <weeks-file>: publish each week of the file and fetch it;
+# the remote-tracking and verified refs are the server's tip, and the
+# fetch names the steps it verified.  Appends "<week> <kind>" of what
+# each fetch brought, from the subjects of the tips, to kinds.seen.
+weekly_fetches () {
 	new=$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH) &&
-	while test $week -le $((last - 6))
+	now=$(git -C consumer log -1 --format=%s $new) &&
+	while read week
 	do
 		old=$new &&
 		publish $week &&
@@ -153,18 +205,76 @@ test_expect_success 'weekly fetches verify each new step, across a series switch
 		test_cmp expect tips &&
 		if test "$old" != "$new"
 		then
-			n=$(git -C consumer rev-list --count --first-parent $old..$new) &&
+			git -C consumer log --first-parent --format=%s $old..$new >steps &&
+			n=$(wc -l <steps) &&
 			grep "^origin/$BRANCH: $n steps* since " out &&
-			grep "^origin/$BRANCH: updated $(short $old)..$(short $new)$" out
+			grep "^origin/$BRANCH: updated $(short $old)..$(short $new)$" out &&
+			was=$now &&
+			read now <steps &&
+			echo "$week $was -> $now" >>kinds.seen
+		else
+			echo "$week none" >>kinds.seen
 		fi || { echo "week $week"; cat out; return 1; }
-		week=$((week + 1))
-	done &&
+	done <"$1" &&
+	awk '
+		# "<week> Merge vX.Y.Z -> Merge vX.Y.Z", or "Linux X.Y.Z" for
+		# a release commit
+		function series(s) {
+			sub(/^v/, "", s)
+			sub(/\.[0-9]*$/, "", s)
+			return s
+		}
+		$2 == "none" { print; next }
+		series($3) == series($NF) { print $1, "step"; next }
+		{ print $1, "switch " series($3) " -> " series($NF) }
+	' kinds.seen >kinds
+}
+
+# After the weekly fetches: both series were merged, the consumer has
+# exactly the tags the steps need, and the chain verifies.
+fetched_all () {
 	git -C consumer log --first-parent --format=%s origin/$BRANCH >subjects &&
 	grep "^Merge v6.0" subjects && grep "^Merge v5.19" subjects &&
 	needed_tags $BRANCH >expect &&
 	git -C consumer tag -l | sort >actual &&
 	test_cmp expect actual &&
 	git -C consumer rolling verify --preset linux origin/$BRANCH
+}
+
+test_expect_success 'the plan of the weekly fetches has steps and switches' '
+	last=$(($(stable_tree_weeks upstream) - 6)) &&
+	fetch_plan 15 $last &&
+	test $(sed -n "1s/ .*//p" plan/kinds) = 15 &&
+	test $(sed -n "\$s/ .*//p" plan/kinds) = $last &&
+	grep " step$" plan/kinds &&
+	grep " switch 5.19 -> 6.0$" plan/kinds &&
+	grep " switch 6.0 -> 6.1$" plan/kinds &&
+	fetch_sample >plan/sample &&
+	test $(head -n 1 plan/sample) = 15 &&
+	test $(tail -n 1 plan/sample) = $last
+'
+
+# On a copy of the three repositories, the remotes pointed at the copy.
+test_expect_success EXPENSIVE 'weekly fetches, every week: each brings what the plan says' '
+	mkdir every &&
+	cp -R upstream server.git consumer plan every/ &&
+	git -C every/upstream remote set-url server "$TRASH_DIRECTORY/every/server.git" &&
+	git -C every/consumer remote set-url origin "file://$TRASH_DIRECTORY/every/server.git" &&
+	cd every &&
+	sed "s/ .*//" plan/kinds >plan/every &&
+	weekly_fetches plan/every &&
+	test_cmp plan/kinds kinds &&
+	fetched_all
+'
+
+test_expect_success 'weekly fetches verify each new step, across a series switch' '
+	weekly_fetches plan/sample &&
+	fetched_all &&
+	join plan/sample plan/kinds >plan/sample.kinds &&
+	test_cmp plan/sample.kinds kinds &&
+	sed "s/^[0-9]* //" plan/kinds | sort -u >kinds.every &&
+	sed "s/^[0-9]* //" kinds | sort -u >kinds.sample &&
+	test_cmp kinds.every kinds.sample
 '
 
 test_expect_success 'an injected commit is refused and leaves nothing behind' '
