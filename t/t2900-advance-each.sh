@@ -52,7 +52,8 @@ record_run () {
 simulate () {
 	week=$(cat "$1.week") &&
 	last=${2:-$(stable_tree_weeks "$1")} &&
-	while week=$((week + 1 + week % 3)) && test $week -le $last
+	gap=0 &&
+	while gap=$((gap % 3 + 1)) && week=$((week + gap)) && test $week -le $last
 	do
 		n=$1.runs/$((week + 1000)) &&
 		stable_tree_replay "$1" $week &&
