@@ -130,9 +130,9 @@ git-rolling-verify git-rolling-log: LIBS += $(JSON_C_LIBS)
 # The longest scripts start first, so that no long one is left running
 # alone at the end of a parallel run (measured with --timer; a script
 # missing from the list just runs in its turn).
-TEST_FIRST = t5320-deb.sh t7041-advance-init-pull-enospc.sh t2900-advance-each.sh \
-	t6200-backfill.sh t1400-init-adopt.sh t5330-build.sh \
-	t4010-bisect-run.sh t1200-init-failures.sh
+TEST_FIRST = t6200-backfill.sh t4010-bisect-run.sh t5330-build.sh \
+	t1200-init-failures.sh t7040-fetch-enospc.sh t2600-advance-worktree-atomic.sh \
+	t5400-long-names.sh t7041-advance-init-pull-enospc.sh t1400-init-adopt.sh
 ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
 	$(filter-out $(TEST_FIRST),$(ALL_TEST_SCRIPTS))
@@ -143,8 +143,9 @@ test: all
 	cd t && $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
 
-# The exhaustive replays (every week of every time line): the scripts
-# with a test that needs EXPENSIVE, themselves or through a t/lib-*.sh.
+# The exhaustive replays (every week of every time line) and the builds
+# of the release artifacts (t5310, t5320): the scripts with a test that
+# needs EXPENSIVE, themselves or through a t/lib-*.sh.
 LONG_LIBS = $(shell cd t && grep -l EXPENSIVE lib-*.sh)
 LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
 

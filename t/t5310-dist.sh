@@ -92,7 +92,9 @@ test_expect_success ASCIIDOCTOR 'a tree with uncommitted changes is refused' '
 # after it; the programs are built once, and installed before the clean.
 # What is checked is that the tarball builds, not with which flags (t5330
 # and t5320 check those): unoptimized, it builds in two thirds the time.
-test_expect_success ASCIIDOCTOR 'the tarball builds and installs with no asciidoctor' '
+# A whole build of a release artifact: in make test-long, as t5320's
+# package (the tarball itself is checked above, in make test).
+test_expect_success ASCIIDOCTOR,EXPENSIVE 'the tarball builds and installs with no asciidoctor' '
 	mkdir fakebin &&
 	printf "#!/bin/sh\necho asciidoctor was run >&2\nexit 1\n" >fakebin/asciidoctor &&
 	chmod +x fakebin/asciidoctor &&
@@ -113,7 +115,7 @@ test_expect_success ASCIIDOCTOR 'the tarball builds and installs with no asciido
 	test_path_is_file inst/share/bash-completion/completions/git-rolling
 '
 
-test_expect_success ASCIIDOCTOR,MAN 'git rolling -h and git help rolling from the installed prefix' '
+test_expect_success ASCIIDOCTOR,MAN,EXPENSIVE 'git rolling -h and git help rolling from the installed prefix' '
 	(
 		PATH=$TRASH_DIRECTORY/inst/bin:$PATH &&
 		MANPATH=$TRASH_DIRECTORY/inst/share/man &&

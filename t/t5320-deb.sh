@@ -27,6 +27,16 @@ then
 	test_done
 fi
 
+# A release artifact, not what a change to the code risks: the package
+# build (dpkg-buildpackage with Debian's flags, dh, lintian) is about 35
+# CPU-seconds, a twelfth of the suite.  It runs in make test-long, which
+# CI runs; CI's Debian stage builds and installs the package as well.
+if ! test_have_prereq EXPENSIVE
+then
+	skip_all='the Debian package is built in make test-long (EXPENSIVE)'
+	test_done
+fi
+
 # debhelper 13.11 cannot install a documentation directory into a path
 # with a space, as the trash directory's name has: build elsewhere and
 # keep the package, the tarball and the list of commands.
