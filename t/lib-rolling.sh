@@ -511,9 +511,12 @@ add_release () {
 	echo "$ar_next"
 }
 
-# advance_weekly DIR FROM TO: in DIR, a stable tree (lib-stable-tree.sh)
-# replayed up to week FROM, release each later week up to TO in turn and
-# run git rolling advance after each, the way a cron job would.  Each
+# advance_weekly DIR FROM TO [PACK-EVERY]: in DIR, a stable tree
+# (lib-stable-tree.sh) replayed up to week FROM, release each later week
+# up to TO in turn and run git rolling advance after each, the way a cron
+# job would; with PACK-EVERY, git pack-refs --all after every week that
+# is a multiple of it (a long replay: advance then does not read
+# hundreds of loose tags each week).  Each
 # week only adds that week's release tags, from the time line:
 # stable_tree_replay DIR WEEK would leave the same tags but rewrite every
 # one of them.  One for-each-ref first checks that none of them is there
@@ -555,7 +558,11 @@ advance_weekly () {
 					git-rolling advance -q
 				else
 					git-rolling-advance -q
-				fi </dev/null ;;
+				fi </dev/null &&
+				if test -n "$4" && test $((aw_name % $4)) = 0
+				then
+					git pack-refs --all
+				fi ;;
 			esac || exit 1
 		done <"$aw_plan" &&
 		rm -f "$aw_plan"

@@ -11,52 +11,11 @@ step brought.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling.sh
 . "$TEST_DIRECTORY"/lib-rolling-log.sh
 
 LOG_RELEASE_RE='^v[0-9]+\.[0-9]+\.[0-9]+$'
 LTS_SERIES="5.19 6.1 6.6"
-
-# setup_weekly <dir> <from> <to>: in <dir>, replayed up to week <from>,
-# add each later week's release tags up to week <to> and advance the
-# branches after each week, as a cron job would.  The history is only
-# the setup here (git rolling log is what is tested): one awk lists
-# every week's tags and runs, the shell writes each tag as the loose ref
-# file git update-ref would write (its id and a newline), advance runs
-# as git-rolling-advance itself (under make valgrind through the
-# dispatcher, the memcheck wrapper), and the refs are packed every 16
-# weeks, so that advance does not read hundreds of loose tags each week.
-setup_weekly () {
-	(
-		cd "$1" &&
-		tags_dir=$(git rev-parse --git-path refs/tags) &&
-		awk -v from=$2 -v to=$3 '
-			$1 > from && $1 <= to { tags[$1] = tags[$1] "tag " $2 " " $3 "\n" }
-			END {
-				for (w = from + 1; w <= to; w++)
-					printf "%sadvance %d\n", tags[w], w
-			}
-		' .git/stable-timeline >../setup-weekly.plan &&
-		while read what a b
-		do
-			case $what in
-			tag)
-				{ test -d "$tags_dir" || mkdir "$tags_dir"; } &&
-				echo "$b" >"$tags_dir/$a" ;;
-			advance)
-				if test -n "$GIT_ROLLING_TEST_VALGRIND"
-				then
-					git-rolling advance -q
-				else
-					git-rolling-advance -q
-				fi &&
-				if test $((a % 16)) = 0
-				then
-					git pack-refs --all
-				fi ;;
-			esac || exit 1
-		done <../setup-weekly.plan
-	)
-}
 
 test_expect_success 'setup: branches advanced week by week' '
 	STABLE_COMMITS_PER_WEEK=120 stable_tree_linux tree &&
@@ -68,7 +27,7 @@ test_expect_success 'setup: branches advanced week by week' '
 	git rolling init -q --preset linux --stable linux-rolling-stable &&
 	git rolling init -q --preset linux --lts --series "$LTS_SERIES" linux-rolling-lts &&
 	last=$(stable_tree_weeks .) &&
-	setup_weekly . $week $last &&
+	advance_weekly . $week $last 16 &&
 	test $(git rev-list --count --first-parent --merges linux-rolling-stable) -gt 40
 '
 
@@ -253,7 +212,7 @@ test_expect_success 'systemd with lightweight tags: the same oracle' '
 	stable_tree_replay . $week &&
 	git rolling init -q --preset systemd --at v253.2 systemd-stable &&
 	last=$(stable_tree_weeks .) &&
-	setup_weekly . $week $last &&
+	advance_weekly . $week $last 16 &&
 	LOG_RELEASE_RE="^v[0-9]+\.[0-9]+\$" &&
 	expected_log systemd-stable >expect &&
 	git rolling log systemd-stable >actual &&
