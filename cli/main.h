@@ -19,28 +19,22 @@ void rolling_cli_finish(void);
 int rolling_cli_start_early(int argc, const char **argv);
 void rolling_cli_setup(void);
 
-/* The main() of every builtin/<cmd>.c: `ROLLING_MAIN(cmd_<cmd>)`. */
-#define ROLLING_MAIN(cmd) \
+/* main() that starts with `start` (one of the two above), then runs `cmd`. */
+#define ROLLING_MAIN_WITH(start, cmd) \
 	int main(int argc, const char **argv) \
 	{ \
 		int ret; \
-		if (rolling_cli_start(argc, argv)) \
+		if (start(argc, argv)) \
 			return 0; \
 		ret = cmd(argc, argv); \
 		rolling_cli_finish(); \
 		return ret; \
 	}
 
-/* ROLLING_MAIN for such a command. */
-#define ROLLING_MAIN_EARLY(cmd) \
-	int main(int argc, const char **argv) \
-	{ \
-		int ret; \
-		if (rolling_cli_start_early(argc, argv)) \
-			return 0; \
-		ret = cmd(argc, argv); \
-		rolling_cli_finish(); \
-		return ret; \
-	}
+/* The main() of every builtin/<cmd>.c: `ROLLING_MAIN(cmd_<cmd>)`. */
+#define ROLLING_MAIN(cmd) ROLLING_MAIN_WITH(rolling_cli_start, cmd)
+
+/* ROLLING_MAIN for a command that sets libgit2 up itself. */
+#define ROLLING_MAIN_EARLY(cmd) ROLLING_MAIN_WITH(rolling_cli_start_early, cmd)
 
 #endif
