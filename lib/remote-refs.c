@@ -1,10 +1,7 @@
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include "remote-refs.h"
 #include "alloc.h"
 #include "run-command.h"
@@ -138,10 +135,7 @@ void rolling_remote_refs_abandon(struct rolling_remote_listing *l)
 	if (!l->started)
 		return;
 	l->started = 0;
-	kill(l->pid, SIGTERM);
-	close(l->fd);
-	while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	rolling_abandon_reading(l->pid, l->fd);
 }
 
 const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,

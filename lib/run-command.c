@@ -122,7 +122,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	const char **argv;
 	posix_spawn_file_actions_t actions;
 	int pipefd[2] = { -1, -1 };
-	int err, status, read_err = 0;
+	int err, status;
 	pid_t pid;
 
 	if (out)
@@ -172,17 +172,10 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	if (flags & ROLLING_RUN_CAPTURE) {
 		close(pipefd[1]);
 		pipefd[1] = -1;
-		read_err = read_all(pipefd[0], out);
-		/* Unblock the child should we have stopped reading early. */
-		close(pipefd[0]);
+		status = rolling_finish_reading(pid, pipefd[0], out, args[0]);
 		pipefd[0] = -1;
-	}
-	status = wait_for(pid, args[0]);
-	if (read_err < 0 && status >= 0)
-		status = read_err;
-	if (status < 0 && out) {
-		free(*out);
-		*out = NULL;
+	} else {
+		status = wait_for(pid, args[0]);
 	}
 close_pipe:
 	free(argv);
@@ -235,6 +228,14 @@ int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what)
 		*out = NULL;
 	}
 	return status;
+}
+
+void rolling_abandon_reading(pid_t pid, int fd)
+{
+	kill(pid, SIGTERM);
+	close(fd);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 int rolling_git_output(char **line, const char *const *args)

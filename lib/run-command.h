@@ -55,6 +55,9 @@ int rolling_run_git_env_with_stdin(const char *const *args, const char *const *e
 int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv);
 int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what);
 
+/* Instead of rolling_finish_reading(): end the program (SIGTERM) and reap it. */
+void rolling_abandon_reading(pid_t pid, int fd);
+
 /*
  * The first line of what `git args...` prints, without the newline, in
  * *line (the caller frees it).  Non-zero exit statuses are errors.
