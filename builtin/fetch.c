@@ -186,7 +186,8 @@ static int cmd_fetch(int argc, const char **argv)
 	struct rolling_fetch_view view = { NULL, NULL, NULL };
 	int view_made = -1;
 	struct rolling_fetch_plan p;
-	struct rolling_remote_listing listing = { 0, -1, 0 };
+	/* Static: abandon_listing() reads it at exit, after this returns. */
+	static struct rolling_remote_listing listing = { 0, -1, 0 };
 	git_repository *repo;
 	size_t i, failed;
 	int err;
