@@ -13,10 +13,9 @@ struct rolling_fetch_want {
 
 /*
  * `git fetch` of exactly these objects from `remote`, writing into the
- * quarantine `q` only: no ref, no FETCH_HEAD, no tag following, no gc.
- * git refuses every ref update while the quarantine's environment is
- * set, so nothing it receives can reach a ref, whatever its
- * configuration says.  With `view` (rolling_fetch_view_create()), git
+ * quarantine `q` only: no ref, no FETCH_HEAD, no tag following, no gc
+ * (`--refmap=` and object ids as the refspecs: nothing has a
+ * destination).  With `view` (rolling_fetch_view_create()), git
  * runs in that view of the repository, else in the repository itself.
  * git's progress and messages go to the terminal (`quiet`: only its
  * errors).  Returns 0, or a negative error when git could not be run or

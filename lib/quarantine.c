@@ -210,8 +210,16 @@ int rolling_quarantine_env_writer(struct rolling_quarantine_env *env,
 
 	if ((err = save_env(env)) < 0)
 		return err;
-	if ((err = set_alternates(env, q->objects)) < 0 ||
-	    setenv(env_names[0], q->path, 1) < 0 || setenv(env_names[2], q->path, 1) < 0) {
+	/*
+	 * Not GIT_QUARANTINE_PATH: from git 2.51 on, git fetch prepares a
+	 * ref transaction even when it updates no ref, and git refuses every
+	 * transaction under that variable.  The fetch writes no ref by its
+	 * arguments (fetch-objects.c), and where it runs in the view, any
+	 * ref it wrote would be the view's.  One inherited from a hook that
+	 * runs us is someone else's quarantine: not this fetch's.
+	 */
+	if ((err = set_alternates(env, q->objects)) < 0 || setenv(env_names[0], q->path, 1) < 0 ||
+	    unsetenv(env_names[2]) < 0) {
 		rolling_quarantine_env_restore(env);
 		return err < 0 ? err : rolling_error("cannot set the environment");
 	}

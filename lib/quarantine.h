@@ -34,8 +34,7 @@ int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository
 
 /*
  * Environment for a git child that must write into the quarantine
- * (`fetch`: its objects go there, and git refuses every ref update while
- * GIT_QUARANTINE_PATH is set) or only read from it (`verify-tag`).
+ * (`fetch`: its objects go there) or only read from it (`verify-tag`).
  * rolling_quarantine_env_restore() puts the environment back.
  */
 struct rolling_quarantine_env {
