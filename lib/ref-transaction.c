@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "ref-transaction.h"
+#include "ref-transaction-git.h"
+#include "repo-format.h"
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
@@ -531,6 +533,9 @@ int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_updat
 	size_t i;
 	int err;
 
+	/* Never a loose ref file beside a table stack: git writes those. */
+	if (rolling_repo_is_reftable(repo))
+		return rolling_ref_transaction_git(repo, updates, nr);
 	memset(&tx, 0, sizeof(tx));
 	tx.repo = repo;
 	tx.head_log.fd = -1;

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "git2-compat.h"
 #include "hazard.h"
+#include "repo-format.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -412,7 +413,8 @@ int rolling_repo_open_env(git_repository **repo)
 	if ((added = err = rolling_config_worktree_add(*repo)) < 0 ||
 	    (added && (err = worktree_config_bare(repo)) < 0) ||
 	    (err = choose_workdir(*repo, added)) < 0 ||
-	    (err = object_directories(*repo)) < 0) {
+	    (err = object_directories(*repo)) < 0 ||
+	    (err = rolling_repo_format_check(*repo)) < 0) {
 		git_repository_free(*repo);
 		*repo = NULL;
 		return err;

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run-command.h"
 #include "error.h"
+#include "fd-io.h"
 #include "strbuf.h"
 
 extern char **environ;
@@ -88,35 +90,104 @@ static char **child_environ(const char *const *env)
 	return out;
 }
 
+/* Where a child's standard input and error come from and go, besides the flags. */
+struct child_io {
+	const char *stdin_path;     /* open this as its stdin */
+	int stdin_fd;               /* else this, when >= 0 */
+	int stderr_fd;              /* its stderr, when >= 0 */
+};
+
 static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const char *stdin_path, char **out, unsigned flags);
+				const struct child_io *io, char **out, unsigned flags);
+
+static int run_with_stdin_path(const char *const *args, const char *const *env,
+			       const char *stdin_path, char **out, unsigned flags)
+{
+	struct child_io io = { stdin_path, -1, -1 };
+
+	return rolling_run_git_full(args, env, &io, out, flags);
+}
 
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
 {
-	return rolling_run_git_full(args, NULL, NULL, out, flags);
+	return run_with_stdin_path(args, NULL, NULL, out, flags);
 }
 
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags)
 {
-	return rolling_run_git_full(args, env, NULL, out, flags);
+	return run_with_stdin_path(args, env, NULL, out, flags);
 }
 
 int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
 			       unsigned flags)
 {
-	return rolling_run_git_full(args, NULL, stdin_path, out, flags);
+	return run_with_stdin_path(args, NULL, stdin_path, out, flags);
 }
 
 int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
 				   const char *stdin_path, char **out, unsigned flags)
 {
-	return rolling_run_git_full(args, env, stdin_path, out, flags);
+	return run_with_stdin_path(args, env, stdin_path, out, flags);
 }
 
-/* Run git with `env` on top of our environment and stdin from `stdin_path`, each optional. */
+/* An anonymous file holding `data`, read from its start; -1 with a message on errors. */
+static int memory_file(const char *name, const char *data, size_t len)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0) {
+		rolling_error("cannot create a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	if ((len && rolling_write_all(fd, data, len) < 0) || lseek(fd, 0, SEEK_SET) < 0) {
+		rolling_error("cannot write a temporary file: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
+		       size_t input_len, char **out, char **err_out, unsigned flags)
+{
+	struct child_io io = { NULL, -1, -1 };
+	int status;
+
+	if (err_out)
+		*err_out = NULL;
+	if (input && (io.stdin_fd = memory_file("git-rolling-stdin", input, input_len)) < 0)
+		return ROLLING_ERROR;
+	if (err_out && (io.stderr_fd = memory_file("git-rolling-stderr", NULL, 0)) < 0) {
+		status = ROLLING_ERROR;
+		goto out;
+	}
+	status = rolling_run_git_full(args, env, &io, out, flags);
+	if (err_out && status >= 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (lseek(io.stderr_fd, 0, SEEK_SET) < 0 || strbuf_read_fd(&sb, io.stderr_fd) < 0 ||
+		    !(*err_out = strbuf_detach(&sb))) {
+			strbuf_release(&sb);
+			if (out) {
+				free(*out);
+				*out = NULL;
+			}
+			status = rolling_error("cannot read what git %s said: %s", args[0],
+					       strerror(errno));
+		}
+	}
+out:
+	if (io.stdin_fd >= 0)
+		close(io.stdin_fd);
+	if (io.stderr_fd >= 0)
+		close(io.stderr_fd);
+	return status;
+}
+
+/* Run git with `env` on top of our environment and the standard files of `io`, each optional. */
 static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const char *stdin_path, char **out, unsigned flags)
+				const struct child_io *io, char **out, unsigned flags)
 {
 	char **envp = NULL;
 	const char **argv;
@@ -148,12 +219,16 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 		err = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
 	else if (flags & ROLLING_RUN_STDOUT_TO_STDERR)
 		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
-	if (!err && (flags & ROLLING_RUN_NO_STDERR))
+	if (!err && io->stderr_fd >= 0)
+		err = posix_spawn_file_actions_adddup2(&actions, io->stderr_fd, 2);
+	else if (!err && (flags & ROLLING_RUN_NO_STDERR))
 		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
 	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
 		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
-	if (!err && stdin_path)
-		err = posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
+	if (!err && io->stdin_path)
+		err = posix_spawn_file_actions_addopen(&actions, 0, io->stdin_path, O_RDONLY, 0);
+	else if (!err && io->stdin_fd >= 0)
+		err = posix_spawn_file_actions_adddup2(&actions, io->stdin_fd, 0);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));

@@ -43,6 +43,16 @@ int rolling_run_git_env_with_stdin(const char *const *args, const char *const *e
 				   const char *stdin_path, char **out, unsigned flags);
 
 /*
+ * The same, with `input` (input_len bytes) on git's standard input when
+ * it is not NULL, and, when `err_out` is not NULL, what git writes to
+ * its standard error collected apart in *err_out (NUL-terminated; the
+ * caller frees it, as *out), for a caller that reads git's words
+ * rather than showing them.
+ */
+int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
+		       size_t input_len, char **out, char **err_out, unsigned flags);
+
+/*
  * Start the program argv[0] (searched in PATH; argv is NULL-terminated
  * and includes it) with its standard output on a pipe, whose end we
  * read from is *fd, and return at once; rolling_finish_reading() reads

@@ -24,11 +24,17 @@
  *    git recorded here; git-rolling reads commits and trees only, and
  *    the git it runs to update a work tree fetches missing blobs;
  *  - preciousobjects: objects must not be deleted, and git-rolling
- *    deletes none (a fetch quarantine holds only its own).
+ *    deletes none (a fetch quarantine holds only its own);
+ *  - refstorage: refs kept in another format than libgit2's files
+ *    (reftable); rolling_repo_format_check() (repo-format.h) reads the
+ *    format after every open, gives a reftable repository a ref
+ *    database that asks git, and refuses any other format, so libgit2's
+ *    own never reads or writes a ref of such a repository.
  * objectformat stays libgit2's to judge: a SHA-256 repository must not
  * be read as SHA-1.
  */
-static const char *const git_extensions[] = { "worktreeconfig", "partialclone", "preciousobjects" };
+static const char *const git_extensions[] = { "worktreeconfig", "partialclone", "preciousobjects",
+						    "refstorage" };
 
 int rolling_setup(void)
 {

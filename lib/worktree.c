@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <git2/sys/repository.h>
 #include "worktree.h"
+#include "repo-format.h"
 #include "alloc.h"
 #include "disk-space.h"
 #include "error.h"
@@ -97,19 +98,49 @@ static int file_names_ref(const char *path, const char *prefix, const char *refn
 }
 
 /*
+ * A work tree's HEAD names refname.  In a reftable repository HEAD lives
+ * in the work tree's table stack, not in its file (which git leaves
+ * naming "refs/heads/.invalid"): git is asked, by the name git gives
+ * another work tree's HEAD (`head_ref`: main-worktree/HEAD,
+ * worktrees/<id>/HEAD).
+ */
+static int head_names_ref(git_repository *repo, int reftable, const char *gitdir,
+			  const char *head_ref, const char *refname)
+{
+	git_reference *head;
+	char *path;
+	int names;
+
+	if (!reftable) {
+		path = path_join(gitdir, "HEAD");
+		names = path && file_names_ref(path, "ref: ", refname);
+		free(path);
+		return names;
+	}
+	if (git_reference_lookup(&head, repo, head_ref) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	names = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+		!strcmp(git_reference_symbolic_target(head), refname);
+	git_reference_free(head);
+	return names;
+}
+
+/*
  * As git's find_shared_symref(): HEAD names the branch, or a rebase of
  * it is in progress, or a bisection started on it.
  */
-static int gitdir_has_branch(const char *gitdir, const char *refname)
+static int gitdir_has_branch(git_repository *repo, int reftable, const char *gitdir,
+			     const char *head_ref, const char *refname)
 {
 	static const struct { const char *file, *prefix; int short_name; } where[] = {
-		{ "HEAD", "ref: ", 0 },
 		{ "rebase-merge/head-name", "", 0 },
 		{ "rebase-apply/head-name", "", 0 },
 		{ "BISECT_START", "", 1 },
 	};
 	size_t i;
-	int found = 0;
+	int found = head_names_ref(repo, reftable, gitdir, head_ref, refname);
 
 	for (i = 0; !found && i < sizeof(where) / sizeof(where[0]); i++) {
 		char *path = path_join(gitdir, where[i].file);
@@ -133,6 +164,7 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 	const char *common = git_repository_commondir(repo);
 	const char *own = git_repository_path(repo);
 	char *dir = path_join(common, "worktrees/");
+	int reftable = rolling_repo_is_reftable(repo);
 	struct dirent *entry;
 	DIR *worktrees;
 	int found = 0;
@@ -146,7 +178,8 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 			int bare = git_repository_is_bare(main_repo);
 
 			git_repository_free(main_repo);
-			found = !bare && gitdir_has_branch(common, refname);
+			found = !bare && gitdir_has_branch(repo, reftable, common,
+							   "main-worktree/HEAD", refname);
 		}
 	}
 	/*
@@ -156,12 +189,18 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 	 */
 	if (!found && dir && (worktrees = opendir(dir))) {
 		while (!found && (entry = readdir(worktrees))) {
-			char *gitdir;
+			char *gitdir, *head_ref;
 
 			if (entry->d_name[0] == '.' ||
 			    asprintf(&gitdir, "%s%s/", dir, entry->d_name) < 0)
 				continue;
-			found = !same_dir(gitdir, own) && gitdir_has_branch(gitdir, refname);
+			if (asprintf(&head_ref, "worktrees/%s/HEAD", entry->d_name) < 0) {
+				free(gitdir);
+				continue;
+			}
+			found = !same_dir(gitdir, own) &&
+				gitdir_has_branch(repo, reftable, gitdir, head_ref, refname);
+			free(head_ref);
 			free(gitdir);
 		}
 		closedir(worktrees);

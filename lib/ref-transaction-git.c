@@ -1,0 +1,165 @@
+#include <stdlib.h>
+#include <string.h>
+#include "ref-transaction-git.h"
+#include "error.h"
+#include "run-command.h"
+#include "strbuf.h"
+
+/* --- the message ---------------------------------------------------------- */
+
+static void add_message(const char ***list, size_t *nr, const char *message)
+{
+	size_t i;
+
+	if (!message || !*message)
+		return;
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*list)[i], message))
+			return;
+	(*list)[(*nr)++] = message;
+}
+
+/* The length of the head every message starts with, up to and with its last ": ". */
+static size_t common_head(const char **list, size_t nr)
+{
+	size_t len = strlen(list[0]), i, j;
+
+	for (i = 1; i < nr; i++) {
+		for (j = 0; j < len && list[i][j] == list[0][j]; j++)
+			;
+		len = j;
+	}
+	while (len >= 2 && !(list[0][len - 2] == ':' && list[0][len - 1] == ' '))
+		len--;
+	return len >= 2 ? len : 0;
+}
+
+char *rolling_ref_transaction_message(const struct rolling_ref_update *updates, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char **list;
+	size_t all = 0, distinct = 0, i, j, head;
+
+	for (i = 0; i < nr; i++)
+		all += updates[i].moves_nr ? updates[i].moves_nr : 1;
+	if (!(list = calloc(all ? all : 1, sizeof(*list))))
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		if (!updates[i].moves_nr)
+			add_message(&list, &distinct, updates[i].message);
+		for (j = 0; j < updates[i].moves_nr; j++)
+			add_message(&list, &distinct, updates[i].moves[j].message);
+	}
+	head = distinct ? common_head(list, distinct) : 0;
+	strbuf_add(&sb, distinct ? list[0] : "", head);
+	for (i = 0; i < distinct; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", list[i] + head);
+	free(list);
+	if (strbuf_oom(&sb)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* --- the transaction ------------------------------------------------------- */
+
+static int is_logged_by_default(const char *refname)
+{
+	return !strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13);
+}
+
+/* "update <ref>\0<new>\0<old>\0", or "create <ref>\0<new>\0" for a ref that must not exist. */
+static void add_update(struct strbuf *in, const struct rolling_ref_update *u)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	strbuf_addf(in, "%s %s", u->had_old ? "update" : "create", u->refname);
+	strbuf_addch(in, '\0');
+	strbuf_addstr(in, git_oid_tostr(hex, sizeof(hex), &u->new_oid));
+	strbuf_addch(in, '\0');
+	if (u->had_old) {
+		strbuf_addstr(in, git_oid_tostr(hex, sizeof(hex), &u->old_oid));
+		strbuf_addch(in, '\0');
+	}
+}
+
+/* 1 when the ref is no longer where the caller saw it (or, had_old 0, exists). */
+static int was_moved(git_repository *repo, const struct rolling_ref_update *u)
+{
+	git_oid now;
+	int err = git_reference_name_to_id(&now, repo, u->refname);
+
+	git_error_clear();
+	if (err == GIT_ENOTFOUND)
+		return u->had_old;
+	if (err < 0)
+		return 0;
+	return !u->had_old || !git_oid_equal(&now, &u->old_oid);
+}
+
+/*
+ * git refused: a compare-and-swap lost to another process, or git's
+ * own reason (a full disk, a lock held too long).
+ */
+static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
+		  int status, char *said)
+{
+	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (was_moved(repo, &updates[i]))
+			return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another"
+						  " process", updates[i].refname);
+	if (why)
+		why[strcspn(why, "\n")] = '\0';
+	if (status < 0)
+		return status;
+	return rolling_error("cannot update %s%s: git update-ref failed (exit status %d)%s%s",
+			     updates[0].refname, nr > 1 ? " and the other refs" : "", status,
+			     why && *why ? ": " : "", why ? why : "");
+}
+
+int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_update *updates,
+				size_t nr)
+{
+	const char *args[8];
+	struct strbuf in = STRBUF_INIT;
+	char *message, *out = NULL, *said = NULL;
+	size_t i, argc = 0;
+	int force_logs = 0, status;
+
+	if (!nr)
+		return 0;
+	if (!(message = rolling_ref_transaction_message(updates, nr)))
+		return rolling_error_nomem();
+	for (i = 0; i < nr; i++) {
+		add_update(&in, &updates[i]);
+		force_logs |= !is_logged_by_default(updates[i].refname);
+	}
+	if (strbuf_oom(&in)) {
+		free(message);
+		strbuf_release(&in);
+		return rolling_error_nomem();
+	}
+	args[argc++] = "update-ref";
+	args[argc++] = "-z";
+	args[argc++] = "--stdin";
+	if (force_logs)
+		args[argc++] = "--create-reflog";
+	/* git refuses an empty message: none is no message. */
+	if (*message) {
+		args[argc++] = "-m";
+		args[argc++] = message;
+	}
+	args[argc] = NULL;
+	status = rolling_run_git_io(args, NULL, in.buf, in.len, &out, &said, ROLLING_RUN_CAPTURE);
+	if (status)
+		status = failed(repo, updates, nr, status, said);
+	free(out);
+	free(said);
+	free(message);
+	strbuf_release(&in);
+	return status;
+}

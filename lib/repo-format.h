@@ -1,0 +1,27 @@
+#ifndef ROLLING_REPO_FORMAT_H
+#define ROLLING_REPO_FORMAT_H
+
+#include <git2.h>
+
+/*
+ * The formats a repository stores its refs and objects in, as its own
+ * configuration declares them (extensions.refStorage,
+ * extensions.objectFormat), checked after every open whatever libgit2
+ * allowed:
+ *
+ *  - refs in "files" (no extension): libgit2 reads and git-rolling
+ *    writes them (ref-transaction.h);
+ *  - refs in "reftable" (git 2.45's format, Git 3.0's default): no
+ *    libgit2 release reads them, so libgit2's ref database is replaced
+ *    by one that asks git (refdb-git.h), and every write goes through
+ *    git's own transaction;
+ *  - any other ref format, and objects in any format but SHA-1, are
+ *    refused with a message that names the format and the way out,
+ *    before anything is read or written.
+ */
+int rolling_repo_format_check(git_repository *repo);
+
+/* 1 when the repository keeps its refs in reftable, 0 in files. */
+int rolling_repo_is_reftable(git_repository *repo);
+
+#endif
