@@ -2,7 +2,7 @@
 #define ROLLING_REF_TRANSACTION_GIT_H
 
 #include <git2.h>
-#include "ref-transaction.h"
+#include "ref-update.h"
 
 /*
  * rolling_ref_transaction() in a repository whose refs only git writes
