@@ -366,7 +366,7 @@ stable_tree_week_of () {
 # A generated tree is kept in $STABLE_TREE_CACHE (default
 # t/.fixture-cache, which `make test` empties before every run), under a
 # key made of everything the generator reads: its own source, git's
-# version, the global configuration, the scheme and every knob above (and
+# version and the formats it gives new repositories, the global configuration, the scheme and every knob above (and
 # the signing key, when it exists already).  A request copies the cached
 # .git and checks out its work tree, as the generator's last step does,
 # so a copy cannot be told from a tree generated in place.  Entries are
@@ -391,6 +391,9 @@ stable_tree_cache_key_ () {
 	{
 		echo "generator $stable_tree_source_" &&
 		git --version &&
+		# A build with Git 3.0's defaults makes reftable repositories.
+		{ git version --build-options 2>/dev/null | grep "^default-" || :; } &&
+		echo "formats ${GIT_DEFAULT_REF_FORMAT:-} ${GIT_DEFAULT_HASH:-}" &&
 		echo "scheme $1" &&
 		echo "mainline $2" &&
 		echo "lts $3" &&
