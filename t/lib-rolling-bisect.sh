@@ -167,3 +167,15 @@ bisect_by_hand () {
 	# Stage one is over and stage two has started: go on.
 	bisect_by_hand "$1"
 }
+
+# git_bisect_found COMMIT: git's own bisection, as its log records it,
+# found COMMIT as the first bad commit.  The log's comment says so in
+# words that changed ("# first bad commit: [<id>] ..." up to git 2.54,
+# "# first 'bad' commit: [<id>] ..." from 2.55, the term quoted): read the
+# one id of the comment that starts "# first " and names one.
+git_bisect_found () {
+	git bisect log >gbf.log &&
+	sed -n "s/^# first .* commit: \[\([0-9a-f]*\)\].*/\1/p" gbf.log >gbf.found &&
+	git rev-parse --verify "$1^{commit}" >gbf.expect &&
+	test_cmp gbf.expect gbf.found
+}

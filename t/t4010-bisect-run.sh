@@ -32,8 +32,7 @@ bisect_run () {
 	expected_report "$1" >expect &&
 	test_cmp expect run.out &&
 	test_path_is_missing .git/ROLLING_BISECT &&
-	git bisect log >log &&
-	grep "^# first bad commit: \[$(git rev-parse "$1")\]" log &&
+	git_bisect_found "$1" &&
 	git bisect reset >/dev/null 2>&1 &&
 	test "$(git symbolic-ref HEAD)" = refs/heads/master &&
 	test_path_is_missing .git/BISECT_START
