@@ -179,3 +179,20 @@ git_bisect_found () {
 	git rev-parse --verify "$1^{commit}" >gbf.expect &&
 	test_cmp gbf.expect gbf.found
 }
+
+# git_bisects_in_subdirectory DIR: ask git whether its own bisect runs
+# in DIR, a subdirectory of a work tree with a history: git 2.39
+# (git-bisect.sh) refuses anywhere but at the top ("You need to run
+# this command from the toplevel of the working tree."), the builtin of
+# git 2.40 runs there.  A real start, without a checkout, then a reset.
+# Sets the prerequisite BISECT_IN_SUBDIRECTORY when it runs; when it
+# does not, leaves git's refusal in $TRASH_DIRECTORY/git-bisect-refusal.
+git_bisects_in_subdirectory () {
+	if (cd "$1" && git bisect start --no-checkout HEAD HEAD~1 >/dev/null 2>"$TRASH_DIRECTORY/git-bisect-refusal")
+	then
+		git -C "$1" bisect reset >/dev/null 2>&1 &&
+		test_set_prereq BISECT_IN_SUBDIRECTORY
+	else
+		test -s "$TRASH_DIRECTORY/git-bisect-refusal"
+	fi
+}
