@@ -15,10 +15,12 @@ verify-tag, rev-list) is the oracle.
 . "$TEST_DIRECTORY"/lib-verify.sh
 
 # retag NAME TAG-TEXT: point refs/tags/NAME at a new tag object whose
-# text is TAG-TEXT (printf format, %s the base commit), written as is.
+# text is TAG-TEXT (printf format, %s the base commit), written as is:
+# --literally, for the names git's fsck rejects (git 2.39 writes a tag
+# named "v5.19." as it is; 2.47 and 2.55 refuse it as badTagName).
 retag () {
 	printf "$2" "$(cat "$TRASH_DIRECTORY/base")" |
-	git hash-object -t tag -w --stdin >"$TRASH_DIRECTORY/new-tag" &&
+	git hash-object -t tag -w --literally --stdin >"$TRASH_DIRECTORY/new-tag" &&
 	git update-ref "refs/tags/$1" "$(cat "$TRASH_DIRECTORY/new-tag")"
 }
 
