@@ -226,11 +226,11 @@ test_expect_success 'a branch that cannot be created leaves no configuration beh
 
 test_expect_success 'works in a bare repository' '
 	git clone -q --bare tree bare.git &&
-	git -C bare.git update-ref -d refs/heads/linux-rolling-stable &&
-	git -C bare.git rolling init -q linux-rolling-stable &&
-	test "$(git -C bare.git rev-parse linux-rolling-stable)" = \
-		"$(git -C bare.git rev-parse $(cat newest-6.2)^{commit})" &&
-	test "$(git -C bare.git config rolling.linux-rolling-stable.policy)" = stable
+	git --git-dir=bare.git update-ref -d refs/heads/linux-rolling-stable &&
+	git --git-dir=bare.git rolling init -q linux-rolling-stable &&
+	test "$(git --git-dir=bare.git rev-parse linux-rolling-stable)" = \
+		"$(git --git-dir=bare.git rev-parse $(cat newest-6.2)^{commit})" &&
+	test "$(git --git-dir=bare.git config rolling.linux-rolling-stable.policy)" = stable
 '
 
 test_expect_success 'works from a subdirectory of the work tree' '

@@ -275,17 +275,25 @@ test_expect_success 'replace refs draw a warning' '
 	grep "^warning: refs/replace/ is not empty" err
 '
 
+# A bare repository named by GIT_DIR, as git's hooks and
+# contrib/systemd/git-rolling-update run it (t8030 has the search).
 test_expect_success 'works in a bare repository, without touching anything else' '
 	git clone -q --bare tree bare.git &&
-	cd bare.git &&
-	git config rolling.linux-rolling-stable.policy stable &&
-	git config rolling.linux-rolling-stable.releasePattern "$(git -C ../tree config rolling.linux-rolling-stable.releasePattern)" &&
-	git config rolling.linux-rolling-stable.mainlinePattern "$(git -C ../tree config rolling.linux-rolling-stable.mainlinePattern)" &&
-	git update-ref refs/heads/linux-rolling-stable v6.2.1^{commit} &&
-	git rolling advance >out &&
-	grep "^linux-rolling-stable: v6.2.1 -> " out &&
-	check_rolling_merge linux-rolling-stable &&
-	test_path_is_missing index
+	release=$(git -C tree config rolling.linux-rolling-stable.releasePattern) &&
+	mainline=$(git -C tree config rolling.linux-rolling-stable.mainlinePattern) &&
+	(
+		cd bare.git &&
+		GIT_DIR=. &&
+		export GIT_DIR &&
+		git config rolling.linux-rolling-stable.policy stable &&
+		git config rolling.linux-rolling-stable.releasePattern "$release" &&
+		git config rolling.linux-rolling-stable.mainlinePattern "$mainline" &&
+		git update-ref refs/heads/linux-rolling-stable v6.2.1^{commit} &&
+		git rolling advance >out &&
+		grep "^linux-rolling-stable: v6.2.1 -> " out &&
+		check_rolling_merge linux-rolling-stable &&
+		test_path_is_missing index
+	)
 '
 
 test_expect_success 'usage' '

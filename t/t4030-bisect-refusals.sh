@@ -28,20 +28,20 @@ test_expect_success 'setup: a rolling branch from week 11 to week 40' '
 
 test_expect_success 'a bare repository is refused' '
 	git clone -q --bare tree bare.git &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper start \
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper start \
 		--branch linux-rolling-stable --preset linux v6.1.4 v6.0.5 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err &&
 	test_path_is_missing bare.git/BISECT_START &&
 	test_path_is_missing bare.git/ROLLING_BISECT &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper next 2>err &&
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper next 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper run true 2>err &&
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper run true 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err
 '
 
 test_expect_success 'steps needs no work tree' '
 	git -C tree rolling bisect-helper steps v6.0.5 v6.1.4 >expect &&
-	git -C bare.git rolling bisect-helper steps --branch linux-rolling-stable --preset linux \
+	git --git-dir=bare.git rolling bisect-helper steps --branch linux-rolling-stable --preset linux \
 		v6.0.5 v6.1.4 >actual &&
 	test_cmp expect actual
 '
