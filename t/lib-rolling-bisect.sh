@@ -63,6 +63,7 @@ rolling_history_make_ () {
 rolling_history_key_ () {
 	{
 		echo "rolling_history $rh_week $rh_last $*" &&
+		echo "ref-format $(test_ref_format "$rh_dir")" &&
 		git -C "$rh_dir" for-each-ref &&
 		cat "$rh_dir/.git/stable-timeline" \
 			"$TEST_DIRECTORY/lib-rolling-bisect.sh" "$TEST_DIRECTORY/lib-rolling.sh" &&
