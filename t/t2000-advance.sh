@@ -222,16 +222,16 @@ test_expect_success 'no identity: refused before anything is written' '
 
 test_expect_success 'a held ref lock makes advance fail, naming the lock, and nothing is lost' '
 	cd tree &&
-	gitdir=$(git rev-parse --absolute-git-dir) &&
-	: >"$gitdir/refs/heads/anon.lock" &&
-	test_when_finished "rm -f \"$gitdir/refs/heads/anon.lock\"" &&
+	lock=$(test_ref_lock_file . refs/heads/anon) &&
+	: >"$lock" &&
+	test_when_finished "rm -f \"$lock\"" &&
 	refs_snapshot ../before &&
 	test_expect_code 128 git rolling advance anon 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/anon.: .$gitdir/refs/heads/anon.lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/heads/anon.: .$lock. exists$" err &&
 	grep "^another git process seems to be running in this repository; if none is, one crashed earlier: remove the file and try again$" err &&
 	refs_snapshot ../after &&
 	test_cmp ../before ../after &&
-	rm "$gitdir/refs/heads/anon.lock" &&
+	rm "$lock" &&
 	git rolling advance -q anon &&
 	check_rolling_merge anon
 '

@@ -221,6 +221,20 @@ test_write_refs () {
 	fi
 }
 
+# test_ref_lock_file DIR REF: the lock file git's writers of REF take in
+# the repository whose work tree is DIR, for the tests of a lock another
+# process holds: REF's own (refs/heads/x.lock) in files, the table
+# stack's (reftable/tables.list.lock), which every writer takes, in
+# reftable.
+test_ref_lock_file () {
+	test_rl_common_=$(git -C "$1" rev-parse --path-format=absolute --git-common-dir) &&
+	case $(test_ref_format "$1") in
+	files) echo "$test_rl_common_/$2.lock" ;;
+	reftable) echo "$test_rl_common_/reftable/tables.list.lock" ;;
+	*) BUG "test_ref_lock_file: a ref format test-lib does not know" ;;
+	esac
+}
+
 # --- prerequisites ------------------------------------------------------
 
 test_prereqs_=
