@@ -2,7 +2,7 @@
 #include <string.h>
 #include "repo-format.h"
 #include "error.h"
-#include "refdb-git.h"
+#include "refdb-reftable.h"
 
 /*
  * git reads the repository format from the repository's own config file
@@ -65,7 +65,7 @@ int rolling_repo_format_check(git_repository *repo)
 		return err;
 	}
 	if (!strcasecmp(format, "reftable"))
-		err = rolling_refdb_git_install(repo);
+		err = rolling_refdb_reftable_install(repo);
 	else
 		err = rolling_error("'%s' stores its refs in the '%s' format"
 				    " (extensions.refStorage), which git rolling cannot read;"

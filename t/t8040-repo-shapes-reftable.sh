@@ -28,11 +28,15 @@ else
 fi
 rm -rf probe-reftable
 
-# twin_copy FROM TO: a copy of the non-bare repository FROM whose refs are reftable.
+# twin_copy FROM TO FORMAT: a copy of the non-bare repository FROM
+# whose refs are in FORMAT.
 twin_copy () {
 	cp -R "$1" "$2" &&
-	git -C "$2" refs migrate --ref-format=reftable &&
-	test "$(git -C "$2" rev-parse --show-ref-format)" = reftable
+	if test "$(git -C "$2" rev-parse --show-ref-format)" != "$3"
+	then
+		git -C "$2" refs migrate --ref-format="$3"
+	fi &&
+	test "$(git -C "$2" rev-parse --show-ref-format)" = "$3"
 }
 
 # twin_do COMMAND...: run COMMAND in files/ and rt/ (or $twin_a and
@@ -108,8 +112,14 @@ no_loose_refs () {
 test_expect_success REFTABLE 'setup: a stable tree and its reftable twin' '
 	stable_tree_linux tree &&
 	stable_tree_replay tree 40 &&
-	cp -R tree files &&
-	twin_copy tree rt &&
+	# git refs migrate moves reflogs from 2.48 on: both twins start
+	# without (the fixture is generated in the format git makes).
+	if test "$(git -C tree rev-parse --show-ref-format)" = files
+	then
+		rm -rf tree/.git/logs
+	fi &&
+	twin_copy tree files files &&
+	twin_copy tree rt reftable &&
 	refs_of files >files.refs && refs_of rt >rt.refs &&
 	test_cmp files.refs rt.refs
 '
