@@ -255,7 +255,8 @@ test_expect_success REFTABLE 'bare servers: init and advance there, with git --g
 	 grep "^exit 0$" rt.git.out &&
 	 twin_do git --git-dir=. rolling verify linux-rolling-stable &&
 	 grep "verified" rt.git.out) &&
-	refs_of files.git >files.refs && refs_of rt.git >rt.refs &&
+	git --git-dir=files.git for-each-ref --format="%(refname) %(objectname) %(*objectname)" >files.refs &&
+	git --git-dir=rt.git for-each-ref --format="%(refname) %(objectname) %(*objectname)" >rt.refs &&
 	test_cmp files.refs rt.refs &&
 	(cd rt.git && test "$(find refs -type f)" = refs/heads && test_path_is_missing packed-refs)
 '
