@@ -60,11 +60,12 @@ reflog_of () {
 	git -C "$1" reflog show --format="%H %gs" "$2" --
 }
 
-# joined_lines REF COUNT: the reflog line the reftable twin writes for
-# the COUNT newest lines of REF's reflog in files/: the newest id, and
-# the messages oldest first, "rolling: " once (ref-transaction-git.h).
+# joined_lines REF COUNT [DIR]: the reflog line the reftable twin writes
+# for the COUNT newest lines of REF's reflog in DIR (files/): the newest
+# id, and the messages oldest first, "rolling: " once
+# (ref-transaction-git.h).
 joined_lines () {
-	reflog_of files "$1" | head -n "$2" |
+	reflog_of "${3:-files}" "$1" | head -n "$2" |
 	awk 'NR == 1 { tip = $1 }
 	     { sub(/^[0-9a-f]* rolling: /, ""); m[NR] = $0 }
 	     END { s = ""; for (i = NR; i >= 1; i--) s = s (i < NR ? ", " : "") m[i]
@@ -190,6 +191,30 @@ test_expect_success REFTABLE 'advance of many steps at once: one git transaction
 	reftable_log_ok rt linux-rolling-lts $log_lines
 '
 
+test_expect_success REFTABLE 'linked work trees: a branch checked out in another is refused, its own advances' '
+	for twin in files rt
+	do
+		git -C $twin worktree add -q ../$twin-wt elsewhere || return 1
+	done &&
+	stable_tree_replay files 62 && stable_tree_replay rt 62 &&
+	twin_do test_expect_code 128 git rolling advance elsewhere &&
+	grep "^fatal: .elsewhere. is checked out in another work tree; not moving it$" rt.out &&
+	(twin_a=files-wt twin_b=rt-wt &&
+	 twin_do git rolling advance elsewhere &&
+	 grep "^exit 0$" rt-wt.out) &&
+	test "$(git -C rt-wt rev-parse HEAD)" = "$(git -C files-wt rev-parse HEAD)" &&
+	test "$(git -C rt-wt symbolic-ref HEAD)" = refs/heads/elsewhere &&
+	git -C rt-wt status --porcelain >status &&
+	test_must_be_empty status &&
+	# Its HEAD reflog: the series switch in one line, the rest the same.
+	steps=$(($(reflog_of files-wt HEAD | wc -l) - $(reflog_of rt-wt HEAD | wc -l) + 1)) &&
+	test $steps = 2 &&
+	{ joined_lines HEAD $steps files-wt && reflog_of files-wt HEAD | tail -n +$((steps + 1)); } >expect &&
+	reflog_of rt-wt HEAD >actual &&
+	test_cmp expect actual &&
+	no_loose_refs rt-wt
+'
+
 test_expect_success REFTABLE 'verify, log, describe print the same' '
 	twin_do git rolling verify &&
 	twin_do git rolling verify --json linux-rolling-stable linux-rolling-lts &&
@@ -307,6 +332,26 @@ test_expect_success REFTABLE 'a reftable consumer fetches and pulls from a refta
 	test_cmp expect actual &&
 	no_loose_refs rt-consumer &&
 	git -C rt-consumer fsck --no-progress --no-dangling
+'
+
+test_expect_success REFTABLE 'signed releases: advance embeds them, verify --signatures checks them' '
+	STABLE_SIGNED_TAGS=1 STABLE_MAINLINE="5.19 6.0 6.1" stable_tree_linux signed &&
+	stable_tree_replay signed 20 &&
+	if test "$(git -C signed rev-parse --show-ref-format)" = files
+	then
+		rm -rf signed/.git/logs
+	fi &&
+	twin_copy signed files-signed files &&
+	twin_copy signed rt-signed reftable &&
+	(twin_a=files-signed twin_b=rt-signed &&
+	 twin_do git rolling init -q --at v6.0.2 linux-rolling-stable &&
+	 stable_tree_replay files-signed 24 && stable_tree_replay rt-signed 24 &&
+	 twin_do git rolling advance linux-rolling-stable &&
+	 twin_do git rolling verify --signatures linux-rolling-stable &&
+	 grep "^exit 0$" rt-signed.out) &&
+	git -C rt-signed cat-file commit linux-rolling-stable >raw &&
+	grep "^mergetag object " raw &&
+	test "$(git -C rt-signed rev-parse linux-rolling-stable)" = "$(git -C files-signed rev-parse linux-rolling-stable)"
 '
 
 test_expect_success REFTABLE 'git fsck finds the reftable twin whole, as the files one' '
