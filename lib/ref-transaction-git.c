@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ref-transaction-git.h"
 #include "disk-space.h"
+#include "git2-compat.h"
 #include "error.h"
 #include "run-command.h"
 #include "strbuf.h"
