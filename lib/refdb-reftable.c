@@ -194,8 +194,9 @@ static int other_worktree(struct strbuf *dir, const char **bare, struct reftable
 		*bare = name + 14;
 		return 1;
 	}
+	/* An id is a directory of worktrees/: not ".", "..", nor hidden. */
 	if (strncmp(name, "worktrees/", 10) || !(slash = strchr(name + 10, '/')) ||
-	    slash == name + 10 || !is_per_worktree(slash + 1))
+	    slash == name + 10 || name[10] == '.' || !is_per_worktree(slash + 1))
 		return 0;
 	strbuf_addf(dir, "%s/%.*s/reftable", db->worktrees_dir, (int)(slash - name - 10),
 		    name + 10);
@@ -216,9 +217,8 @@ static int lookup_other(git_reference **out, struct reftable_refdb *db, const ch
 		strbuf_release(&dir);
 		return 0;
 	}
-	if (strbuf_oom(&dir) || strchr(dir.buf + strlen(db->worktrees_dir), '.'))
-		err = strbuf_oom(&dir) ? rolling_error_nomem() :
-		      rolling_error("'%s' is no work tree's ref", name);
+	if (strbuf_oom(&dir))
+		err = rolling_error_nomem();
 	else if (!(err = rolling_reftable_read(&stack, dir.buf))) {
 		if ((r = rolling_reftable_find(&stack, bare)) && usable(r))
 			err = (*out = make_ref(name, r)) ? 0 : rolling_error_nomem();
