@@ -421,6 +421,25 @@ test_expect_success REFTABLE,SMALL_FS 'a full disk: advance writes all or nothin
 	small_fs_umount
 '
 
+# The system git, where it is one that knows no reftable (Debian 12: 2.39).
+test_expect_success REFTABLE 'a git that cannot read the repository: refused with its words' '
+	old_git=$(command -v -p git) &&
+	if "$old_git" -C rt rev-parse --show-ref-format >/dev/null 2>&1
+	then
+		skip_reason="$old_git reads reftable" &&
+		echo "# skipped: $skip_reason"
+	else
+		(cd rt/.git && find . -type f | sort | xargs md5sum) >before &&
+		(cd rt && PATH=$GIT_ROLLING_BUILD_DIR:$(dirname "$old_git"):$PATH &&
+		 test_expect_code 128 git-rolling status 2>../err &&
+		 test_expect_code 128 git-rolling-advance 2>>../err) &&
+		grep "^fatal: .* keeps its refs in reftable, which only git writes, but git cannot use it: unknown repository extension found: refstorage$" err &&
+		test_line_count = 2 err &&
+		(cd rt/.git && find . -type f | sort | xargs md5sum) >after &&
+		test_cmp before after
+	fi
+'
+
 test_expect_success REFTABLE 'an unknown ref format is refused by name, nothing written' '
 	cp -R rt odd &&
 	sed -i "s/refstorage = reftable/refstorage = bogus/" odd/.git/config &&
