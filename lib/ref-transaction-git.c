@@ -1,6 +1,10 @@
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ref-transaction-git.h"
+#include "disk-space.h"
+#include "git2-compat.h"
 #include "error.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -98,9 +102,41 @@ static int was_moved(git_repository *repo, const struct rolling_ref_update *u)
 	return !u->had_old || !git_oid_equal(&now, &u->old_oid);
 }
 
+/* Where git writes the tables, full? */
+static int out_of_space(git_repository *repo)
+{
+	char *dir;
+	int full;
+
+	if (asprintf(&dir, "%sreftable", git_repository_commondir(repo)) < 0)
+		return 0;
+	full = rolling_out_of_space(dir);
+	free(dir);
+	return full;
+}
+
+/* 1 when every ref holds what the transaction was to write. */
+static int all_written(git_repository *repo, const struct rolling_ref_update *updates, size_t nr)
+{
+	git_oid now;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (git_reference_name_to_id(&now, repo, updates[i].refname) < 0 ||
+		    !git_oid_equal(&now, &updates[i].new_oid)) {
+			git_error_clear();
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * git refused: a compare-and-swap lost to another process, or git's
- * own reason (a full disk, a lock held too long).
+ * own reason (a full disk, a lock held too long).  Or git failed after
+ * its transaction was committed: it compacts the stack once the new
+ * table is in place, and reports a failure of that (a full disk) as the
+ * transaction's own, while every ref holds its new value.
  */
 static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
 		  int status, char *said)
@@ -108,14 +144,24 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
 	size_t i;
 
+	if (why)
+		why[strcspn(why, "\n")] = '\0';
+	if (status > 0 && status <= 128 && all_written(repo, updates, nr)) {
+		rolling_warning("the refs were written, then git update-ref failed: %s",
+				why && *why ? why : "(it said nothing)");
+		return 0;
+	}
 	for (i = 0; i < nr; i++)
 		if (was_moved(repo, &updates[i]))
 			return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another"
 						  " process", updates[i].refname);
-	if (why)
-		why[strcspn(why, "\n")] = '\0';
 	if (status < 0)
 		return status;
+	/* git's reftable code says "I/O error" when the disk is full. */
+	if (status <= 128 && out_of_space(repo))
+		return rolling_error("cannot update %s%s: %s (git update-ref: %s); nothing was"
+				     " changed", updates[0].refname, nr > 1 ? " and the other refs" : "",
+				     strerror(ENOSPC), why && *why ? why : "failed");
 	return rolling_error("cannot update %s%s: git update-ref failed (exit status %d)%s%s",
 			     updates[0].refname, nr > 1 ? " and the other refs" : "", status,
 			     why && *why ? ": " : "", why ? why : "");

@@ -2,7 +2,9 @@
 #include <string.h>
 #include "repo-format.h"
 #include "error.h"
-#include "refdb-git.h"
+#include "refdb-reftable.h"
+#include "run-command.h"
+#include "strbuf.h"
 
 /*
  * git reads the repository format from the repository's own config file
@@ -52,6 +54,65 @@ static int check_objects(git_repository *repo)
 	return err;
 }
 
+/* The same directory, however spelt (a final '/', a symbolic link)? */
+static int same_dir(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	int same = ra && rb && !strcmp(ra, rb);
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/*
+ * git writes every ref of a reftable repository, so the git on PATH must
+ * read this repository, and find the same one here: a git too old for
+ * reftable (before 2.45) refuses it, and so do we, with git's words,
+ * before anything is read or written.
+ */
+static int check_git_agrees(git_repository *repo)
+{
+	const char *args[] = { "rev-parse", "--absolute-git-dir", "--show-ref-format", NULL };
+	char *out = NULL, *said = NULL, *format;
+	int status, err = 0;
+
+	status = rolling_run_git_io(args, NULL, NULL, 0, &out, &said, ROLLING_RUN_CAPTURE);
+	if (status < 0)
+		return status;
+	if (status) {
+		char *fatal = strstr(said, "fatal: ");
+		struct strbuf why = STRBUF_INIT;
+
+		/* git's words on one line: "...found:\n\trefstorage" */
+		for (fatal = fatal ? fatal + 7 : said; *fatal; fatal++)
+			if (*fatal != '\n' && *fatal != '\t')
+				strbuf_addch(&why, *fatal);
+			else if (why.len && why.buf[why.len - 1] != ' ' && fatal[1])
+				strbuf_addch(&why, ' ');
+		while (why.len && why.buf[why.len - 1] == ' ')
+			strbuf_setlen(&why, why.len - 1);
+		err = rolling_error("'%s' keeps its refs in reftable, which only git writes, but"
+				    " git cannot use it: %s", git_repository_commondir(repo),
+				    why.len ? why.buf : "(it said nothing)");
+		strbuf_release(&why);
+	} else if (!(format = strchr(out, '\n'))) {
+		err = rolling_error("git rev-parse said nothing of the repository");
+	} else {
+		*format++ = '\0';
+		format[strcspn(format, "\n")] = '\0';
+		if (!same_dir(out, git_repository_path(repo)))
+			err = rolling_error("git finds the repository '%s' here, not '%s'", out,
+					    git_repository_path(repo));
+		else if (strcmp(format, "reftable"))
+			err = rolling_error("git reads the refs of '%s' as '%s', not reftable", out,
+					    format);
+	}
+	free(out);
+	free(said);
+	return err;
+}
+
 int rolling_repo_format_check(git_repository *repo)
 {
 	int err;
@@ -64,8 +125,10 @@ int rolling_repo_format_check(git_repository *repo)
 		free(format);
 		return err;
 	}
-	if (!strcasecmp(format, "reftable"))
-		err = rolling_refdb_git_install(repo);
+	if (!strcasecmp(format, "reftable")) {
+		if (!(err = check_git_agrees(repo)))
+			err = rolling_refdb_reftable_install(repo);
+	}
 	else
 		err = rolling_error("'%s' stores its refs in the '%s' format"
 				    " (extensions.refStorage), which git rolling cannot read;"

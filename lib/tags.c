@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tags.h"
+#include "repo-format.h"
 #include "alloc.h"
 #include "error.h"
 #include "git2-compat.h"
@@ -499,8 +500,10 @@ static int check_from_objects(struct rolling_release *r, git_repository *repo, g
 	if (type != GIT_OBJECT_COMMIT)
 		return unsound(r, "tags nested too deeply");
 	if (!git_oid_equal(&id, &r->commit))
-		return unsound(r, "its objects lead to %s, but packed-refs says %s",
-			       git_oid_tostr(h, sizeof(h), &id), git_oid_tostr(c, sizeof(c), &r->commit));
+		return unsound(r, "its objects lead to %s, but %s says %s",
+			       git_oid_tostr(h, sizeof(h), &id),
+			       rolling_repo_is_reftable(repo) ? "its reftable record" : "packed-refs",
+			       git_oid_tostr(c, sizeof(c), &r->commit));
 	r->is_commit = 1;
 	return 0;
 }

@@ -716,8 +716,8 @@ static int is_tag_release(const struct rolling_tags *tags, const struct rolling_
 
 /*
  * The release tags the proof stands on, read from their objects: the
- * peeled values in packed-refs that the tags were loaded with are a
- * cache a hostile repository can lie in, and a tag object may name
+ * peeled values in packed-refs (or the reftable records) that the tags
+ * were loaded with are a cache a hostile repository can lie in, and a tag object may name
  * another release than the ref it is published as, or lie about the
  * type of what it tags.  Each tag is checked once, at the first commit
  * that relies on it.  (A release known only from a tag embedded in a

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "disk-space.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "fd-io.h"
 #include "index-list.h"
 #include "repo-open.h"

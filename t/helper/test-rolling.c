@@ -14,6 +14,15 @@
  *                            tags the new steps need, and what it would fetch then;
  *                            in the repository of the current directory, whose
  *                            objects of the new steps the test has fetched itself)
+ *   test-rolling refs           (every ref under refs/ as libgit2 sees it in the
+ *                                repository of the current directory, as
+ *                                git for-each-ref --format='%(objectname) %(*objectname)
+ *                                %(refname) %(symref)' prints it; a symbolic ref's
+ *                                object is its target's)
+ *   test-rolling ref <name>...  (one line a name: "<name> <oid>" or
+ *                                "<name> -> <target>", or "<name> missing")
+ *   test-rolling reftable <dir> (the refs of the reftable stack in <dir> as read,
+ *                                "<name> <oid> [<peeled>]" or "<name> -> <target>")
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,6 +37,8 @@
 #include "../../lib/fetch-plan.h"
 #include "../../lib/repo.h"
 #include "../../lib/setup.h"
+#include "../../lib/reftable.h"
+#include "../../lib/git2-compat.h"
 
 static void print_version(const char *kind, const struct rolling_version *v)
 {
@@ -252,6 +263,101 @@ out:
 	return ret;
 }
 
+static int open_here(git_repository **repo)
+{
+	if (rolling_setup() < 0 || rolling_repo_open(repo) < 0) {
+		printf("error: %s\n", rolling_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+static int list_refs(void)
+{
+	char hex[GIT_OID_HEXSZ + 1], peel[GIT_OID_HEXSZ + 1];
+	git_reference_iterator *iter;
+	git_reference *ref, *resolved;
+	git_repository *repo;
+	int err;
+
+	if (open_here(&repo) < 0)
+		return 1;
+	if ((err = git_reference_iterator_new(&iter, repo)) < 0) {
+		printf("error: %s\n", rolling_git_error_message());
+		return 1;
+	}
+	while (!(err = git_reference_next(&ref, iter))) {
+		const git_oid *p = git_reference_target_peel(ref);
+
+		if (git_reference_resolve(&resolved, ref) < 0) {
+			git_error_clear();
+			git_reference_free(ref);
+			continue;    /* dangling: git lists none either */
+		}
+		printf("%s %s %s %s\n", git_oid_tostr(hex, sizeof(hex), git_reference_target(resolved)),
+		       p ? git_oid_tostr(peel, sizeof(peel), p) : "", git_reference_name(ref),
+		       git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC ?
+		       git_reference_symbolic_target(ref) : "");
+		git_reference_free(resolved);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(iter);
+	git_repository_free(repo);
+	rolling_teardown();
+	return err == GIT_ITEROVER ? 0 : 1;
+}
+
+static int show_refs(int argc, char **argv)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_repository *repo;
+	git_reference *ref;
+	int i;
+
+	if (open_here(&repo) < 0)
+		return 1;
+	for (i = 0; i < argc; i++) {
+		if (git_reference_lookup(&ref, repo, argv[i]) < 0) {
+			printf("%s missing\n", argv[i]);
+			git_error_clear();
+			continue;
+		}
+		if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+			printf("%s -> %s\n", argv[i], git_reference_symbolic_target(ref));
+		else
+			printf("%s %s\n", argv[i], git_oid_tostr(hex, sizeof(hex), git_reference_target(ref)));
+		git_reference_free(ref);
+	}
+	git_repository_free(repo);
+	rolling_teardown();
+	return 0;
+}
+
+static int reftable_dump(const char *dir)
+{
+	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+	struct rolling_reftable_stack stack;
+	size_t i;
+
+	if (rolling_reftable_read(&stack, dir) < 0) {
+		printf("error: %s\n", rolling_last_error());
+		return 1;
+	}
+	for (i = 0; i < stack.nr; i++) {
+		const struct rolling_reftable_ref *r = &stack.refs[i];
+
+		if (r->kind == ROLLING_REFTABLE_SYMBOLIC)
+			printf("%s -> %s\n", r->name, r->target);
+		else if (r->kind == ROLLING_REFTABLE_PEELED)
+			printf("%s %s %s\n", r->name, git_oid_tostr(a, sizeof(a), &r->value),
+			       git_oid_tostr(b, sizeof(b), &r->peeled));
+		else
+			printf("%s %s\n", r->name, git_oid_tostr(a, sizeof(a), &r->value));
+	}
+	rolling_reftable_release(&stack);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -274,8 +380,15 @@ int main(int argc, char **argv)
 		return alloc_grow(argv[2], argv[3]);
 	if (argc >= 2 && !strcmp(argv[1], "fetch-plan"))
 		return fetch_plan(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "refs"))
+		return list_refs();
+	if (argc >= 3 && !strcmp(argv[1], "ref"))
+		return show_refs(argc - 2, argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "reftable"))
+		return reftable_dump(argv[2]);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
-		" fetch-plan [--[no-]signatures] <remote> [<branch>...])\n");
+		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
+		" reftable <dir>)\n");
 	return 129;
 }

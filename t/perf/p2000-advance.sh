@@ -8,6 +8,10 @@
 #   advance within 2 times the floor, reading and peeling every tag
 #       (git for-each-ref --format='%(*objectname)' refs/tags)
 #   advance's peak RSS under 64 MiB
+#   advance in a reftable repository within 1.5 times the same advance
+#       in a files one: two bare mirrors of the repository, sharing its
+#       objects (git clone --mirror --shared), one for each ref format,
+#       run in turn (git 2.46 or later; skipped with an older git)
 #
 # The shell implementation spends most of its time in the same tag read,
 # so its ratio is printed for information, without a target; so is the
@@ -74,6 +78,29 @@ git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT"
 measure adopt git rolling init -q --force --adopt --preset linux --each --ident "$ADOPT_IDENT" linux-rolling-stable
 measure verify git rolling verify -q linux-rolling-stable
 
+# The same advance in twins that differ in their ref format alone.
+TARGET_REFTABLE_RATIO=1.5
+reftable_us=
+if git init -q --bare --ref-format=reftable "$work/probe.git" 2>/dev/null
+then
+	for format in files reftable
+	do
+		git clone -q --mirror --shared --ref-format=$format "$repo" "$work/$format.git" &&
+		git -C "$work/$format.git" config user.name "Rolling Bench" &&
+		git -C "$work/$format.git" config user.email bench@example.org &&
+		git -C "$work/$format.git" rolling init -q --force --preset linux --at "$start" $BRANCH ||
+			die "the $format twin could not be made"
+	done
+	test "$(git -C "$work/reftable.git" rev-parse --show-ref-format)" = reftable ||
+		die "the reftable twin is not reftable"
+	git -C "$work/files.git" rolling advance --dry-run $BRANCH >"$work/advance.files" &&
+	git -C "$work/reftable.git" rolling advance --dry-run $BRANCH >"$work/advance.reftable" &&
+	cmp -s "$work/advance.files" "$work/advance.reftable" ||
+		die "the twins disagree: $(cat "$work/advance.files" "$work/advance.reftable")"
+	measure_rounds "files=git -C $work/files.git rolling advance --dry-run $BRANCH" \
+		"reftable=git -C $work/reftable.git rolling advance --dry-run $BRANCH"
+fi
+
 echo
 echo "p2000-advance: $tags tags; advance from $start: $(tr '\n' ';' <"$work/advance")"
 echo "medians of $RUNS runs, peak RSS the highest"
@@ -94,5 +121,13 @@ awk -v r="$(ratio "$each_us" "$floor_us")" -v n="$each_steps" \
 	'BEGIN { printf "each / floor        %6.2f x  (information: %d merges)\n", r, n }'
 awk -v r="$(ratio "$adopt_us" "$verify_us")" \
 	'BEGIN { printf "adopt / verify      %6.2f x  (information)\n", r }'
+if test -n "$reftable_us"
+then
+	awk -v r="$(ratio "$reftable_us" "$files_us")" -v t=$TARGET_REFTABLE_RATIO \
+		-v f="$files_us" -v rt="$reftable_us" \
+		'BEGIN { printf "reftable / files    %6.2f x  %s (target <= %s x; %.3f s against %.3f s)\n", r, (r <= t ? "PASS" : "MISS"), t, rt / 1e6, f / 1e6 }'
+else
+	echo "reftable / files       -    (skipped: git $(git version | cut -d" " -f3) makes no reftable repository)"
+fi
 awk -v r="$(ratio "$advance_kib" 1024)" -v t=$TARGET_PEAK_MIB \
 	'BEGIN { printf "advance peak RSS    %6.1f MiB %s (target < %s MiB)\n", r, (r < t ? "PASS" : "MISS"), t }'

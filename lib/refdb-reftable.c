@@ -6,345 +6,252 @@
 #include <git2/sys/refdb_backend.h>
 #include <git2/sys/refs.h>
 #include <git2/sys/repository.h>
-#include "refdb-git.h"
+#include "refdb-reftable.h"
 #include "error.h"
 #include "git2-compat.h"
+#include "reftable.h"
 #include "run-command.h"
 #include "strbuf.h"
 
-/* --- the listing --------------------------------------------------------- */
-
-/* One ref as git listed it; the strings point into the listing's text. */
-struct listed_ref {
-	const char *name;
-	const char *target;      /* a symbolic ref's, else NULL */
-	git_oid oid;
-	git_oid peel;            /* the object an annotated tag finally names */
-	int has_peel;
-};
+/* --- the reading ------------------------------------------------------------ */
 
 /*
- * What one run of git for-each-ref printed, shared by the iterators
- * that still walk it when a newer listing replaces it.
+ * The refs as of one reading of the stacks, shared with the iterators
+ * that still walk it when a newer reading replaces it.
  */
 struct listing {
 	unsigned users;
-	char *stack;             /* the tables.list contents it was read under */
-	size_t stack_len;
-	char *text;
-	struct listed_ref *refs;
+	struct rolling_reftable_stack common, own;
+	const struct rolling_reftable_ref **refs;   /* merged, sorted by name */
 	size_t nr;
-	int has_root_refs;       /* HEAD and the root refs are in it */
 };
 
-struct git_refdb {
+struct reftable_refdb {
 	git_refdb_backend parent;
-	/* <common-dir>reftable/tables.list, and a linked work tree's own */
-	char *stack_files[2];
+	char *common_dir;        /* <common-dir>reftable */
+	char *own_dir;           /* a linked work tree's <git-dir>reftable, else NULL */
+	char *worktrees_dir;     /* <common-dir>worktrees */
 	struct listing *current;
-	/* -1: unknown yet; 0 when git has no for-each-ref --include-root-refs */
-	int lists_root_refs;
 };
+
+/* libgit2 callers read libgit2's error: ours goes there. */
+static int libgit2_error(int code)
+{
+	git_error_set_str(GIT_ERROR_REFERENCE, rolling_last_error());
+	return code;
+}
 
 static void listing_put(struct listing *l)
 {
 	if (!l || --l->users)
 		return;
-	free(l->stack);
-	free(l->text);
+	rolling_reftable_release(&l->common);
+	rolling_reftable_release(&l->own);
 	free(l->refs);
 	free(l);
 }
 
-/* Git's refusal or failure as libgit2's error, for the caller's message. */
-static int git_failed(const char *what, int status, const char *said)
+/* As git's refs.c: HEAD, ORIG_HEAD, ... live in each work tree's own stack. */
+static int is_root_syntax(const char *name)
 {
-	const char *fatal = said ? strstr(said, "fatal: ") : NULL;
-	struct strbuf msg = STRBUF_INIT;
+	for (; *name; name++)
+		if (!((*name >= 'A' && *name <= 'Z') || *name == '-' || *name == '_'))
+			return 0;
+	return 1;
+}
 
-	if (status < 0) {
-		git_error_set_str(GIT_ERROR_REFERENCE, rolling_last_error());
-		return -1;
-	}
-	if (fatal)
-		said = fatal + strlen("fatal: ");
-	strbuf_addf(&msg, "git %s failed (exit status %d)", what, status);
-	if (said && *said) {
-		strbuf_addstr(&msg, ": ");
-		strbuf_add(&msg, said, strcspn(said, "\n"));
-	}
-	git_error_set_str(GIT_ERROR_REFERENCE, strbuf_oom(&msg) ? "out of memory" : msg.buf);
-	strbuf_release(&msg);
-	return -1;
+static int is_per_worktree(const char *name)
+{
+	return is_root_syntax(name) || !strncmp(name, "refs/worktree/", 14) ||
+	       !strncmp(name, "refs/bisect/", 12) || !strncmp(name, "refs/rewritten/", 15);
+}
+
+static int usable(const struct rolling_reftable_ref *r)
+{
+	return git_reference_is_valid_name(r->name);
 }
 
 /*
- * The state of the table stacks: every transaction git commits writes a
- * new tables.list (a table added, or tables compacted into one).
+ * The refs of this work tree, as git's reftable backend merges them: all
+ * of its own stack's, and of the common stack's those that are not a
+ * work tree's own (which are the main work tree's); in the main work
+ * tree, the common stack alone.
  */
-static int read_stack(struct git_refdb *db, char **stack, size_t *len)
+static int merge(struct listing *l, int linked)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t i = 0, j = 0;
 
-	for (i = 0; i < 2 && db->stack_files[i]; i++) {
-		/* A work tree's own stack that git has not made yet holds nothing. */
-		if (strbuf_read_file(&sb, db->stack_files[i]) < 0 && !strbuf_oom(&sb) &&
-		    errno != ENOENT) {
-			git_error_set(GIT_ERROR_REFERENCE, "cannot read '%s': %s",
-				      db->stack_files[i], strerror(errno));
-			strbuf_release(&sb);
-			return -1;
+	if (!(l->refs = calloc(l->common.nr + l->own.nr + 1, sizeof(*l->refs))))
+		return rolling_error_nomem();
+	while (i < l->own.nr || j < l->common.nr) {
+		const struct rolling_reftable_ref *own = i < l->own.nr ? &l->own.refs[i] : NULL;
+		const struct rolling_reftable_ref *common = j < l->common.nr ? &l->common.refs[j] : NULL;
+		int cmp = !own ? 1 : !common ? -1 : strcmp(own->name, common->name);
+
+		if (cmp <= 0) {
+			if (usable(own))
+				l->refs[l->nr++] = own;
+			i++;
+			j += !cmp;
+			continue;
 		}
-		strbuf_addch(&sb, '\0');
-	}
-	if (strbuf_oom(&sb)) {
-		strbuf_release(&sb);
-		git_error_set_oom();
-		return -1;
-	}
-	*len = sb.len;
-	*stack = strbuf_detach(&sb);
-	return 0;
-}
-
-static int parse_oid(git_oid *oid, const char *hex)
-{
-	return strlen(hex) == GIT_OID_HEXSZ && !git_oid_fromstr(oid, hex) ? 0 : -1;
-}
-
-/* "<oid> <peeled oid or nothing> <refname> <symref target or nothing>" */
-static int parse_line(struct listed_ref *ref, char *line)
-{
-	char *oid = line, *peel, *name, *target;
-
-	memset(ref, 0, sizeof(*ref));
-	if (!(peel = strchr(oid, ' ')) || !(name = strchr(peel + 1, ' ')) ||
-	    !(target = strchr(name + 1, ' ')))
-		return -1;
-	*peel++ = *name++ = *target++ = '\0';
-	ref->name = name;
-	ref->target = *target ? target : NULL;
-	if (parse_oid(&ref->oid, oid) < 0)
-		return -1;
-	if (*peel) {
-		if (parse_oid(&ref->peel, peel) < 0)
-			return -1;
-		ref->has_peel = 1;
+		if ((!linked || !is_per_worktree(common->name)) && usable(common))
+			l->refs[l->nr++] = common;
+		j++;
 	}
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
+static int read_listing(struct listing *l, struct reftable_refdb *db)
 {
-	return strcmp(((const struct listed_ref *)a)->name, ((const struct listed_ref *)b)->name);
+	int err;
+
+	if ((err = rolling_reftable_read(&l->common, db->common_dir)) < 0 ||
+	    (db->own_dir && (err = rolling_reftable_read(&l->own, db->own_dir)) < 0))
+		return err;
+	return merge(l, db->own_dir != NULL);
 }
 
-static int parse_listing(struct listing *l)
+/* The stacks are as they were read last? */
+static int unchanged(const struct listing *l, struct reftable_refdb *db, int *err)
 {
-	size_t lines = 0, i;
-	char *p, *next;
+	char *list = NULL;
+	size_t len;
+	int same;
 
-	for (p = l->text; *p; p++)
-		lines += *p == '\n';
-	if (!(l->refs = calloc(lines ? lines : 1, sizeof(*l->refs)))) {
-		git_error_set_oom();
-		return -1;
-	}
-	for (p = l->text; *p; p = next) {
-		if (!(next = strchr(p, '\n'))) {
-			git_error_set_str(GIT_ERROR_REFERENCE, "git for-each-ref: output cut short");
-			return -1;
-		}
-		*next++ = '\0';
-		if (parse_line(&l->refs[l->nr], p) < 0) {
-			git_error_set(GIT_ERROR_REFERENCE, "git for-each-ref: cannot read '%s'", p);
-			return -1;
-		}
-		l->nr++;
-	}
-	for (i = 1; i < l->nr; i++)
-		if (strcmp(l->refs[i - 1].name, l->refs[i].name) >= 0) {
-			qsort(l->refs, l->nr, sizeof(*l->refs), by_name);
-			break;
-		}
-	return 0;
+	if ((*err = rolling_reftable_read_list(&list, &len, db->common_dir)) < 0)
+		return 0;
+	same = len == l->common.list_len && !memcmp(list, l->common.list, len);
+	free(list);
+	if (!same || !db->own_dir)
+		return same;
+	if ((*err = rolling_reftable_read_list(&list, &len, db->own_dir)) < 0)
+		return 0;
+	same = len == l->own.list_len && !memcmp(list, l->own.list, len);
+	free(list);
+	return same;
 }
 
-#define LIST_FORMAT "--format=%(objectname) %(*objectname) %(refname) %(symref)"
-
-/* git for-each-ref, with the root refs when this git lists them. */
-static int run_listing(struct git_refdb *db, struct listing *l)
-{
-	const char *with_root[] = { "for-each-ref", "--include-root-refs", LIST_FORMAT, NULL };
-	const char *without[] = { "for-each-ref", LIST_FORMAT, NULL };
-	char *said = NULL;
-	int status;
-
-	if (db->lists_root_refs) {
-		status = rolling_run_git_io(with_root, NULL, NULL, 0, &l->text, &said,
-					    ROLLING_RUN_CAPTURE);
-		/* 129: an option this git does not know (before 2.46). */
-		if (status == 129) {
-			db->lists_root_refs = 0;
-			free(l->text);
-			free(said);
-			l->text = said = NULL;
-		} else {
-			db->lists_root_refs = 1;
-			l->has_root_refs = 1;
-		}
-	}
-	if (!db->lists_root_refs)
-		status = rolling_run_git_io(without, NULL, NULL, 0, &l->text, &said,
-					    ROLLING_RUN_CAPTURE);
-	if (status)
-		status = git_failed("for-each-ref", status, said);
-	free(said);
-	return status;
-}
-
-/* The listing as of now: the last one, unless the stack changed since. */
-static int listing_get(struct listing **out, struct git_refdb *db)
+/* The refs as of now: the last reading, unless a stack changed since. */
+static int listing_get(struct listing **out, struct reftable_refdb *db)
 {
 	struct listing *l;
-	size_t len;
-	char *stack;
+	int err = 0;
 
-	if (read_stack(db, &stack, &len) < 0)
-		return -1;
-	if (db->current && db->current->stack_len == len && !memcmp(db->current->stack, stack, len)) {
-		free(stack);
+	if (db->current && unchanged(db->current, db, &err)) {
 		*out = db->current;
 		return 0;
 	}
-	if (!(l = calloc(1, sizeof(*l)))) {
-		free(stack);
-		git_error_set_oom();
-		return -1;
-	}
+	if (err < 0)
+		return libgit2_error(err);
+	if (!(l = calloc(1, sizeof(*l))))
+		return libgit2_error(rolling_error_nomem());
 	l->users = 1;
-	l->stack = stack;
-	l->stack_len = len;
-	if (run_listing(db, l) < 0 || parse_listing(l) < 0) {
+	if ((err = read_listing(l, db)) < 0) {
 		listing_put(l);
-		return -1;
+		return libgit2_error(err);
 	}
 	listing_put(db->current);
 	*out = db->current = l;
 	return 0;
 }
 
-static const struct listed_ref *find(const struct listing *l, const char *name)
+static int by_name(const void *key, const void *ref)
 {
-	struct listed_ref key;
-
-	key.name = name;
-	return bsearch(&key, l->refs, l->nr, sizeof(*l->refs), by_name);
+	return strcmp(key, (*(const struct rolling_reftable_ref *const *)ref)->name);
 }
 
-static git_reference *make_ref(const struct listed_ref *r)
+static const struct rolling_reftable_ref *find(const struct listing *l, const char *name)
 {
-	if (r->target)
-		return git_reference__alloc_symbolic(r->name, r->target);
-	return git_reference__alloc(r->name, &r->oid, r->has_peel ? &r->peel : NULL);
+	const struct rolling_reftable_ref *const *found =
+		bsearch(name, l->refs, l->nr, sizeof(*l->refs), by_name);
+
+	return found ? *found : NULL;
 }
 
-/* --- root refs, asked one by one ----------------------------------------- */
+static git_reference *make_ref(const char *name, const struct rolling_reftable_ref *r)
+{
+	if (r->kind == ROLLING_REFTABLE_SYMBOLIC)
+		return git_reference__alloc_symbolic(name, r->target);
+	return git_reference__alloc(name, &r->value,
+				    r->kind == ROLLING_REFTABLE_PEELED ? &r->peeled : NULL);
+}
+
+/* --- another work tree's refs --------------------------------------------- */
 
 /*
- * Names git may keep outside refs/: HEAD and the other all-capitals
- * root refs, and another work tree's (main-worktree/HEAD,
- * worktrees/<id>/HEAD).
+ * main-worktree/<ref> and worktrees/<id>/<ref> name a work tree's own
+ * ref of another work tree (git's parse_worktree_ref()): the stack it is
+ * in, and the name it has there.  0 when `name` is no such name.
  */
-static int is_root_name(const char *name)
+static int other_worktree(struct strbuf *dir, const char **bare, struct reftable_refdb *db,
+			  const char *name)
 {
-	const char *p;
+	const char *slash;
 
-	if (!strncmp(name, "main-worktree/", 14))
-		name += 14;
-	else if (!strncmp(name, "worktrees/", 10) && (p = strchr(name + 10, '/')) && p > name + 10)
-		name = p + 1;
-	if (!*name)
+	if (!strncmp(name, "main-worktree/", 14) && is_per_worktree(name + 14)) {
+		strbuf_addstr(dir, db->common_dir);
+		*bare = name + 14;
+		return 1;
+	}
+	/* An id is a directory of worktrees/: not ".", "..", nor hidden. */
+	if (strncmp(name, "worktrees/", 10) || !(slash = strchr(name + 10, '/')) ||
+	    slash == name + 10 || name[10] == '.' || !is_per_worktree(slash + 1))
 		return 0;
-	for (p = name; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || *p == '_'))
-			return 0;
+	strbuf_addf(dir, "%s/%.*s/reftable", db->worktrees_dir, (int)(slash - name - 10),
+		    name + 10);
+	*bare = slash + 1;
 	return 1;
 }
 
-static void cut_line(char *s)
+static int lookup_other(git_reference **out, struct reftable_refdb *db, const char *name,
+			int *handled)
 {
-	s[strcspn(s, "\n")] = '\0';
-}
+	struct rolling_reftable_stack stack;
+	const struct rolling_reftable_ref *r;
+	struct strbuf dir = STRBUF_INIT;
+	const char *bare;
+	int err = 0;
 
-/* 1 and *out for a root ref git has, 0 when it has none, -1 on errors. */
-static int ask_root_ref(git_reference **out, const char *name)
-{
-	const char *symbolic[] = { "symbolic-ref", "-q", name, NULL };
-	const char *direct[] = { "rev-parse", "-q", "--verify", name, NULL };
-	char *text = NULL, *said = NULL;
-	git_oid oid;
-	int status, found = 0;
-
-	status = rolling_run_git_io(symbolic, NULL, NULL, 0, &text, &said, ROLLING_RUN_CAPTURE);
-	if (!status) {
-		cut_line(text);
-		if (!(*out = git_reference__alloc_symbolic(name, text)))
-			found = -1;
-		else
-			found = 1;
-	} else if (status == 1) {
-		free(text);
-		free(said);
-		text = said = NULL;
-		status = rolling_run_git_io(direct, NULL, NULL, 0, &text, &said,
-					    ROLLING_RUN_CAPTURE);
-		if (!status) {
-			cut_line(text);
-			if (parse_oid(&oid, text) < 0)
-				found = git_failed("rev-parse", 0, text);
-			else if (!(*out = git_reference__alloc(name, &oid, NULL)))
-				found = -1;
-			else
-				found = 1;
-		} else if (status != 1) {
-			found = git_failed("rev-parse", status, said);
-		}
-	} else {
-		found = git_failed("symbolic-ref", status, said);
+	if (!(*handled = other_worktree(&dir, &bare, db, name))) {
+		strbuf_release(&dir);
+		return 0;
 	}
-	free(text);
-	free(said);
-	return found;
+	if (strbuf_oom(&dir))
+		err = rolling_error_nomem();
+	else if (!(err = rolling_reftable_read(&stack, dir.buf))) {
+		if ((r = rolling_reftable_find(&stack, bare)) && usable(r))
+			err = (*out = make_ref(name, r)) ? 0 : rolling_error_nomem();
+		else
+			err = GIT_ENOTFOUND;
+		rolling_reftable_release(&stack);
+	}
+	strbuf_release(&dir);
+	if (err == GIT_ENOTFOUND)
+		git_error_set(GIT_ERROR_REFERENCE, "reference '%s' not found", name);
+	else if (err < 0)
+		libgit2_error(err);
+	return err;
 }
 
-/* --- reading --------------------------------------------------------------- */
-
-static int not_found(const char *name)
-{
-	git_error_set(GIT_ERROR_REFERENCE, "reference '%s' not found", name);
-	return GIT_ENOTFOUND;
-}
+/* --- reading ----------------------------------------------------------------- */
 
 static int lookup(git_reference **out, git_refdb_backend *backend, const char *name)
 {
-	struct git_refdb *db = (struct git_refdb *)backend;
-	const struct listed_ref *r;
+	struct reftable_refdb *db = (struct reftable_refdb *)backend;
+	const struct rolling_reftable_ref *r;
 	struct listing *l;
-	int found;
+	int handled, err;
 
 	*out = NULL;
+	if ((err = lookup_other(out, db, name, &handled)) < 0 || handled)
+		return err;
 	if (listing_get(&l, db) < 0)
 		return -1;
 	if ((r = find(l, name)))
-		return (*out = make_ref(r)) ? 0 : -1;
-	/* An unborn HEAD is not listed; another work tree's refs never are. */
-	if (!is_root_name(name) || (l->has_root_refs && strcmp(name, "HEAD") && !strchr(name, '/')))
-		return not_found(name);
-	if ((found = ask_root_ref(out, name)) < 0)
-		return -1;
-	return found ? 0 : not_found(name);
+		return (*out = make_ref(r->name, r)) ? 0 : libgit2_error(rolling_error_nomem());
+	git_error_set(GIT_ERROR_REFERENCE, "reference '%s' not found", name);
+	return GIT_ENOTFOUND;
 }
 
 static int exists(int *exists, git_refdb_backend *backend, const char *name)
@@ -371,11 +278,11 @@ struct iterator {
 	size_t next;
 };
 
-/* The next listed ref under refs/ that matches the glob, or NULL. */
-static const struct listed_ref *iter_step(struct iterator *it)
+/* The next ref under refs/ that matches the glob, or NULL. */
+static const struct rolling_reftable_ref *iter_step(struct iterator *it)
 {
 	while (it->next < it->listing->nr) {
-		const struct listed_ref *r = &it->listing->refs[it->next++];
+		const struct rolling_reftable_ref *r = it->listing->refs[it->next++];
 
 		if (strncmp(r->name, "refs/", 5))
 			continue;
@@ -387,16 +294,16 @@ static const struct listed_ref *iter_step(struct iterator *it)
 
 static int iter_next(git_reference **out, git_reference_iterator *iter)
 {
-	const struct listed_ref *r = iter_step((struct iterator *)iter);
+	const struct rolling_reftable_ref *r = iter_step((struct iterator *)iter);
 
 	if (!r)
 		return GIT_ITEROVER;
-	return (*out = make_ref(r)) ? 0 : -1;
+	return (*out = make_ref(r->name, r)) ? 0 : libgit2_error(rolling_error_nomem());
 }
 
 static int iter_next_name(const char **out, git_reference_iterator *iter)
 {
-	const struct listed_ref *r = iter_step((struct iterator *)iter);
+	const struct rolling_reftable_ref *r = iter_step((struct iterator *)iter);
 
 	if (!r)
 		return GIT_ITEROVER;
@@ -415,7 +322,7 @@ static void iter_free(git_reference_iterator *iter)
 
 static int iterator(git_reference_iterator **out, git_refdb_backend *backend, const char *glob)
 {
-	struct git_refdb *db = (struct git_refdb *)backend;
+	struct reftable_refdb *db = (struct reftable_refdb *)backend;
 	struct iterator *it;
 	struct listing *l;
 
@@ -423,8 +330,7 @@ static int iterator(git_reference_iterator **out, git_refdb_backend *backend, co
 		return -1;
 	if (!(it = calloc(1, sizeof(*it))) || (glob && !(it->glob = strdup(glob)))) {
 		free(it);
-		git_error_set_oom();
-		return -1;
+		return libgit2_error(rolling_error_nomem());
 	}
 	it->parent.next = iter_next;
 	it->parent.next_name = iter_next_name;
@@ -435,13 +341,33 @@ static int iterator(git_reference_iterator **out, git_refdb_backend *backend, co
 	return 0;
 }
 
+/* Git's refusal or failure as libgit2's error, for the caller's message. */
+static int git_failed(const char *what, int status, const char *said)
+{
+	const char *fatal = said ? strstr(said, "fatal: ") : NULL;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (status < 0)
+		return libgit2_error(-1);
+	if (fatal)
+		said = fatal + strlen("fatal: ");
+	strbuf_addf(&msg, "git %s failed (exit status %d)", what, status);
+	if (said && *said) {
+		strbuf_addstr(&msg, ": ");
+		strbuf_add(&msg, said, strcspn(said, "\n"));
+	}
+	git_error_set_str(GIT_ERROR_REFERENCE, strbuf_oom(&msg) ? "out of memory" : msg.buf);
+	strbuf_release(&msg);
+	return -1;
+}
+
 /* --- writing ----------------------------------------------------------------- */
 
 /*
  * Why git refused an update: another process was first (the caller's
  * compare-and-swap lost, or the ref exists), else git's own words.
  */
-static int update_failed(struct git_refdb *db, const char *name, const git_oid *old,
+static int update_failed(struct reftable_refdb *db, const char *name, const git_oid *old,
 			 int must_not_exist, int status, const char *said)
 {
 	git_reference *now = NULL;
@@ -501,7 +427,7 @@ static int write_ref(git_refdb_backend *backend, const git_reference *ref, int f
 		     const git_signature *who, const char *message, const git_oid *old,
 		     const char *old_target)
 {
-	struct git_refdb *db = (struct git_refdb *)backend;
+	struct reftable_refdb *db = (struct reftable_refdb *)backend;
 	const char *name = git_reference_name(ref);
 	struct strbuf in = STRBUF_INIT;
 	char *said = NULL;
@@ -533,7 +459,7 @@ static int write_ref(git_refdb_backend *backend, const git_reference *ref, int f
 static int delete_ref(git_refdb_backend *backend, const char *name, const git_oid *old,
 		      const char *old_target)
 {
-	struct git_refdb *db = (struct git_refdb *)backend;
+	struct reftable_refdb *db = (struct reftable_refdb *)backend;
 	struct strbuf in = STRBUF_INIT;
 	char *said = NULL;
 	int status, err = 0;
@@ -640,38 +566,39 @@ static int unlock(git_refdb_backend *backend, void *payload, int success, int up
 
 static void backend_free(git_refdb_backend *backend)
 {
-	struct git_refdb *db = (struct git_refdb *)backend;
+	struct reftable_refdb *db = (struct reftable_refdb *)backend;
 
 	listing_put(db->current);
-	free(db->stack_files[0]);
-	free(db->stack_files[1]);
+	free(db->common_dir);
+	free(db->own_dir);
+	free(db->worktrees_dir);
 	free(db);
 }
 
 /* --- installing it ------------------------------------------------------------ */
 
-static char *stack_file(const char *dir)
+static char *dir_in(const char *dir, const char *name)
 {
 	char *path;
 
-	return asprintf(&path, "%sreftable/tables.list", dir) < 0 ? NULL : path;
+	return asprintf(&path, "%s%s", dir, name) < 0 ? NULL : path;
 }
 
-int rolling_refdb_git_install(git_repository *repo)
+int rolling_refdb_reftable_install(git_repository *repo)
 {
 	const char *common = git_repository_commondir(repo), *own = git_repository_path(repo);
-	struct git_refdb *db = calloc(1, sizeof(*db));
+	struct reftable_refdb *db = calloc(1, sizeof(*db));
 	git_refdb *refdb = NULL;
 	int err;
 
-	if (!db || !(db->stack_files[0] = stack_file(common)) ||
-	    (strcmp(common, own) && !(db->stack_files[1] = stack_file(own)))) {
-		if (db)
-			free(db->stack_files[0]);
-		free(db);
+	if (!db)
+		return rolling_error_nomem();
+	if (!(db->common_dir = dir_in(common, "reftable")) ||
+	    !(db->worktrees_dir = dir_in(common, "worktrees")) ||
+	    (strcmp(common, own) && !(db->own_dir = dir_in(own, "reftable")))) {
+		backend_free(&db->parent);
 		return rolling_error_nomem();
 	}
-	db->lists_root_refs = -1;
 	if ((err = git_refdb_init_backend(&db->parent, GIT_REFDB_BACKEND_VERSION)) < 0) {
 		backend_free(&db->parent);
 		return rolling_git_error(err, "cannot set up the ref database");

@@ -1,0 +1,172 @@
+#!/bin/sh
+
+test_description='the reftable reader reads what git reads
+
+git rolling reads the refs of a reftable repository from its tables
+(lib/reftable.c) and writes them through git.  Whatever git wrote, in
+whatever layout (many tables or one, small blocks and their index,
+restart points, reflogs in the same tables, deletions, symbolic refs,
+peeled tags, a linked work tree and its own stack), the refs read must be
+exactly those git for-each-ref lists; a table that does not parse is an
+error, never a crash or a partial listing.
+'
+. "$(dirname "$0")"/test-lib.sh
+
+if git init -q --ref-format=reftable probe-reftable 2>/dev/null &&
+	test "$(git -C probe-reftable rev-parse --show-ref-format)" = reftable
+then
+	test_set_prereq REFTABLE
+else
+	skip_all="git $(git version | cut -d" " -f3) makes no reftable repository"
+fi
+rm -rf probe-reftable
+
+# same_refs DIR: test-rolling and git list the same refs in DIR.
+same_refs () {
+	(cd "$1" &&
+	 git for-each-ref --format="%(objectname) %(*objectname) %(refname) %(symref)" >../expect &&
+	 test-rolling refs >../actual) &&
+	test_cmp expect actual
+}
+
+# same_ref DIR NAME...: each NAME as git reads it and as test-rolling does.
+same_ref () {
+	sr_dir=$1 &&
+	shift &&
+	for sr_name
+	do
+		if sr_target=$(git -C "$sr_dir" symbolic-ref -q "$sr_name")
+		then
+			echo "$sr_name -> $sr_target"
+		elif sr_oid=$(git -C "$sr_dir" rev-parse -q --verify "$sr_name")
+		then
+			echo "$sr_name $sr_oid"
+		else
+			echo "$sr_name missing"
+		fi
+	done >expect &&
+	(cd "$sr_dir" && test-rolling ref "$@") >actual &&
+	test_cmp expect actual
+}
+
+test_expect_success REFTABLE 'setup: every kind of ref, one table a transaction' '
+	git init -q --ref-format=reftable repo &&
+	cd repo &&
+	# No compaction: the stack keeps a table for every transaction.
+	GIT_TEST_REFTABLE_AUTOCOMPACTION=false &&
+	export GIT_TEST_REFTABLE_AUTOCOMPACTION &&
+	test_commit_ () { echo "$1" >file && git add file && git commit -q -m "$1"; } &&
+	test_commit_ one && git tag -a -m "one" v1 &&
+	test_commit_ two && git tag light &&
+	git tag -a -m "tag of a tag" nested v1 &&
+	git branch side &&
+	git update-ref refs/remotes/origin/main HEAD &&
+	git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main &&
+	git update-ref refs/bisect/bad HEAD &&
+	git update-ref refs/worktree/mine HEAD~1 &&
+	git update-ref ORIG_HEAD HEAD~1 &&
+	git branch gone && git branch -D gone &&
+	git branch moved HEAD~1 && git branch -f moved HEAD &&
+	git tag -d light && git tag light HEAD~1 &&
+	test $(wc -l <.git/reftable/tables.list) -gt 10
+'
+
+test_expect_success REFTABLE 'many tables: the newest record wins, deletions hide' '
+	same_refs repo &&
+	same_ref repo HEAD ORIG_HEAD refs/heads/moved refs/heads/gone refs/tags/light \
+		refs/remotes/origin/HEAD refs/tags/nested
+'
+
+test_expect_success REFTABLE 'a linked work tree: its own stack, and the shared refs' '
+	git -C repo worktree add -q -b wt ../wt HEAD~1 &&
+	git -C wt update-ref refs/bisect/good HEAD &&
+	git -C wt update-ref refs/worktree/theirs HEAD &&
+	git -C wt update-ref ORIG_HEAD HEAD &&
+	test -f repo/.git/worktrees/wt/reftable/tables.list &&
+	same_refs wt &&
+	same_refs repo &&
+	same_ref wt HEAD ORIG_HEAD refs/bisect/bad refs/bisect/good main-worktree/HEAD \
+		worktrees/wt/HEAD refs/heads/wt &&
+	same_ref repo HEAD worktrees/wt/HEAD worktrees/wt/ORIG_HEAD main-worktree/ORIG_HEAD
+'
+
+test_expect_success REFTABLE 'thousands of refs in small blocks with restarts and an index, reflogs beside them' '
+	(cd repo &&
+	 one=$(git rev-parse HEAD~1) && two=$(git rev-parse HEAD) &&
+	 i=0 &&
+	 while test $i -lt 3000
+	 do
+		echo "create refs/tags/t$i $one" &&
+		echo "create refs/heads/b/$i $two" &&
+		i=$((i + 1)) || return 1
+	 done | git update-ref --stdin &&
+	 git -c reftable.blockSize=512 -c reftable.restartInterval=3 pack-refs &&
+	 test $(wc -l <.git/reftable/tables.list) = 1) &&
+	same_refs repo &&
+	same_refs wt &&
+	(cd repo && i=0 &&
+	 while test $i -lt 20
+	 do
+		git update-ref -m "move $i" refs/tags/t$i HEAD &&
+		git update-ref -d refs/heads/b/$i &&
+		i=$((i + 1)) || return 1
+	 done) &&
+	same_refs repo
+'
+
+test_expect_success REFTABLE 'tables with and without object index, large blocks' '
+	(cd repo &&
+	 git -c reftable.blockSize=65536 -c reftable.indexObjects=false pack-refs) &&
+	same_refs repo &&
+	(cd repo &&
+	 git -c reftable.blockSize=4096 -c reftable.indexObjects=true -c reftable.restartInterval=64 pack-refs) &&
+	same_refs repo
+'
+
+test_expect_success REFTABLE 'a table name that leaves the directory is refused' '
+	cp -R repo odd &&
+	table=$(head -n 1 odd/.git/reftable/tables.list) &&
+	mv "odd/.git/reftable/$table" "odd/.git/$table" &&
+	echo "../$table" >odd/.git/reftable/tables.list &&
+	test_must_fail test-rolling reftable odd/.git/reftable >out &&
+	grep "^error: .*names .\.\./$table., which is no table of its directory" out
+'
+
+test_expect_success REFTABLE 'a cut or damaged table is an error, never a crash' '
+	rm -rf odd && cp -R repo odd &&
+	table=odd/.git/reftable/$(head -n 1 odd/.git/reftable/tables.list) &&
+	cp "$table" pristine &&
+	size=$(wc -c <pristine) &&
+	head -c $((size - 1)) pristine >"$table" &&
+	test_must_fail test-rolling reftable odd/.git/reftable >out &&
+	grep "^error: cannot read the reftable .*: its footer" out &&
+	head -c 30 pristine >"$table" &&
+	test_must_fail test-rolling reftable odd/.git/reftable >out &&
+	grep "^error: cannot read the reftable .*: not a reftable" out &&
+	# A byte of the first ref block after another: the reading fails
+	# with a message or reads a listing (a changed id), no other way.
+	i=24 && : >codes &&
+	while test $i -lt 600
+	do
+		{ head -c $i pristine &&
+		  printf "\\377" &&
+		  tail -c +$((i + 2)) pristine; } >"$table" &&
+		{ test-rolling reftable odd/.git/reftable >out; echo $? >>codes; } &&
+		i=$((i + 7)) || return 1
+	done &&
+	sort -u codes >seen &&
+	! grep -v "^[01]$" seen &&
+	grep "^1$" seen &&
+	cp pristine "$table" &&
+	test-rolling reftable odd/.git/reftable >out
+'
+
+test_expect_success REFTABLE 'a SHA-256 table is refused' '
+	git init -q --ref-format=reftable --object-format=sha256 sha256 &&
+	test_commit_ () { echo "$1" >file && git add file && git commit -q -m "$1"; } &&
+	(cd sha256 && test_commit_ one) &&
+	test_must_fail test-rolling reftable sha256/.git/reftable >out &&
+	grep "not SHA-1" out
+'
+
+test_done
