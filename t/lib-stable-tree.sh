@@ -403,7 +403,7 @@ stable_tree_cache_key_ () {
 		echo "lts $3" &&
 		echo "per-week ${STABLE_COMMITS_PER_WEEK:-3}" &&
 		echo "tail ${STABLE_TAIL_WEEKS:-4}" &&
-		echo "ref-format ${STABLE_REF_FORMAT:-}" &&
+		echo "ref-format $(stable_ref_format_)" &&
 		echo "cycle ${STABLE_CYCLE_WEEKS:-}" &&
 		echo "lightweight ${STABLE_LIGHTWEIGHT_TAGS:-0}" &&
 		echo "signed ${STABLE_SIGNED_TAGS:-0}" &&
@@ -523,6 +523,18 @@ stable_tree_make_ () {
 	# tags ~10 ms slower.  t3201 and t3501 write loose and lying ones.
 	git -C "$st_repo" pack-refs &&
 	git -C "$st_repo" reset -q --hard
+}
+
+# stable_ref_format_: the ref format of the trees made now, for the cache
+# key: STABLE_REF_FORMAT, else that of the repositories git makes (the
+# trash directory's), so that a tree pinned to files and one made in
+# files by default are one entry.  A git before 2.45 prints the option
+# it does not know back: files is all it has.
+stable_ref_format_ () {
+	case ${STABLE_REF_FORMAT:-$(git -C "${TRASH_DIRECTORY:-.}" rev-parse --show-ref-format 2>/dev/null)} in
+	reftable) echo reftable ;;
+	*) echo files ;;
+	esac
 }
 
 # stable_ref_format_option_: git init's option for STABLE_REF_FORMAT.
