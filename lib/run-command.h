@@ -1,6 +1,7 @@
 #ifndef ROLLING_RUN_COMMAND_H
 #define ROLLING_RUN_COMMAND_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
@@ -34,13 +35,33 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 			       unsigned flags);
 
 /*
- * The same with "NAME=value" entries of `env` (NULL-terminated) set in
- * git's environment on top of ours.
+ * The same with the entries of `env` (NULL-terminated) applied to our
+ * environment for git: "NAME=value" sets NAME, "NAME" alone removes it.
  */
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags);
 int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
 				   const char *stdin_path, char **out, unsigned flags);
+
+/*
+ * The entries of such an `env`, grown one at a time: `v` is always
+ * NULL-terminated (or NULL while empty), and owns its strings.
+ */
+struct rolling_env {
+	char **v;
+	size_t nr, alloc;
+};
+#define ROLLING_ENV_INIT { NULL, 0, 0 }
+
+/* Add "NAME=value", or "NAME" (remove it) when value is NULL. */
+int rolling_env_add(struct rolling_env *env, const char *name, const char *value);
+void rolling_env_release(struct rolling_env *env);
+
+/*
+ * rolling_run_git() with ROLLING_RUN_CAPTURE, with the length of what git
+ * printed in *len: for output that holds NUL bytes (-z).
+ */
+int rolling_run_git_capture(const char *const *args, char **out, size_t *len);
 
 /*
  * Start the program argv[0] (searched in PATH; argv is NULL-terminated
