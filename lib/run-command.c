@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -252,43 +251,6 @@ close_pipe:
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
 	return status;
-}
-
-int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv)
-{
-	posix_spawn_file_actions_t actions;
-	int pipefd[2], err;
-
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return rolling_error("cannot create a pipe: %s", strerror(errno));
-	if (!(err = posix_spawn_file_actions_init(&actions))) {
-		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
-			fflush(NULL);
-			err = posix_spawnp(pid, argv[0], &actions, NULL,
-					   (char *const *)(uintptr_t)argv, environ);
-		}
-		posix_spawn_file_actions_destroy(&actions);
-	}
-	close(pipefd[1]);
-	if (err) {
-		close(pipefd[0]);
-		return rolling_error("cannot run %s: %s", argv[0], strerror(err));
-	}
-	*fd = pipefd[0];
-	return 0;
-}
-
-int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what)
-{
-	return finish_reading(pid, fd, out, NULL, what);
-}
-
-void rolling_abandon_reading(pid_t pid, int fd)
-{
-	kill(pid, SIGTERM);
-	close(fd);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
 }
 
 int rolling_git_output(char **line, const char *const *args)

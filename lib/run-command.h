@@ -2,7 +2,6 @@
 #define ROLLING_RUN_COMMAND_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 /*
  * Running git as a child process, for the commands that drive git's
@@ -62,22 +61,6 @@ void rolling_env_release(struct rolling_env *env);
  * printed in *len: for output that holds NUL bytes (-z).
  */
 int rolling_run_git_capture(const char *const *args, char **out, size_t *len);
-
-/*
- * Start the program argv[0] (searched in PATH; argv is NULL-terminated
- * and includes it) with its standard output on a pipe, whose end we
- * read from is *fd, and return at once; rolling_finish_reading() reads
- * all it wrote into *out (NUL-terminated, the caller frees it, NULL on
- * an error), closes fd and returns the exit status as rolling_run_git()
- * does (`what` names it in errors).  The program only blocks once the
- * pipe is full, which for one that prints what it gathered at its end
- * (git ls-remote) costs nothing while the caller works.
- */
-int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv);
-int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what);
-
-/* Instead of rolling_finish_reading(): end the program (SIGTERM) and reap it. */
-void rolling_abandon_reading(pid_t pid, int fd);
 
 /*
  * The first line of what `git args...` prints, without the newline, in
