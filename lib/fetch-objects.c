@@ -27,10 +27,12 @@
  *   connection of its own.
  *
  * And as options: no FETCH_HEAD, no remote-tracking ref updated through
- * the configured refspecs (--refmap=), no prune (--no-prune-tags too:
- * fetch.pruneTags adds the refspec of every tag, and
- * would fetch every tag), no gc, maintenance or commit-graph, no
- * submodule.  Neither --tags nor --no-tags: git's own tag following
+ * the configured refspecs (--refmap=), no prune, no gc, maintenance or
+ * commit-graph, no submodule.  fetch.pruneTags makes git add the
+ * refspec of every tag, which would bring every series' history: with
+ * the refspecs on --stdin, git 2.39 to 2.55 add it only to the remote's
+ * configured refspecs, which --refmap= leaves unused, and
+ * --no-prune-tags makes that certain.  Neither --tags nor --no-tags: git's own tag following
  * (the view has no remote.*.tagOpt) brings the tags the steps can need.
  * remote.<name>.followRemoteHEAD (2.48) acts only without refspecs, and
  * the view's configuration says never besides.

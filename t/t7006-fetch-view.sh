@@ -376,6 +376,26 @@ test_expect_success 'a shallow clone: in the view, its shallow file as it was' '
 	test_cmp shallow.before shallow/.git/shallow
 '
 
+# A commit below the shallow boundary, which the server would take for
+# one the clone has unless told of the boundary, is sent: then the
+# verification, not the transfer, refuses the merge that names it.
+test_expect_success 'a shallow clone: git fetch tells the server of its boundary' '
+	deep=$(git -C server.git rev-parse "$BRANCH~6") &&
+	test_must_fail git -C shallow cat-file -e $deep &&
+	top=$(git -C server.git rev-parse $BRANCH) &&
+	odd=$(git -C server.git commit-tree -p $top -p $deep -m "Merge an old one" $top^{tree}) &&
+	git -C server.git update-ref refs/heads/$BRANCH $odd &&
+	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $top" &&
+	refs_and_logs shallow >before &&
+	test_expect_code 1 traced shallow -q --no-signatures origin 2>err &&
+	in_view &&
+	one_connection &&
+	grep "^error: origin/$BRANCH: $odd" err &&
+	refs_and_logs shallow >after &&
+	test_cmp before after &&
+	test_cmp shallow.before shallow/.git/shallow
+'
+
 test_expect_success 'alternates of its own: in the view, their refs listed by git' '
 	git clone -q --shared --no-checkout -o mirror consumer borrower &&
 	git -C borrower remote add origin "$SERVER_URL" &&
@@ -389,10 +409,10 @@ test_expect_success 'alternates of its own: in the view, their refs listed by gi
 '
 
 # git fetch settings that would write elsewhere, fetch more or run
-# something: fetch.pruneTags (it adds the refspec of every tag, which
-# would bring the history of every series), a reference-transaction hook
-# (git would run it for the view'"'"'s refs), a bundle URI (a connection
-# of its own, git 2.41 and later).
+# something: fetch.prune and fetch.pruneTags (the latter adds the
+# refspec of every tag, which would bring the history of every series),
+# a reference-transaction hook (git would run it for the view'"'"'s refs),
+# a bundle URI (a connection of its own, git 2.41 and later).
 test_expect_success 'fetch.prune, fetch.pruneTags, hooks and fetch.bundleURI change nothing' '
 	other=$(echo "another series" | git -C server.git commit-tree $(git -C server.git rev-parse $BRANCH^{tree})) &&
 	git -C server.git tag -a -m "Linux 9.9.1" v9.9.1 $other &&
