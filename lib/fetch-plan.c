@@ -164,7 +164,8 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *p)
 {
 	int err;
 
-	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0)
+	if ((err = rolling_fetch_view_config_start(&p->view_config, p->repo)) < 0 ||
+	    (err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0)
 		return err;
 	return rolling_tags_check_unambiguous(&p->tags, NULL, NULL);
 }
@@ -190,7 +191,7 @@ int rolling_fetch_plan_fetch(struct rolling_fetch_plan *p, const struct rolling_
 	if (!refs)
 		return rolling_error_nomem();
 	if (!(err = rolling_fetch_view_create(&p->view, p->repo, q, p->remote, &p->tags,
-					      &p->patterns)) &&
+					      &p->patterns, &p->view_config)) &&
 	    !(err = rolling_fetch_objects(q, &p->view, p->remote, refs, p->nr, quiet)))
 		err = rolling_remote_refs_read(&p->advertised, p->repo, &p->view, refs, p->nr);
 	free(refs);
@@ -574,6 +575,7 @@ void rolling_fetch_plan_free(struct rolling_fetch_plan *p)
 	}
 	free(p->branches);
 	free(p->needed);
+	rolling_fetch_view_config_abandon(&p->view_config);
 	rolling_fetch_view_free(&p->view);
 	rolling_tags_free(&p->tags);
 	rolling_patterns_free(&p->patterns);

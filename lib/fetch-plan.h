@@ -24,7 +24,7 @@
  * In order:
  *
  *	rolling_fetch_plan_init()        the remote and the branches
- *	rolling_fetch_plan_read()        our tags
+ *	rolling_fetch_plan_read()        our tags (and git config, meanwhile)
  *	rolling_fetch_plan_fetch()       the one connection: the tips and the tags
  *	rolling_fetch_plan_needed_tags()
  *	rolling_fetch_plan_add_tags()
@@ -66,6 +66,7 @@ struct rolling_fetch_plan {
 	int signatures;                        /* verify the tags' signatures */
 	struct rolling_patterns patterns;
 	struct rolling_tags tags;
+	struct rolling_fetch_view_config view_config;  /* listed while the tags are read */
 	struct rolling_fetch_view view;        /* where git fetch ran */
 	struct rolling_remote_refs advertised;
 	/* Release tags the new steps need that this repository lacks. */
@@ -86,7 +87,10 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *plan, git_repository *rep
 			    const char *remote, const char *const *named, size_t named_nr,
 			    int signatures, const struct rolling_scheme_options *scheme);
 
-/* Read this repository's tags, which the fetch and the walk below need. */
+/*
+ * Read this repository's tags, which the fetch and the walk below need,
+ * while git lists the configuration for the fetch's view.
+ */
 int rolling_fetch_plan_read(struct rolling_fetch_plan *plan);
 
 /*

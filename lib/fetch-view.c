@@ -13,6 +13,8 @@
 #include "strbuf.h"
 
 #define TAG_PREFIX "refs/tags/"
+/* <quarantine>/view */
+#define VIEW "view"
 
 /* A variable of git's environment; git takes an empty one as unset. */
 static int env_set(const char *name)
@@ -145,20 +147,39 @@ static int parse_config(struct config_list *list, size_t len)
 	return 0;
 }
 
-/*
- * The repository's whole configuration as git reads it there, includes
- * followed (their conditions evaluated for the repository's git
- * directory and branch), with the scope of each entry.
- */
-static int read_config(struct config_list *list, git_repository *repo)
+int rolling_fetch_view_config_start(struct rolling_fetch_view_config *c, git_repository *repo)
 {
 	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--list",
 			       "--show-scope", "--includes", "-z", NULL };
+	int err = rolling_start_git_reading(&c->pid, &c->fd, args);
+
+	c->started = !err;
+	return err;
+}
+
+void rolling_fetch_view_config_abandon(struct rolling_fetch_view_config *c)
+{
+	if (!c->started)
+		return;
+	c->started = 0;
+	rolling_abandon_reading(c->pid, c->fd);
+}
+
+/*
+ * The repository's whole configuration as git reads it there, includes
+ * followed (their conditions evaluated for the repository's git
+ * directory and branch), with the scope of each entry: what `c` lists.
+ */
+static int read_config(struct config_list *list, struct rolling_fetch_view_config *c)
+{
 	size_t len;
 	int status;
 
 	memset(list, 0, sizeof(*list));
-	status = rolling_run_git_capture(args, &list->out, &len);
+	if (!c->started)
+		return rolling_error("cannot read the configuration: git config was not started");
+	c->started = 0;
+	status = rolling_finish_reading(c->pid, c->fd, &list->out, &len, "config");
 	if (status < 0)
 		return status;
 	if (status)
@@ -321,14 +342,15 @@ static int add_format(struct strbuf *out, struct strbuf *section, git_repository
  * last, so that git never sets the remote's HEAD in the view (it does
  * only for a fetch without refspecs, which this is not).
  */
-static int write_config(struct rolling_fetch_view *v, git_repository *repo, const char *remote)
+static int write_config(struct rolling_fetch_view *v, git_repository *repo, const char *remote,
+			struct rolling_fetch_view_config *c)
 {
 	struct config_list list;
 	struct strbuf text = STRBUF_INIT, section = STRBUF_INIT;
 	size_t i;
 	int err;
 
-	if ((err = read_config(&list, repo)) < 0)
+	if ((err = read_config(&list, c)) < 0)
 		goto out;
 	v->isolated_config = needs_isolation(&list);
 	if ((err = add_format(&text, &section, repo, !v->work_tree)) < 0)
@@ -543,7 +565,7 @@ static int setup(struct rolling_fetch_view *v, git_repository *repo,
 
 	if (!quarantine)
 		return rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
-	if (!(v->git_dir = path_in(quarantine, "view")) ||
+	if (!(v->git_dir = path_in(quarantine, VIEW)) ||
 	    (work_tree && !git_repository_is_bare(repo) && !cwd_inside_git_dir(repo) &&
 	     !(v->work_tree = strdup(work_tree))))
 		err = rolling_error_nomem();
@@ -555,7 +577,8 @@ static int setup(struct rolling_fetch_view *v, git_repository *repo,
 
 int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo,
 			      const struct rolling_quarantine *q, const char *remote,
-			      const struct rolling_tags *tags, struct rolling_patterns *patterns)
+			      const struct rolling_tags *tags, struct rolling_patterns *patterns,
+			      struct rolling_fetch_view_config *c)
 {
 	const char *commondir = git_repository_commondir(repo);
 	int err;
@@ -571,7 +594,7 @@ int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo
 	if ((err = make_dir_in(v->git_dir, "refs")) < 0 ||
 	    (err = make_dir_in(v->git_dir, "objects")) < 0 ||
 	    (err = make_dir_in(v->git_dir, "info")) < 0 ||
-	    (err = write_config(v, repo, remote)) < 0 || (err = write_head(v, repo)) < 0 ||
+	    (err = write_config(v, repo, remote, c)) < 0 || (err = write_head(v, repo)) < 0 ||
 	    (err = write_refs(v, repo, tags, patterns)) < 0 ||
 	    (err = copy_if_present(v, commondir, "shallow")) < 0 ||
 	    (err = copy_if_present(v, commondir, "info/grafts")) < 0)

@@ -1,6 +1,7 @@
 #ifndef ROLLING_FETCH_VIEW_H
 #define ROLLING_FETCH_VIEW_H
 
+#include <sys/types.h>
 #include <git2.h>
 #include "quarantine.h"
 #include "run-command.h"
@@ -103,15 +104,32 @@ struct rolling_fetch_view {
 };
 
 /*
+ * The repository's configuration as git reads it (git config --list
+ * --includes), listed while the caller does other work: git on this
+ * repository costs a process start, which the tags read meanwhile hide.
+ * A listing that rolling_fetch_view_create() will not read is ended with
+ * rolling_fetch_view_config_abandon() (which does nothing to one read).
+ */
+struct rolling_fetch_view_config {
+	pid_t pid;
+	int fd;
+	int started;
+};
+int rolling_fetch_view_config_start(struct rolling_fetch_view_config *config,
+				    git_repository *repo);
+void rolling_fetch_view_config_abandon(struct rolling_fetch_view_config *config);
+
+/*
  * Make the view inside the quarantine `q` of `repo`, for a fetch from
- * `remote`; `tags` (read with `patterns`) are the repository's releases.
- * Runs git config to read the configuration.  Returns 0, or a negative
- * error when the view could not be written (a full disk, say), the refs
- * or the configuration read.
+ * `remote`; `tags` (read with `patterns`) are the repository's releases,
+ * `config` the listing started for it, which this finishes.  Returns 0,
+ * or a negative error when the view could not be written (a full disk,
+ * say), the refs or the configuration read.
  */
 int rolling_fetch_view_create(struct rolling_fetch_view *view, git_repository *repo,
 			      const struct rolling_quarantine *q, const char *remote,
-			      const struct rolling_tags *tags, struct rolling_patterns *patterns);
+			      const struct rolling_tags *tags, struct rolling_patterns *patterns,
+			      struct rolling_fetch_view_config *config);
 
 /* The environment of git run in the view, added to `env`, the quarantine's included. */
 int rolling_fetch_view_env(struct rolling_env *env, const struct rolling_fetch_view *view,

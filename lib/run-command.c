@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -50,8 +51,7 @@ static int wait_for(pid_t pid, const char *what)
 	return rolling_error("git %s ended abnormally", what);
 }
 
-/* Read all the child wrote on fd, close it, and wait for the child. */
-static int finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what)
+int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what)
 {
 	int read_err, status;
 
@@ -238,7 +238,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	if (flags & ROLLING_RUN_CAPTURE) {
 		close(pipefd[1]);
 		pipefd[1] = -1;
-		status = finish_reading(pid, pipefd[0], out, len, args[0]);
+		status = rolling_finish_reading(pid, pipefd[0], out, len, args[0]);
 		pipefd[0] = -1;
 	} else {
 		status = wait_for(pid, args[0]);
@@ -251,6 +251,44 @@ close_pipe:
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
 	return status;
+}
+
+int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args)
+{
+	posix_spawn_file_actions_t actions;
+	const char **argv;
+	int pipefd[2], err;
+
+	if (!(argv = git_argv(args)))
+		return rolling_error_nomem();
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(argv);
+		return rolling_error("cannot create a pipe: %s", strerror(errno));
+	}
+	if (!(err = posix_spawn_file_actions_init(&actions))) {
+		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
+			fflush(NULL);
+			err = posix_spawnp(pid, "git", &actions, NULL,
+					   (char *const *)(uintptr_t)argv, environ);
+		}
+		posix_spawn_file_actions_destroy(&actions);
+	}
+	free(argv);
+	close(pipefd[1]);
+	if (err) {
+		close(pipefd[0]);
+		return rolling_error("cannot run git %s: %s", args[0], strerror(err));
+	}
+	*fd = pipefd[0];
+	return 0;
+}
+
+void rolling_abandon_reading(pid_t pid, int fd)
+{
+	kill(pid, SIGTERM);
+	close(fd);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 int rolling_git_output(char **line, const char *const *args)

@@ -2,6 +2,7 @@
 #define ROLLING_RUN_COMMAND_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Running git as a child process, for the commands that drive git's
@@ -61,6 +62,20 @@ void rolling_env_release(struct rolling_env *env);
  * printed in *len: for output that holds NUL bytes (-z).
  */
 int rolling_run_git_capture(const char *const *args, char **out, size_t *len);
+
+/*
+ * Start `git args...` with its standard output on a pipe, whose end we
+ * read from is *fd, and return at once, so that git works while the
+ * caller does; rolling_finish_reading() reads all it wrote into *out
+ * (NUL-terminated, of *len bytes when len is not NULL; the caller frees
+ * it, NULL on an error), closes fd and returns the exit status as
+ * rolling_run_git() does (`what` names it in errors).  Output that fills
+ * the pipe blocks git until it is read.  rolling_abandon_reading() ends
+ * git (SIGTERM) and reaps it instead.
+ */
+int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args);
+int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what);
+void rolling_abandon_reading(pid_t pid, int fd);
 
 /*
  * The first line of what `git args...` prints, without the newline, in
