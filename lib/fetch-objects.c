@@ -24,7 +24,11 @@
  *   reference-transaction hook for the view's refs);
  * - core.logAllRefUpdates: no reflog for refs that die with the view;
  * - fetch.bundleURI (2.41): no download from a bundle server, a
- *   connection of its own.
+ *   connection of its own;
+ * - fetch.unpackLimit: the objects stay in the pack git receives, which
+ *   moves into the store as three files, where a small fetch would have
+ *   written a file (and a directory) per object, the view its refs
+ *   besides: a small file system runs out of inodes first.
  *
  * And as options: no FETCH_HEAD, no remote-tracking ref updated through
  * the configured refspecs (--refmap=), no prune, no gc, maintenance or
@@ -39,7 +43,7 @@
  */
 #define FETCH_CONFIG \
 	"-c", "core.hooksPath=/dev/null", "-c", "core.logAllRefUpdates=false", \
-	"-c", "fetch.bundleURI="
+	"-c", "fetch.bundleURI=", "-c", "fetch.unpackLimit=1"
 #define ALTERNATE_REFS_NONE "core.alternateRefsCommand=true"
 
 /* The refspecs, one per line, for git fetch --stdin, in `path`. */
