@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <git2.h>
 #include "../cli/text.h"
 #include "../cli/usage.h"
@@ -162,8 +163,12 @@ static int cmd_fetch(int argc, const char **argv)
 				    &o.scheme) < 0)
 		die_last_error();
 	create_quarantine(&q, repo);
-	/* One connection to the server: the tips and the tags together (fetch-plan.h). */
-	if (rolling_fetch_plan_read(&p) < 0 || rolling_fetch_plan_fetch(&p, &q, o.quiet) < 0 ||
+	/*
+	 * One connection to the server: the tips and the tags together
+	 * (fetch-plan.h).  git's progress where git would show it.
+	 */
+	if (rolling_fetch_plan_read(&p) < 0 ||
+	    rolling_fetch_plan_fetch(&p, &q, !o.quiet && isatty(2)) < 0 ||
 	    rolling_fetch_plan_needed_tags(&p) < 0 || rolling_fetch_plan_add_tags(&p) < 0)
 		die_last_error();
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");

@@ -75,10 +75,9 @@ static int write_refspecs(struct strbuf *path, const struct rolling_quarantine *
 
 int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolling_fetch_view *view,
 			  const char *remote, const char *const *remote_refs, size_t nr,
-			  int quiet)
+			  int progress)
 {
-	/* Progress where git would show it, but not its lines about the view's refs. */
-	int progress = !quiet && isatty(2);
+	/* git's lines about the refs it wrote are about the view's: never shown. */
 	const char *args[] = {
 		"-c", ALTERNATE_REFS_NONE, FETCH_CONFIG,
 		"fetch", "--quiet", progress ? "--progress" : "--no-progress",

@@ -11,12 +11,13 @@
  * view (rolling_fetch_view_ref()), with git's tag following, run in the
  * view (fetch-view.h): the objects go into the quarantine `q`, the refs
  * into the view, nothing into the repository.  Every branch must be on
- * the server (git says which is not).  git's progress and errors go to
- * the terminal (`quiet`: only its errors).  Returns 0, or a negative
+ * the server (git says which is not).  git's errors go to standard
+ * error, and its progress with `progress` (the caller's terminal wants
+ * it); the refs it writes are not listed.  Returns 0, or a negative
  * error when git could not be run or failed ("... nothing was updated").
  */
 int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolling_fetch_view *view,
 			  const char *remote, const char *const *remote_refs, size_t nr,
-			  int quiet);
+			  int progress);
 
 #endif

@@ -182,7 +182,7 @@ static const char **remote_refs(const struct rolling_fetch_plan *p)
 }
 
 int rolling_fetch_plan_fetch(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
-			     int quiet)
+			     int progress)
 {
 	const char **refs = remote_refs(p);
 	size_t i;
@@ -192,7 +192,7 @@ int rolling_fetch_plan_fetch(struct rolling_fetch_plan *p, const struct rolling_
 		return rolling_error_nomem();
 	if (!(err = rolling_fetch_view_create(&p->view, p->repo, q, p->remote, &p->tags,
 					      &p->patterns, &p->view_config)) &&
-	    !(err = rolling_fetch_objects(q, &p->view, p->remote, refs, p->nr, quiet)))
+	    !(err = rolling_fetch_objects(q, &p->view, p->remote, refs, p->nr, progress)))
 		err = rolling_remote_refs_read(&p->advertised, p->repo, &p->view, refs, p->nr);
 	free(refs);
 	if (err)

@@ -100,7 +100,7 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *plan);
  * git follows (fetch-view.h); then read what it fetched
  * (plan->advertised) and set each branch's tip.  A branch the server
  * lacks is an error (git's own: "couldn't find remote ref ...").
- * `quiet`: git prints only its errors.
+ * `progress`: git shows its progress (else only its errors).
  *
  * git follows the server's tags that point into what it sends or at an
  * object the repository has, and whose names the repository lacks:
@@ -111,7 +111,7 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *plan);
  * (their objects, once verified, wait for gc).
  */
 int rolling_fetch_plan_fetch(struct rolling_fetch_plan *plan, const struct rolling_quarantine *q,
-			     int quiet);
+			     int progress);
 
 /*
  * Once fetched: walk the new part of each chain as verify will (first

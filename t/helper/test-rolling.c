@@ -224,7 +224,7 @@ static int fetch_plan(int argc, char **argv)
 	    rolling_fetch_plan_init(&p, repo, argv[0], (const char *const *)argv + 1,
 				    (size_t)argc - 1, signatures, &scheme) < 0 ||
 	    rolling_quarantine_create(&q, repo) < 0 || rolling_quarantine_add_to(&q, repo) < 0 ||
-	    rolling_fetch_plan_read(&p) < 0 || rolling_fetch_plan_fetch(&p, &q, 1) < 0)
+	    rolling_fetch_plan_read(&p) < 0 || rolling_fetch_plan_fetch(&p, &q, 0) < 0)
 		goto out;
 	for (i = 0; i < p.nr; i++)
 		printf("tip %s %s\n", git_oid_tostr(hex, sizeof(hex), &p.branches[i].tip),
