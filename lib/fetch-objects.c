@@ -94,8 +94,11 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolli
 		goto out;
 	status = rolling_run_git_env_with_stdin(view->own_alternates ? args + 2 : args,
 						(const char *const *)env.v, path.buf, NULL, 0);
-	/* git says "couldn't write <ref>.lock" and the like, without the reason. */
-	if (status > 0 && status <= 128 && rolling_out_of_space(q->path))
+	/*
+	 * git says "couldn't write <ref>.lock" and the like, without the
+	 * reason, and exits 1 (git 2.55: 255).
+	 */
+	if (status > 0 && rolling_out_of_space(q->path))
 		status = rolling_error("git fetch from '%s' failed (exit status %d): %s;"
 				       " nothing was updated", remote, status, strerror(ENOSPC));
 	else if (status > 0)
