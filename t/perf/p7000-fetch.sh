@@ -89,9 +89,13 @@ cd "$consumer" || exit 1
 git config gc.auto 0
 git remote add stable "file://$server"
 git rolling init -q --follow stable/$BRANCH --preset linux || die "init --follow failed"
+# The new objects, loose (git fetch unpacks a small pack) or in a pack
+# of their own (git rolling fetch keeps the pack it received).
+ls .git/objects/pack >"$work/packs"
 cat >"$work/reset" <<EOF
 cd "$consumer" &&
 sed 's|^\(..\)|.git/objects/\1/|' "$work/new-objects" | xargs rm -f &&
+ls .git/objects/pack | grep -vxF -f "$work/packs" | sed 's|^|.git/objects/pack/|' | xargs rm -f &&
 git update-ref refs/remotes/stable/$BRANCH $tip &&
 git update-ref refs/rolling/verified/stable/$BRANCH $tip &&
 { git update-ref -d refs/tags/$new_release 2>/dev/null || :; }
