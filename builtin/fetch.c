@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <git2.h>
 #include "../cli/text.h"
 #include "../cli/usage.h"
@@ -11,8 +12,6 @@
 #include "../cli/color.h"
 #include "../cli/verify-report.h"
 #include "../lib/fetch-plan.h"
-#include "../lib/fetch-objects.h"
-#include "../lib/fetch-view.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
 #include "../lib/repo.h"
@@ -51,38 +50,6 @@ static void create_quarantine(struct rolling_quarantine *q, git_repository *repo
 	active_quarantine = q;
 	atexit(remove_quarantine);
 	if (rolling_quarantine_add_to(q, repo) < 0)
-		die_last_error();
-}
-
-/* The server's refs are listed from the start; die() must not leave git behind. */
-static struct rolling_remote_listing *active_listing;
-
-static void abandon_listing(void)
-{
-	if (active_listing)
-		rolling_remote_refs_abandon(active_listing);
-	active_listing = NULL;
-}
-
-static void start_listing(struct rolling_remote_listing *listing, const char *remote)
-{
-	if (rolling_fetch_plan_list(listing, remote) < 0)
-		die_last_error();
-	active_listing = listing;
-	atexit(abandon_listing);
-}
-
-/* What the plan wants next, into the quarantine; the view made on first need. */
-static void fetch_wanted(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
-			 struct rolling_fetch_view *view, int *made, int quiet)
-{
-	if (!p->wants_nr)
-		return;
-	if (*made < 0 && (*made = rolling_fetch_view_create(view, p->repo, q, &p->tags,
-							    &p->patterns)) < 0)
-		die_last_error();
-	if (rolling_fetch_objects(q, *made ? view : NULL, p->remote, p->wants, p->wants_nr,
-				  quiet) < 0)
 		die_last_error();
 }
 
@@ -182,12 +149,7 @@ static int cmd_fetch(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct rolling_quarantine q;
-	/* git fetch runs in a view of the repository where it can (fetch-view.h). */
-	struct rolling_fetch_view view = { NULL, NULL, NULL };
-	int view_made = -1;
 	struct rolling_fetch_plan p;
-	/* Static: abandon_listing() reads it at exit, after this returns. */
-	static struct rolling_remote_listing listing = { 0, -1, 0 };
 	git_repository *repo;
 	size_t i, failed;
 	int err;
@@ -195,22 +157,19 @@ static int cmd_fetch(int argc, const char **argv)
 	argc = parse_options_or_usage(argc, argv, "fetch", options, fetch_usage);
 	if (argc < 1)
 		usage_with_options(fetch_usage, options);
-	/* The longest wait of a fetch: the server's answer (remote-refs.h). */
-	start_listing(&listing, argv[0]);
-	rolling_cli_setup();
 	if (rolling_repo_open(&repo) < 0 || rolling_want_color(&o.color, repo) < 0)
 		die_last_error();
 	if (rolling_fetch_plan_init(&p, repo, argv[0], argv + 1, (size_t)argc - 1, o.signatures,
 				    &o.scheme) < 0)
 		die_last_error();
 	create_quarantine(&q, repo);
-	if (rolling_fetch_plan_read(&p, &listing) < 0 || rolling_fetch_plan_wants_tips(&p) < 0)
-		die_last_error();
-	fetch_wanted(&p, &q, &view, &view_made, o.quiet);
-	if (rolling_fetch_plan_wants_tags(&p) < 0)
-		die_last_error();
-	fetch_wanted(&p, &q, &view, &view_made, o.quiet);
-	if (rolling_fetch_plan_add_tags(&p) < 0)
+	/*
+	 * One connection to the server: the tips and the tags together
+	 * (fetch-plan.h).  git's progress where git would show it.
+	 */
+	if (rolling_fetch_plan_read(&p) < 0 ||
+	    rolling_fetch_plan_fetch(&p, &q, !o.quiet && isatty(2)) < 0 ||
+	    rolling_fetch_plan_needed_tags(&p) < 0 || rolling_fetch_plan_add_tags(&p) < 0)
 		die_last_error();
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");
 
@@ -218,7 +177,6 @@ static int cmd_fetch(int argc, const char **argv)
 		remove_quarantine();
 		error("%s: %zu branch%s failed verification; nothing was updated and"
 		      " nothing fetched was kept", p.remote, failed, failed == 1 ? "" : "es");
-		rolling_fetch_view_free(&view);
 		rolling_fetch_plan_free(&p);
 		git_repository_free(repo);
 		return 1;
@@ -236,10 +194,9 @@ static int cmd_fetch(int argc, const char **argv)
 		if (!o.quiet || p.branches[i].rewound)
 			report_update(&p.branches[i]);
 	}
-	rolling_fetch_view_free(&view);
 	rolling_fetch_plan_free(&p);
 	git_repository_free(repo);
 	return 0;
 }
 
-ROLLING_MAIN_EARLY(cmd_fetch)
+ROLLING_MAIN(cmd_fetch)

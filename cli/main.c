@@ -4,26 +4,14 @@
 #include "report.h"
 #include "../lib/setup.h"
 
-int rolling_cli_start_early(int argc, const char **argv)
+int rolling_cli_start(int argc, const char **argv)
 {
 	if (rolling_version_option(argc, argv))
 		return 1;
 	rolling_set_warning_handler(print_warning);
 	rolling_progress_set_display(&rolling_terminal_progress);
-	return 0;
-}
-
-void rolling_cli_setup(void)
-{
 	if (rolling_setup() < 0)
 		die_last_error();
-}
-
-int rolling_cli_start(int argc, const char **argv)
-{
-	if (rolling_cli_start_early(argc, argv))
-		return 1;
-	rolling_cli_setup();
 	return 0;
 }
 

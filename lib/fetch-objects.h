@@ -5,24 +5,19 @@
 #include "fetch-view.h"
 #include "quarantine.h"
 
-/* An object to fetch, and the server's ref that advertised it. */
-struct rolling_fetch_want {
-	const char *refname;      /* "refs/heads/...", "refs/tags/..."; borrowed */
-	const git_oid *oid;       /* borrowed */
-};
-
 /*
- * `git fetch` of exactly these objects from `remote`, writing into the
- * quarantine `q` only: no ref, no FETCH_HEAD, no tag following, no gc
- * (`--refmap=` and object ids as the refspecs: nothing has a
- * destination).  With `view` (rolling_fetch_view_create()), git
- * runs in that view of the repository, else in the repository itself.
- * git's progress and messages go to the terminal (`quiet`: only its
- * errors).  Returns 0, or a negative error when git could not be run or
- * failed ("... nothing was updated").
+ * The one connection of a fetch: `git fetch` from `remote` of its
+ * branches `remote_refs` ("refs/heads/<b>"), each into its ref of the
+ * view (rolling_fetch_view_ref()), with git's tag following, run in the
+ * view (fetch-view.h): the objects go into the quarantine `q`, the refs
+ * into the view, nothing into the repository.  Every branch must be on
+ * the server (git says which is not).  git's errors go to standard
+ * error, and its progress with `progress` (the caller's terminal wants
+ * it); the refs it writes are not listed.  Returns 0, or a negative
+ * error when git could not be run or failed ("... nothing was updated").
  */
 int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolling_fetch_view *view,
-			  const char *remote, const struct rolling_fetch_want *wants, size_t nr,
-			  int quiet);
+			  const char *remote, const char *const *remote_refs, size_t nr,
+			  int progress);
 
 #endif

@@ -160,41 +160,46 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *p, git_repository *repo,
 
 /* --- what the server has ----------------------------------------------- */
 
-int rolling_fetch_plan_list(struct rolling_remote_listing *listing, const char *remote)
+int rolling_fetch_plan_read(struct rolling_fetch_plan *p)
 {
-	return rolling_remote_refs_start(listing, remote);
+	int err;
+
+	if ((err = rolling_fetch_view_config_start(&p->view_config, p->repo)) < 0 ||
+	    (err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0)
+		return err;
+	return rolling_tags_check_unambiguous(&p->tags, NULL, NULL);
 }
 
-/*
- * git ls-remote of the branches and the tags runs while the tags of this
- * repository are read: a kernel's thousands of tags take about as long
- * to list on the server as to read here.
- */
-int rolling_fetch_plan_read(struct rolling_fetch_plan *p, struct rolling_remote_listing *listing)
+/* The server's refs of the branches, for git fetch and for reading what it fetched. */
+static const char **remote_refs(const struct rolling_fetch_plan *p)
 {
-	char *why;
+	const char **refs = calloc(p->nr + 1, sizeof(*refs));
+	size_t i;
+
+	for (i = 0; refs && i < p->nr; i++)
+		refs[i] = p->branches[i].remote_ref;
+	return refs;
+}
+
+int rolling_fetch_plan_fetch(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
+			     int progress)
+{
+	const char **refs = remote_refs(p);
 	size_t i;
 	int err;
 
-	if (!listing->started && (err = rolling_remote_refs_start(listing, p->remote)) < 0)
+	if (!refs)
+		return rolling_error_nomem();
+	if (!(err = rolling_fetch_view_create(&p->view, p->repo, q, p->remote, &p->tags,
+					      &p->patterns, &p->view_config)) &&
+	    !(err = rolling_fetch_objects(q, &p->view, p->remote, refs, p->nr, progress)))
+		err = rolling_remote_refs_read(&p->advertised, p->repo, &p->view, refs, p->nr);
+	free(refs);
+	if (err)
 		return err;
-	if ((err = rolling_tags_load(&p->tags, p->repo, &p->patterns)) < 0 ||
-	    (err = rolling_tags_check_unambiguous(&p->tags, NULL, NULL)) < 0) {
-		/* Wait for git all the same, keeping the reason. */
-		why = rolling_error_take();
-		rolling_remote_refs_finish(&p->advertised, listing, p->remote);
-		return rolling_error_restore(err, why);
-	}
-	if ((err = rolling_remote_refs_finish(&p->advertised, listing, p->remote)) < 0)
-		return err;
-	for (i = 0; i < p->nr; i++) {
-		const struct rolling_remote_ref *ref =
-			rolling_remote_refs_find(&p->advertised, p->branches[i].remote_ref);
-
-		if (!ref)
-			return rolling_error("couldn't find remote ref %s", p->branches[i].remote_ref);
-		git_oid_cpy(&p->branches[i].tip, &ref->oid);
-	}
+	for (i = 0; i < p->nr; i++)
+		git_oid_cpy(&p->branches[i].tip,
+			    &rolling_remote_refs_find(&p->advertised, p->branches[i].remote_ref)->oid);
 	return 0;
 }
 
@@ -207,62 +212,9 @@ static int is_release_name(struct rolling_fetch_plan *p, const char *name)
 	       kind == ROLLING_TAG_RELEASE;
 }
 
-/* --- the tips, and the tags that may come with them -------------------- */
-
 int rolling_fetch_branch_unchanged(const struct rolling_fetch_branch *b)
 {
 	return b->has_verified && git_oid_equal(&b->tip, &b->verified);
-}
-
-static void want(struct rolling_fetch_plan *p, const char *refname, const git_oid *oid)
-{
-	p->wants[p->wants_nr].refname = refname;
-	p->wants[p->wants_nr++].oid = oid;
-}
-
-/*
- * The server's release tags this repository lacks, after the tips in
- * plan->wants, which has room for ROLLING_FETCH_MAX_PREFETCH more.
- * After a week they are that week's releases, a handful; those no step
- * needs get no ref (their objects, once verified, wait for gc).  Returns
- * 1 when every one was added, 0 (and none is) when there are more.
- */
-static int candidate_tags(struct rolling_fetch_plan *p)
-{
-	size_t i, found = 0, start = p->wants_nr;
-
-	for (i = 0; i < p->advertised.nr; i++) {
-		const struct rolling_remote_ref *ref = &p->advertised.refs[i];
-		const char *name = ref->name + strlen(TAG_PREFIX);
-
-		if (strncmp(ref->name, TAG_PREFIX, strlen(TAG_PREFIX)) ||
-		    !is_release_name(p, name) ||
-		    rolling_tags_find_name(&p->tags, &p->patterns, name))
-			continue;
-		if (found == ROLLING_FETCH_MAX_PREFETCH) {
-			p->wants_nr = start;
-			return 0;
-		}
-		want(p, ref->name, &ref->oid);
-		found++;
-	}
-	return 1;
-}
-
-int rolling_fetch_plan_wants_tips(struct rolling_fetch_plan *p)
-{
-	size_t i;
-
-	p->wants_nr = 0;
-	if (ALLOC_GROW(p->wants, p->nr + ROLLING_FETCH_MAX_PREFETCH, p->wants_alloc) < 0)
-		return ROLLING_ERROR;
-	for (i = 0; i < p->nr; i++)
-		if (!rolling_fetch_branch_unchanged(&p->branches[i]))
-			want(p, p->branches[i].remote_ref, &p->branches[i].tip);
-	if (p->wants_nr && !p->signatures)
-		p->tags_prefetched = candidate_tags(p);
-	/* The server names the tags: a bound hit while reading them is fatal. */
-	return rolling_patterns_check(&p->patterns);
 }
 
 /* --- the release tags the new steps need -------------------------------- */
@@ -371,25 +323,16 @@ static int collect_needed(struct rolling_fetch_plan *p, const struct rolling_fet
 	return more < 0 ? more : 0;
 }
 
-int rolling_fetch_plan_wants_tags(struct rolling_fetch_plan *p)
+int rolling_fetch_plan_needed_tags(struct rolling_fetch_plan *p)
 {
 	size_t i;
 	int err;
 
-	p->wants_nr = 0;
 	for (i = 0; i < p->nr; i++)
 		if ((err = collect_needed(p, &p->branches[i])) < 0)
 			return err;
-	if ((err = rolling_patterns_check(&p->patterns)) < 0)
-		return err;
-	if (!p->needed_nr || p->tags_prefetched)
-		return 0;
-	if (ALLOC_GROW(p->wants, p->needed_nr, p->wants_alloc) < 0)
-		return ROLLING_ERROR;
-	/* A needed tag's name points into its advertised ref's, after TAG_PREFIX. */
-	for (i = 0; i < p->needed_nr; i++)
-		want(p, p->needed[i].name - strlen(TAG_PREFIX), &p->needed[i].target);
-	return 0;
+	/* The server names the tags: a bound hit while reading them is fatal. */
+	return rolling_patterns_check(&p->patterns);
 }
 
 int rolling_fetch_plan_add_tags(struct rolling_fetch_plan *p)
@@ -631,8 +574,9 @@ void rolling_fetch_plan_free(struct rolling_fetch_plan *p)
 		free(b->verified_ref);
 	}
 	free(p->branches);
-	free(p->wants);
 	free(p->needed);
+	rolling_fetch_view_config_abandon(&p->view_config);
+	rolling_fetch_view_free(&p->view);
 	rolling_tags_free(&p->tags);
 	rolling_patterns_free(&p->patterns);
 	rolling_remote_refs_free(&p->advertised);

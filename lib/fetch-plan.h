@@ -3,29 +3,30 @@
 
 #include <git2.h>
 #include "fetch-objects.h"
+#include "fetch-view.h"
 #include "pattern.h"
 #include "preset.h"
 #include "remote-config.h"
 #include "remote-refs.h"
+#include "quarantine.h"
 #include "tags.h"
 #include "verify.h"
 
 /*
- * What `git rolling fetch <remote>` needs from the server and what it
- * will change here, decided from the server's advertisement and this
- * repository's refs and tags: which tips and which release tags to
- * fetch, which tags the new steps need, whether each branch verifies,
- * and which refs move.  The command fetches the objects (into a
- * quarantine: fetch-objects.h), reports, and decides to stop; every
- * function here returns 0 or a negative error with a message.
+ * What `git rolling fetch <remote>` fetches and what it will change
+ * here: one git fetch of the branches, with the tags git follows, into
+ * a quarantine (fetch-objects.h), then, from what the server advertised
+ * for it (remote-refs.h) and this repository's refs and tags, which
+ * tags the new steps need, whether each branch verifies, and which refs
+ * move.  The command reports and decides to stop; every function here
+ * returns 0 or a negative error with a message.
  *
  * In order:
  *
- *	rolling_fetch_plan_list()        (may come first of all) the server's refs
  *	rolling_fetch_plan_init()        the remote and the branches
- *	rolling_fetch_plan_read()        the server's refs, our tags
- *	rolling_fetch_plan_wants_tips()  fetch plan->wants
- *	rolling_fetch_plan_wants_tags()  fetch plan->wants (may be none)
+ *	rolling_fetch_plan_read()        our tags (and git config, meanwhile)
+ *	rolling_fetch_plan_fetch()       the one connection: the tips and the tags
+ *	rolling_fetch_plan_needed_tags()
  *	rolling_fetch_plan_add_tags()
  *	rolling_fetch_plan_verify()      for each changed branch
  *	rolling_fetch_plan_update_refs()
@@ -56,14 +57,6 @@ struct rolling_fetch_branch {
 	git_oid verified_tip;
 };
 
-/*
- * The server's new release tags are fetched with the tips when there
- * are at most this many (a week's releases): that saves a second round
- * trip.  More mean the tags were never fetched (a first fetch): then
- * only those the new steps need are fetched, once the steps are known.
- */
-#define ROLLING_FETCH_MAX_PREFETCH 32
-
 struct rolling_fetch_plan {
 	git_repository *repo;                  /* borrowed */
 	const char *remote;                    /* borrowed */
@@ -73,14 +66,12 @@ struct rolling_fetch_plan {
 	int signatures;                        /* verify the tags' signatures */
 	struct rolling_patterns patterns;
 	struct rolling_tags tags;
+	struct rolling_fetch_view_config view_config;  /* listed while the tags are read */
+	struct rolling_fetch_view view;        /* where git fetch ran */
 	struct rolling_remote_refs advertised;
-	/* What to fetch next; pointers into the plan. */
-	struct rolling_fetch_want *wants;
-	size_t wants_nr, wants_alloc;
 	/* Release tags the new steps need that this repository lacks. */
 	struct rolling_tag_ref *needed;
 	size_t needed_nr, needed_alloc;
-	int tags_prefetched;     /* every tag the steps can need came with the tips */
 };
 
 /*
@@ -97,43 +88,42 @@ int rolling_fetch_plan_init(struct rolling_fetch_plan *plan, git_repository *rep
 			    int signatures, const struct rolling_scheme_options *scheme);
 
 /*
- * Start listing the server's branches and tags (git ls-remote of
- * `remote` if git finds it configured: remote-refs.h), as early as the
- * caller likes: before libgit2 is set up or the repository opened, the
- * server's answer is the longest wait of a fetch.  A listing that
- * rolling_fetch_plan_read() will not finish is ended with
- * rolling_remote_refs_abandon().
+ * Read this repository's tags, which the fetch and the walk below need,
+ * while git lists the configuration for the fetch's view.
  */
-int rolling_fetch_plan_list(struct rolling_remote_listing *listing, const char *remote);
+int rolling_fetch_plan_read(struct rolling_fetch_plan *plan);
 
 /*
- * Read the listing (started now when `listing` was not) while this
- * repository's tags are read, and set each branch's tip; every branch
- * must be on the server.  The listing is finished also on an error.
+ * The fetch, one connection to the server: git fetch of every branch
+ * into a view of the repository made inside the quarantine `q` (which
+ * `plan->repo` must read: rolling_quarantine_add_to()), with the tags
+ * git follows (fetch-view.h); then read what it fetched
+ * (plan->advertised) and set each branch's tip.  A branch the server
+ * lacks is an error (git's own: "couldn't find remote ref ...").
+ * `progress`: git shows its progress (else only its errors).
+ *
+ * git follows the server's tags that point into what it sends or at an
+ * object the repository has, and whose names the repository lacks:
+ * among them every release tag of a new step (its release commit is
+ * the merge's second parent) and the base's the first time.  Tags of
+ * other series, whose history the branch does not hold, are not
+ * fetched at all; those fetched that no step needs get no ref here
+ * (their objects, once verified, wait for gc).
  */
-int rolling_fetch_plan_read(struct rolling_fetch_plan *plan,
-			    struct rolling_remote_listing *listing);
+int rolling_fetch_plan_fetch(struct rolling_fetch_plan *plan, const struct rolling_quarantine *q,
+			     int progress);
 
 /*
- * plan->wants: the tips that moved since they were verified and,
- * without signatures (where the steps' embedded tags may make tags
- * needless), the server's release tags that this repository lacks when
- * they are at most ROLLING_FETCH_MAX_PREFETCH (plan->tags_prefetched).
+ * Once fetched: walk the new part of each chain as verify will (first
+ * parents from the tip down to the tip verified last time, to a commit
+ * one of our release tags names, or to the base, a commit that a
+ * release tag of the server names), and note in plan->needed the
+ * release tags its steps name that this repository lacks.  With
+ * signatures, a merge that embeds its tag (a mergetag header) needs no
+ * tag ref.  The walk gives up where verify would, so a hostile server
+ * cannot make it read more than verify does.
  */
-int rolling_fetch_plan_wants_tips(struct rolling_fetch_plan *plan);
-
-/*
- * Once the tips' objects can be read: walk the new part of each chain
- * as verify will (first parents from the tip down to the tip verified
- * last time, to a commit one of our release tags names, or to the base,
- * a commit that a release tag of the server names), and note in
- * plan->needed the release tags its steps name that this repository
- * lacks.  With signatures, a merge that embeds its tag (a mergetag
- * header) needs no tag ref.  The walk gives up where verify would, so
- * a hostile server cannot make it read more than verify does.  Then
- * plan->wants: the needed tags not fetched with the tips.
- */
-int rolling_fetch_plan_wants_tags(struct rolling_fetch_plan *plan);
+int rolling_fetch_plan_needed_tags(struct rolling_fetch_plan *plan);
 
 /* Once the needed tags' objects can be read: add them to plan->tags. */
 int rolling_fetch_plan_add_tags(struct rolling_fetch_plan *plan);

@@ -1,24 +1,63 @@
 #ifndef ROLLING_FETCH_VIEW_H
 #define ROLLING_FETCH_VIEW_H
 
+#include <sys/types.h>
 #include <git2.h>
 #include "quarantine.h"
+#include "run-command.h"
 #include "tags.h"
 
 /*
- * What the quarantined git fetch sees of the repository: a git
- * directory of its own inside the quarantine, with no ref, whose
- * configuration includes the repository's, whose objects are the
- * quarantine with the repository's object store as alternate (as
- * always), and whose "alternate refs" are the repository's refs peeled
- * to the objects they finally name, as packed-refs records them.
+ * Where the quarantined git fetch runs: a git directory of its own
+ * inside the quarantine (its "view" of the repository), in which git may
+ * write refs that no one else ever sees, and which dies with the
+ * quarantine.  The fetch is one connection to the server: git fetch with
+ * a refspec per branch whose destination is a ref of the view
+ * (rolling_fetch_view_ref()), and git's own tag following, which brings
+ * in that same connection the server's tags that point into what it
+ * sends (include-tag) or at objects the repository has, each as
+ * refs/tags/<name> of the view.  The view's refs are then what the
+ * server advertised for those refspecs: the branches' tips and the tags
+ * the new steps can need, read in place of a listing (remote-refs.h).
+ *
+ * The view is the repository as git fetch sees it, but for its refs:
+ *
+ * - objects: the quarantine (GIT_OBJECT_DIRECTORY), with the object
+ *   store as its alternate (which brings the store's own alternates);
+ *
+ * - configuration: the repository's, as git reads it there (includes and
+ *   includeIf gitdir:, onbranch:, hasconfig: evaluated in the
+ *   repository, config.worktree with extensions.worktreeConfig), written
+ *   out entry by entry, with the repository's format version and
+ *   extensions except the ref storage (the view is a files-format git
+ *   directory whatever the repository's refs are stored in) and
+ *   worktreeConfig.  remote.*.tagOpt is left out: a clone made with
+ *   --no-tags has remote.origin.tagOpt = --no-tags, which would stop the
+ *   tag following (git has no value that resets it).  When the system
+ *   or global configuration has an includeIf on gitdir: (which the
+ *   view's directory would not match as the repository's does) or a
+ *   tagOpt, those are written out too and git reads no other
+ *   (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL=/dev/null);
+ *
+ * - HEAD, shallow, info/grafts: copies of the repository's;
+ *
+ * - refs: packed-refs names every ref of the repository (but for its
+ *   symbolic refs and any under refs/rolling-fetch), so that git
+ *   follows no tag the repository has by name (a kernel clone would
+ *   otherwise get its 5,000 tags written into the view at each fetch,
+ *   a second or more), and replace refs work as in the repository.  The
+ *   values are the objects git needs as haves: each ref's object,
+ *   peeled to the object it finally names where packed-refs records
+ *   that, except that of the release tags only the newest of each
+ *   series is its own; the older ones are given the newest's commit.
+ *   packed-refs is written here directly: git would write each ref
+ *   given to it as a loose file.
  *
  * git fetch marks every local ref complete before it negotiates, and its
- * connectivity check walks from the new tips down to everything that
- * `--all` and the alternate refs name.  In the repository itself both
- * read every annotated tag object to reach its commit (on the p7000
- * bench, 5,435 tags, twice per fetch); through the view both start from
- * the commits, and read no tag object that packed-refs peels.
+ * connectivity check walks from the new tips down to everything --all
+ * names.  In the repository both read every annotated tag object to
+ * reach its commit (on the p7000 bench, 5,435 tags, twice per fetch);
+ * through the view both start from the commits, and read no tag object.
  *
  * The connectivity check stays whole.  The objects it starts from are
  * those the refs finally name: each is complete because its ref is
@@ -30,45 +69,85 @@
  * written in the same write, as the refs they belong to: trusting them
  * is trusting the refs, as git's own --all does; a ref that packed-refs
  * does not peel (a loose one) is given as it is, and git reads its tag.
+ * The older releases of a series are ancestors of the newest on the
+ * series' branch, so the walks stop at them all the same, and a
+ * kernel's 5,400 tags become its ~100 series (git parses every distinct
+ * have once in the negotiation and once in the connectivity check:
+ * without a commit-graph, ~20 us each from the pack).  Where an older
+ * release is not an ancestor of the newest (a rewritten stable branch),
+ * git only walks further; it never checks less.
  *
- * Of the release tags only the newest of each series is given: the
- * older ones are its ancestors on the series' branch, so the walks stop
- * at them all the same, and a kernel's 5,400 tags become its ~100
- * series (git parses every have once in the negotiation and once in the
- * connectivity check: without a commit-graph, ~20 us each from the
- * pack).  Every other ref is given, mainline tags included: a new
- * series' first release stops at the mainline tag it forked from.  Where
- * an older release is not an ancestor of the newest (a rewritten stable
- * branch), git only walks further; it never checks less.
+ * Nothing git writes there reaches the repository: the view has no
+ * commondir (its refs, FETCH_HEAD, logs and config are its own),
+ * GIT_COMMON_DIR and GIT_NAMESPACE are removed from git's environment,
+ * and the fetch runs no hook (core.hooksPath of the view).
  */
 struct rolling_fetch_view {
 	char *git_dir;       /* <quarantine>/view */
-	char *haves;         /* <quarantine>/view-haves: one object id a line */
-	char *work_tree;     /* the repository's work tree, NULL when bare */
+	/*
+	 * The repository's work tree for GIT_WORK_TREE, so that git goes
+	 * where it would have gone in the repository (its top), from which
+	 * a remote's relative path is resolved.  NULL when bare, or when the
+	 * current directory is inside the git directory, where git stays.
+	 */
+	char *work_tree;
+	/*
+	 * The repository borrows objects (objects/info/alternates,
+	 * GIT_ALTERNATE_OBJECT_DIRECTORIES): git lists the alternates' refs
+	 * as it does in the repository, else none (the view's refs have them).
+	 */
+	int own_alternates;
+	int isolated_config;  /* the system and global configuration written in */
+	/* The refs of the repository written into the view, sorted. */
+	char **names;
+	size_t names_nr;
 };
 
 /*
- * Make the view inside the quarantine `q` of `repo`; `tags` (read with
- * `patterns`) are the repository's releases, or NULL to give every ref.  Returns 1 when it
- * was made, 0 when the repository is one the view would not be
- * equivalent to (git fetch then runs in the repository itself, as
- * before): it borrows objects (alternates), is shallow or a partial
- * clone, has replace refs or grafts, its configuration uses extensions
- * (worktreeConfig, partialClone, ...) or includes that depend on the git
- * directory or the branch (includeIf gitdir:/onbranch:), or the object
- * directory is not <common-dir>/objects.  Returns a negative error when
- * the view could not be written (a full disk, say).
+ * The repository's configuration as git reads it (git config --list
+ * --includes), listed while the caller does other work: git on this
+ * repository costs a process start, which the tags read meanwhile hide.
+ * A listing that rolling_fetch_view_create() will not read is ended with
+ * rolling_fetch_view_config_abandon() (which does nothing to one read).
  */
-int rolling_fetch_view_create(struct rolling_fetch_view *view, git_repository *repo,
-			      const struct rolling_quarantine *q, const struct rolling_tags *tags,
-			      struct rolling_patterns *patterns);
+struct rolling_fetch_view_config {
+	pid_t pid;
+	int fd;
+	int started;
+};
+int rolling_fetch_view_config_start(struct rolling_fetch_view_config *config,
+				    git_repository *repo);
+void rolling_fetch_view_config_abandon(struct rolling_fetch_view_config *config);
 
 /*
- * The `git -c` setting that gives git the view's alternate refs: a
- * shell command (git appends the alternate's path, which it ignores).
- * The caller frees it; NULL when out of memory.
+ * Make the view inside the quarantine `q` of `repo`, for a fetch from
+ * `remote`; `tags` (read with `patterns`) are the repository's releases,
+ * `config` the listing started for it, which this finishes.  Returns 0,
+ * or a negative error when the view could not be written (a full disk,
+ * say), the refs or the configuration read.
  */
-char *rolling_fetch_view_alternate_refs_command(const struct rolling_fetch_view *view);
+int rolling_fetch_view_create(struct rolling_fetch_view *view, git_repository *repo,
+			      const struct rolling_quarantine *q, const char *remote,
+			      const struct rolling_tags *tags, struct rolling_patterns *patterns,
+			      struct rolling_fetch_view_config *config);
+
+/* The environment of git run in the view, added to `env`, the quarantine's included. */
+int rolling_fetch_view_env(struct rolling_env *env, const struct rolling_fetch_view *view,
+			   const struct rolling_quarantine *q);
+
+/*
+ * 1 when `refname` is one of the repository's refs that the view was
+ * made with (the fetch follows no tag of that name), else 0.
+ */
+int rolling_fetch_view_has_own(const struct rolling_fetch_view *view, const char *refname);
+
+/*
+ * The ref of the view that the server's `remote_ref` ("refs/heads/<b>")
+ * is fetched into, "refs/rolling-fetch/heads/<b>"; the caller frees it,
+ * NULL when out of memory.
+ */
+#define ROLLING_FETCH_VIEW_REFS "refs/rolling-fetch/"
+char *rolling_fetch_view_ref(const char *remote_ref);
 
 void rolling_fetch_view_free(struct rolling_fetch_view *view);
 

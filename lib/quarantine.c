@@ -23,10 +23,6 @@
 #define UNOWNED_GRACE_SECONDS 60
 #define MAX_OPEN_FDS 16
 
-static const char *const env_names[3] = {
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH",
-};
-
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st; (void)flag; (void)ftw;
@@ -172,83 +168,76 @@ int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository
 	return err < 0 ? rolling_git_error(err, "cannot read the quarantine") : 0;
 }
 
-static int save_env(struct rolling_quarantine_env *env)
+#define ALTERNATES "GIT_ALTERNATE_OBJECT_DIRECTORIES"
+
+/* `dir`, then the alternates the caller already had, if any, in *value. */
+static int alternates_with(char **value, const char *dir)
 {
-	size_t i;
+	const char *had = getenv(ALTERNATES);
 
-	memset(env, 0, sizeof(*env));
-	for (i = 0; i < 3; i++) {
-		const char *value = getenv(env_names[i]);
-
-		env->had[i] = value != NULL;
-		if (value && !(env->saved[i] = strdup(value))) {
-			rolling_quarantine_env_restore(env);
-			return rolling_error_nomem();
-		}
+	if (asprintf(value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0) {
+		*value = NULL;
+		return rolling_error_nomem();
 	}
 	return 0;
 }
 
-/* Prepend `dir` to the alternates the caller already had, if any. */
-static int set_alternates(const struct rolling_quarantine_env *env, const char *dir)
+int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q)
 {
-	const char *had = env->saved[1];
-	char *value;
+	char *path = realpath(q->path, NULL), *objects = realpath(q->objects, NULL);
+	char *alternates = NULL;
 	int err;
 
-	if (asprintf(&value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0)
-		return rolling_error_nomem();
-	err = setenv(env_names[1], value, 1);
-	free(value);
-	return err < 0 ? rolling_error("cannot set %s", env_names[1]) : 0;
-}
-
-int rolling_quarantine_env_writer(struct rolling_quarantine_env *env,
-				  const struct rolling_quarantine *q)
-{
-	int err;
-
-	if ((err = save_env(env)) < 0)
-		return err;
+	if (!path || !objects)
+		err = rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
+	else if (!(err = alternates_with(&alternates, objects)) &&
+		 !(err = rolling_env_add(env, "GIT_OBJECT_DIRECTORY", path)))
+		err = rolling_env_add(env, ALTERNATES, alternates);
 	/*
 	 * Not GIT_QUARANTINE_PATH: from git 2.51 on, git fetch prepares a
 	 * ref transaction even when it updates no ref, and git refuses every
-	 * transaction under that variable.  The fetch writes no ref by its
-	 * arguments (fetch-objects.c), and where it runs in the view, any
-	 * ref it wrote would be the view's.  One inherited from a hook that
-	 * runs us is someone else's quarantine: not this fetch's.
+	 * transaction under that variable.  The fetch writes refs in a git
+	 * directory of its own (fetch-view.h), never the repository's.  One
+	 * inherited from a hook that runs us is someone else's quarantine.
 	 */
-	if ((err = set_alternates(env, q->objects)) < 0 || setenv(env_names[0], q->path, 1) < 0 ||
-	    unsetenv(env_names[2]) < 0) {
-		rolling_quarantine_env_restore(env);
-		return err < 0 ? err : rolling_error("cannot set the environment");
-	}
-	return 0;
+	if (!err)
+		err = rolling_env_add(env, "GIT_QUARANTINE_PATH", NULL);
+	free(alternates);
+	free(objects);
+	free(path);
+	return err;
 }
 
 int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
 				  const struct rolling_quarantine *q)
 {
+	const char *had = getenv(ALTERNATES);
+	char *value;
 	int err;
 
-	if ((err = save_env(env)) < 0)
+	memset(env, 0, sizeof(*env));
+	env->had = had != NULL;
+	if (had && !(env->saved = strdup(had)))
+		return rolling_error_nomem();
+	if ((err = alternates_with(&value, q->path)) < 0) {
+		rolling_quarantine_env_restore(env);
 		return err;
-	if ((err = set_alternates(env, q->path)) < 0)
+	}
+	if (setenv(ALTERNATES, value, 1) < 0)
+		err = rolling_error("cannot set %s", ALTERNATES);
+	free(value);
+	if (err)
 		rolling_quarantine_env_restore(env);
 	return err;
 }
 
 void rolling_quarantine_env_restore(struct rolling_quarantine_env *env)
 {
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		if (env->had[i] && env->saved[i])
-			setenv(env_names[i], env->saved[i], 1);
-		else
-			unsetenv(env_names[i]);
-		free(env->saved[i]);
-	}
+	if (env->had && env->saved)
+		setenv(ALTERNATES, env->saved, 1);
+	else
+		unsetenv(ALTERNATES);
+	free(env->saved);
 	memset(env, 0, sizeof(*env));
 }
 

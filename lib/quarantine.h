@@ -2,6 +2,7 @@
 #define ROLLING_QUARANTINE_H
 
 #include <git2.h>
+#include "run-command.h"
 
 /*
  * An object quarantine, as git's receive-pack keeps one for a push: a
@@ -33,16 +34,23 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository *repo);
 
 /*
- * Environment for a git child that must write into the quarantine
- * (`fetch`: its objects go there) or only read from it (`verify-tag`).
- * rolling_quarantine_env_restore() puts the environment back.
+ * The environment of a git child that writes into the quarantine (git
+ * fetch: its objects go there, and it finds the repository's as an
+ * alternate), added to `env` for rolling_run_git_env(); absolute paths,
+ * since git may change directory before it reads them.
+ */
+int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q);
+
+/*
+ * Let git children of this process read the quarantined objects (git
+ * verify-tag, run for --signatures deep inside verify, which knows no
+ * quarantine): the process's own environment, until
+ * rolling_quarantine_env_restore() puts it back.
  */
 struct rolling_quarantine_env {
-	char *saved[3];
-	int had[3];
+	char *saved;
+	int had;
 };
-int rolling_quarantine_env_writer(struct rolling_quarantine_env *env,
-				  const struct rolling_quarantine *q);
 int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
 				  const struct rolling_quarantine *q);
 void rolling_quarantine_env_restore(struct rolling_quarantine_env *env);

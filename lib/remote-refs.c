@@ -1,35 +1,30 @@
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "remote-refs.h"
 #include "alloc.h"
-#include "run-command.h"
 #include "error.h"
-#include "strbuf.h"
 
-#define PEELED_SUFFIX "^{}"
+#define TAG_PREFIX "refs/tags/"
 
-static struct rolling_remote_ref *find(const struct rolling_remote_refs *refs,
-				       const char *name, size_t len)
+static struct rolling_remote_ref *find(const struct rolling_remote_refs *refs, const char *name)
 {
 	size_t i;
 
 	for (i = refs->nr; i-- > 0;)
-		if (strlen(refs->refs[i].name) == len && !strncmp(refs->refs[i].name, name, len))
+		if (!strcmp(refs->refs[i].name, name))
 			return &refs->refs[i];
 	return NULL;
 }
 
-static int add_ref(struct rolling_remote_refs *refs, const git_oid *oid, const char *name,
-		   size_t len)
+static int add_ref(struct rolling_remote_refs *refs, const char *name, const git_oid *oid)
 {
 	struct rolling_remote_ref *ref;
 
 	if (ALLOC_GROW(refs->refs, refs->nr + 1, refs->alloc) < 0)
 		return ROLLING_ERROR;
 	ref = &refs->refs[refs->nr];
-	if (!(ref->name = strndup(name, len)))
+	if (!(ref->name = strdup(name)))
 		return rolling_error_nomem();
 	git_oid_cpy(&ref->oid, oid);
 	git_oid_cpy(&ref->peeled, oid);
@@ -37,26 +32,70 @@ static int add_ref(struct rolling_remote_refs *refs, const git_oid *oid, const c
 	return 0;
 }
 
-/* "<oid> TAB <refname>"; a "<tag>^{}" line gives the tag's peeled object. */
-static int parse_line(struct rolling_remote_refs *refs, const char *line, size_t len)
+/*
+ * The object a tag finally names, read from the objects (the fetch
+ * brought the tag's, or the repository had them).  One that cannot be
+ * read stays as it is: what names it then matches no release commit,
+ * and verify judges the tag, should a step need it.
+ */
+static void peel(git_oid *peeled, git_repository *repo, const git_oid *oid)
 {
-	size_t suffix = strlen(PEELED_SUFFIX);
-	const char *name = line + GIT_OID_HEXSZ + 1;
-	size_t name_len;
-	struct rolling_remote_ref *tag;
-	git_oid oid;
+	git_object *object, *target;
 
-	if (len <= GIT_OID_HEXSZ + 1 || line[GIT_OID_HEXSZ] != '\t' ||
-	    git_oid_fromstrn(&oid, line, GIT_OID_HEXSZ) < 0)
-		return rolling_error("cannot parse what git ls-remote printed: %.*s",
-				     (int)len, line);
-	name_len = len - GIT_OID_HEXSZ - 1;
-	if (name_len > suffix && !memcmp(name + name_len - suffix, PEELED_SUFFIX, suffix)) {
-		if ((tag = find(refs, name, name_len - suffix)))
-			git_oid_cpy(&tag->peeled, &oid);
-		return 0;
+	if (git_object_lookup(&object, repo, oid, GIT_OBJECT_ANY) < 0)
+		return;
+	if (git_object_type(object) == GIT_OBJECT_TAG &&
+	    !git_tag_peel(&target, (git_tag *)object)) {
+		git_oid_cpy(peeled, git_object_id(target));
+		git_object_free(target);
 	}
-	return add_ref(refs, &oid, name, name_len);
+	git_object_free(object);
+}
+
+static int add_branch(struct rolling_remote_refs *refs, git_repository *view_repo,
+		      const char *remote_ref)
+{
+	char *ref = rolling_fetch_view_ref(remote_ref);
+	git_oid tip;
+	int err;
+
+	if (!ref)
+		return rolling_error_nomem();
+	err = git_reference_name_to_id(&tip, view_repo, ref);
+	free(ref);
+	if (err == GIT_ENOTFOUND)
+		return rolling_error("couldn't find remote ref %s", remote_ref);
+	if (err < 0)
+		return rolling_git_error(err, "cannot read what git fetched of %s", remote_ref);
+	return add_ref(refs, remote_ref, &tip);
+}
+
+struct followed {
+	struct rolling_remote_refs *refs;
+	git_repository *repo;
+	const struct rolling_fetch_view *view;
+	int err;
+};
+
+/* A tag of the view that git wrote (not one of the repository's names). */
+static int add_followed(git_reference *ref, void *data)
+{
+	struct followed *f = data;
+	const char *name = git_reference_name(ref);
+	struct rolling_remote_ref *added;
+
+	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
+	    !strncmp(name, TAG_PREFIX, strlen(TAG_PREFIX)) &&
+	    !rolling_fetch_view_has_own(f->view, name)) {
+		if ((f->err = add_ref(f->refs, name, git_reference_target(ref))) < 0) {
+			git_reference_free(ref);
+			return 1;
+		}
+		added = &f->refs->refs[f->refs->nr - 1];
+		peel(&added->peeled, f->repo, &added->oid);
+	}
+	git_reference_free(ref);
+	return 0;
 }
 
 static int index_tags(struct rolling_remote_refs *refs)
@@ -64,65 +103,31 @@ static int index_tags(struct rolling_remote_refs *refs)
 	size_t i;
 
 	for (i = 0; i < refs->nr; i++)
-		if (!strncmp(refs->refs[i].name, "refs/tags/", strlen("refs/tags/")) &&
+		if (!strncmp(refs->refs[i].name, TAG_PREFIX, strlen(TAG_PREFIX)) &&
 		    rolling_oidmap_put(&refs->tags_by_peeled, &refs->refs[i].peeled, i) < 0)
 			return ROLLING_ERROR;
 	return 0;
 }
 
-/*
- * git ls-remote --heads --tags -- <remote>, run only when <remote> is a
- * configured remote as git sees it: git would take any other name for a
- * URL or a path, and the listing may start before this program has
- * read the configuration.  Not configured, it exits 1 and lists nothing.
- *
- * --heads --tags: git asks the server for those two ref prefixes
- * (protocol v2), so that a hosting server does not advertise all its
- * other refs (pull requests, changes under review and the like).  No
- * pattern: git would match each of thousands of tags against them
- * (about a tenth of what ls-remote costs), where the caller only looks
- * refs up by name.
- */
-#define LIST_CONFIGURED \
-	"git config --get-all \"remote.$1.url\" >/dev/null 2>&1 || exit 1; " \
-	"exec git ls-remote --heads --tags -- \"$1\""
-
-int rolling_remote_refs_start(struct rolling_remote_listing *l, const char *remote)
+int rolling_remote_refs_read(struct rolling_remote_refs *refs, git_repository *repo,
+			     const struct rolling_fetch_view *view,
+			     const char *const *remote_refs, size_t nr)
 {
-	const char *const argv[] = { "sh", "-c", LIST_CONFIGURED, "git-rolling-fetch", remote,
-				     NULL };
-	int err = rolling_start_reading(&l->pid, &l->fd, argv);
-
-	l->started = !err;
-	return err;
-}
-
-int rolling_remote_refs_finish(struct rolling_remote_refs *refs, struct rolling_remote_listing *l,
-			       const char *remote)
-{
-	char *out = NULL, *line;
-	int status, err = 0;
+	struct followed f = { refs, repo, view, 0 };
+	git_repository *view_repo;
+	size_t i;
+	int err;
 
 	memset(refs, 0, sizeof(*refs));
-	if (!l->started)
-		return rolling_error("cannot list the refs of '%s': git ls-remote was not started",
-				     remote);
-	l->started = 0;
-	status = rolling_finish_reading(l->pid, l->fd, &out, "ls-remote");
-	if (status < 0)
-		return status;
-	if (status) {
-		free(out);
-		return rolling_error("cannot list the refs of '%s' (git ls-remote: exit status %d)",
-				     remote, status);
-	}
-	for (line = out; !err && *line;) {
-		size_t len = strcspn(line, "\n");
-
-		err = parse_line(refs, line, len);
-		line += len + (line[len] == '\n');
-	}
-	free(out);
+	if ((err = git_repository_open_bare(&view_repo, view->git_dir)) < 0)
+		return rolling_git_error(err, "cannot read what git fetched into %s", view->git_dir);
+	for (i = 0; i < nr && !err; i++)
+		err = add_branch(refs, view_repo, remote_refs[i]);
+	if (!err && (err = git_reference_foreach(view_repo, add_followed, &f)) < 0 && !f.err)
+		err = rolling_git_error(err, "cannot read what git fetched into %s", view->git_dir);
+	if (f.err)
+		err = f.err;
+	git_repository_free(view_repo);
 	if (!err)
 		err = index_tags(refs);
 	if (err)
@@ -130,18 +135,10 @@ int rolling_remote_refs_finish(struct rolling_remote_refs *refs, struct rolling_
 	return err;
 }
 
-void rolling_remote_refs_abandon(struct rolling_remote_listing *l)
-{
-	if (!l->started)
-		return;
-	l->started = 0;
-	rolling_abandon_reading(l->pid, l->fd);
-}
-
 const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_remote_refs *refs,
 							  const char *name)
 {
-	return find(refs, name, strlen(name));
+	return find(refs, name);
 }
 
 const struct rolling_remote_ref *rolling_remote_refs_tag_of(const struct rolling_remote_refs *refs,

@@ -10,23 +10,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run-command.h"
+#include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
 #include "strbuf.h"
 
 extern char **environ;
 
-/* Read everything from fd into a NUL-terminated string. */
-static int read_all(int fd, char **out)
+/* Read everything from fd into a NUL-terminated string of *len bytes (len may be NULL). */
+static int read_all(int fd, char **out, size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t read_len;
 	int err = 0;
 
-	if (strbuf_read_fd(&sb, fd) < 0)
+	if (strbuf_read_fd(&sb, fd) < 0) {
 		err = strbuf_oom(&sb) ? rolling_error_nomem() :
 		      rolling_error("cannot read the output of git: %s", strerror(errno));
-	else if (!(*out = strbuf_detach(&sb)))
-		err = rolling_error_nomem();
+	} else {
+		read_len = sb.len;
+		if (!(*out = strbuf_detach(&sb)))
+			err = rolling_error_nomem();
+		else if (len)
+			*len = read_len;
+	}
 	strbuf_release(&sb);
 	return err;
 }
@@ -46,6 +53,25 @@ static int wait_for(pid_t pid, const char *what)
 	return rolling_error("git %s ended abnormally", what);
 }
 
+int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what)
+{
+	int read_err, status;
+
+	*out = NULL;
+	read_err = read_all(fd, out, len);
+
+	/* Unblock the child should we have stopped reading early. */
+	close(fd);
+	status = wait_for(pid, what);
+	if (read_err < 0 && status >= 0)
+		status = read_err;
+	if (status < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return status;
+}
+
 /* "git" followed by args, NULL-terminated, in memory the caller frees. */
 static const char **git_argv(const char *const *args)
 {
@@ -62,7 +88,42 @@ static const char **git_argv(const char *const *args)
 	return argv;
 }
 
-/* Our environment with `env` on top, in memory the caller frees (not the strings). */
+int rolling_env_add(struct rolling_env *env, const char *name, const char *value)
+{
+	char *entry;
+
+	if (value ? asprintf(&entry, "%s=%s", name, value) < 0 : !(entry = strdup(name)))
+		return rolling_error_nomem();
+	if (ALLOC_GROW(env->v, env->nr + 2, env->alloc) < 0) {
+		free(entry);
+		return ROLLING_ERROR;
+	}
+	env->v[env->nr++] = entry;
+	env->v[env->nr] = NULL;
+	return 0;
+}
+
+void rolling_env_release(struct rolling_env *env)
+{
+	size_t i;
+
+	for (i = 0; i < env->nr; i++)
+		free(env->v[i]);
+	free(env->v);
+	env->v = NULL;
+	env->nr = env->alloc = 0;
+}
+
+/* The length of the name of "NAME=value", or of "NAME". */
+static size_t env_name_len(const char *entry)
+{
+	return strchrnul(entry, '=') - entry;
+}
+
+/*
+ * Our environment with `env` on top, in memory the caller frees (not the
+ * strings): "NAME=value" sets NAME, "NAME" alone removes it.
+ */
 static char **child_environ(const char *const *env)
 {
 	size_t nr = 0, extra = 0, i, j;
@@ -75,18 +136,18 @@ static char **child_environ(const char *const *env)
 	if (!(out = calloc(nr + extra + 1, sizeof(*out))))
 		return NULL;
 	for (i = j = 0; i < nr; i++) {
-		const char *eq = strchr(environ[i], '=');
-		size_t k, len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+		size_t k, len = env_name_len(environ[i]);
 
 		for (k = 0; k < extra; k++)
-			if (!strncmp(env[k], environ[i], len))
+			if (env_name_len(env[k]) == len && !strncmp(env[k], environ[i], len))
 				break;
 		if (k == extra)
 			out[j++] = environ[i];
 	}
 	/* environ is char **, but posix_spawnp() writes to none of its strings. */
 	for (i = 0; i < extra; i++)
-		out[j++] = (char *)(uintptr_t)env[i];
+		if (strchr(env[i], '='))
+			out[j++] = (char *)(uintptr_t)env[i];
 	return out;
 }
 
@@ -98,14 +159,14 @@ struct child_io {
 };
 
 static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const struct child_io *io, char **out, unsigned flags);
+				const struct child_io *io, char **out, size_t *len, unsigned flags);
 
 static int run_with_stdin_path(const char *const *args, const char *const *env,
 			       const char *stdin_path, char **out, unsigned flags)
 {
 	struct child_io io = { stdin_path, -1, -1 };
 
-	return rolling_run_git_full(args, env, &io, out, flags);
+	return rolling_run_git_full(args, env, &io, out, NULL, flags);
 }
 
 int rolling_run_git(const char *const *args, char **out, unsigned flags)
@@ -129,6 +190,13 @@ int rolling_run_git_env_with_stdin(const char *const *args, const char *const *e
 				   const char *stdin_path, char **out, unsigned flags)
 {
 	return run_with_stdin_path(args, env, stdin_path, out, flags);
+}
+
+int rolling_run_git_capture(const char *const *args, char **out, size_t *len)
+{
+	struct child_io io = { NULL, -1, -1 };
+
+	return rolling_run_git_full(args, NULL, &io, out, len, ROLLING_RUN_CAPTURE);
 }
 
 /* An anonymous file holding `data`, read from its start; -1 with a message on errors. */
@@ -162,7 +230,7 @@ int rolling_run_git_io(const char *const *args, const char *const *env, const ch
 		status = ROLLING_ERROR;
 		goto out;
 	}
-	status = rolling_run_git_full(args, env, &io, out, flags);
+	status = rolling_run_git_full(args, env, &io, out, NULL, flags);
 	if (err_out && status >= 0) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -187,7 +255,7 @@ out:
 
 /* Run git with `env` on top of our environment and the standard files of `io`, each optional. */
 static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const struct child_io *io, char **out, unsigned flags)
+				const struct child_io *io, char **out, size_t *len, unsigned flags)
 {
 	char **envp = NULL;
 	const char **argv;
@@ -247,7 +315,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	if (flags & ROLLING_RUN_CAPTURE) {
 		close(pipefd[1]);
 		pipefd[1] = -1;
-		status = rolling_finish_reading(pid, pipefd[0], out, args[0]);
+		status = rolling_finish_reading(pid, pipefd[0], out, len, args[0]);
 		pipefd[0] = -1;
 	} else {
 		status = wait_for(pid, args[0]);
@@ -262,47 +330,34 @@ close_pipe:
 	return status;
 }
 
-int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv)
+int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args)
 {
 	posix_spawn_file_actions_t actions;
+	const char **argv;
 	int pipefd[2], err;
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
+	if (!(argv = git_argv(args)))
+		return rolling_error_nomem();
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(argv);
 		return rolling_error("cannot create a pipe: %s", strerror(errno));
+	}
 	if (!(err = posix_spawn_file_actions_init(&actions))) {
 		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
 			fflush(NULL);
-			err = posix_spawnp(pid, argv[0], &actions, NULL,
+			err = posix_spawnp(pid, "git", &actions, NULL,
 					   (char *const *)(uintptr_t)argv, environ);
 		}
 		posix_spawn_file_actions_destroy(&actions);
 	}
+	free(argv);
 	close(pipefd[1]);
 	if (err) {
 		close(pipefd[0]);
-		return rolling_error("cannot run %s: %s", argv[0], strerror(err));
+		return rolling_error("cannot run git %s: %s", args[0], strerror(err));
 	}
 	*fd = pipefd[0];
 	return 0;
-}
-
-int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what)
-{
-	int read_err, status;
-
-	*out = NULL;
-	read_err = read_all(fd, out);
-
-	/* Unblock the child should we have stopped reading early. */
-	close(fd);
-	status = wait_for(pid, what);
-	if (read_err < 0 && status >= 0)
-		status = read_err;
-	if (status < 0) {
-		free(*out);
-		*out = NULL;
-	}
-	return status;
 }
 
 void rolling_abandon_reading(pid_t pid, int fd)

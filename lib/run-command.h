@@ -1,6 +1,7 @@
 #ifndef ROLLING_RUN_COMMAND_H
 #define ROLLING_RUN_COMMAND_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
@@ -34,8 +35,8 @@ int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, 
 			       unsigned flags);
 
 /*
- * The same with "NAME=value" entries of `env` (NULL-terminated) set in
- * git's environment on top of ours.
+ * The same with the entries of `env` (NULL-terminated) applied to our
+ * environment for git: "NAME=value" sets NAME, "NAME" alone removes it.
  */
 int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
 			unsigned flags);
@@ -53,19 +54,37 @@ int rolling_run_git_io(const char *const *args, const char *const *env, const ch
 		       size_t input_len, char **out, char **err_out, unsigned flags);
 
 /*
- * Start the program argv[0] (searched in PATH; argv is NULL-terminated
- * and includes it) with its standard output on a pipe, whose end we
- * read from is *fd, and return at once; rolling_finish_reading() reads
- * all it wrote into *out (NUL-terminated, the caller frees it, NULL on
- * an error), closes fd and returns the exit status as rolling_run_git()
- * does (`what` names it in errors).  The program only blocks once the
- * pipe is full, which for one that prints what it gathered at its end
- * (git ls-remote) costs nothing while the caller works.
+ * The entries of such an `env`, grown one at a time: `v` is always
+ * NULL-terminated (or NULL while empty), and owns its strings.
  */
-int rolling_start_reading(pid_t *pid, int *fd, const char *const *argv);
-int rolling_finish_reading(pid_t pid, int fd, char **out, const char *what);
+struct rolling_env {
+	char **v;
+	size_t nr, alloc;
+};
+#define ROLLING_ENV_INIT { NULL, 0, 0 }
 
-/* Instead of rolling_finish_reading(): end the program (SIGTERM) and reap it. */
+/* Add "NAME=value", or "NAME" (remove it) when value is NULL. */
+int rolling_env_add(struct rolling_env *env, const char *name, const char *value);
+void rolling_env_release(struct rolling_env *env);
+
+/*
+ * rolling_run_git() with ROLLING_RUN_CAPTURE, with the length of what git
+ * printed in *len: for output that holds NUL bytes (-z).
+ */
+int rolling_run_git_capture(const char *const *args, char **out, size_t *len);
+
+/*
+ * Start `git args...` with its standard output on a pipe, whose end we
+ * read from is *fd, and return at once, so that git works while the
+ * caller does; rolling_finish_reading() reads all it wrote into *out
+ * (NUL-terminated, of *len bytes when len is not NULL; the caller frees
+ * it, NULL on an error), closes fd and returns the exit status as
+ * rolling_run_git() does (`what` names it in errors).  Output that fills
+ * the pipe blocks git until it is read.  rolling_abandon_reading() ends
+ * git (SIGTERM) and reaps it instead.
+ */
+int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args);
+int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what);
 void rolling_abandon_reading(pid_t pid, int fd);
 
 /*

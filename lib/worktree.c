@@ -929,18 +929,16 @@ static int roll_forward(git_repository *repo, const char *index, const struct in
 			size_t done)
 {
 	char *lock = path_join(index, ".lock");
-	git_reference *ref;
-	size_t i;
 	int err = 0;
 
-	for (i = done; i < in->nr && !err; i++) {
-		err = git_reference_create_matching(&ref, repo, in->refname, &in->moves[i].to, 1,
-						    &in->moves[i - 1].to, in->moves[i].message);
-		if (err < 0)
-			err = rolling_git_error(err, "cannot finish moving %s", in->refname);
-		else
-			git_reference_free(ref);
-	}
+	/*
+	 * The moves left, through the transaction the run itself used: one
+	 * compare-and-swap, one reflog line a move, or git's in reftable.
+	 */
+	if (done < in->nr &&
+	    (err = rolling_ref_move_all(repo, in->refname, &in->moves[done - 1].to,
+					&in->moves[done], in->nr - done)) < 0)
+		err = rolling_error_prefix(err, "cannot finish moving %s", in->refname);
 	/* No index.lock: it had become the index already. */
 	if (!err && (!lock || (rename(lock, index) < 0 && errno != ENOENT)))
 		err = rolling_error("cannot write the index of the interrupted advance: %s",

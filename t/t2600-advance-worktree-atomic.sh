@@ -261,6 +261,30 @@ test_expect_success 'killed with the branch at its new tip: finished although no
 	)
 '
 
+# An intent whose branch stopped between its moves (an older git rolling
+# moved a branch one move at a time): the moves left go through the one
+# ref transaction, a reflog line each.
+test_expect_success 'the branch stopped between two moves: the rest is moved, a reflog line each' '
+	(
+		cd switch &&
+		final=$(git rev-parse HEAD) && mid=$(git rev-parse HEAD^1) &&
+		start=$(git rev-parse HEAD^1^1) &&
+		tag=$(git log -1 --format=%s HEAD | sed -n "s/^Merge //p") &&
+		git update-ref -m "test: back to the first move" refs/heads/linux-rolling-stable $mid $final &&
+		cp .git/index ../final-index &&
+		git read-tree $start &&
+		mv ../final-index .git/index.lock &&
+		printf "%s\n%s\n%s\n%s\nindex %s\n%s\n%s\n" "999999 gone-host" \
+			refs/heads/linux-rolling-stable $start "index.lock taken" "$(pwd)/.git/index" \
+			"$mid rolling: merge first" "$final rolling: merge $tag" >.git/ROLLING_ADVANCE &&
+		git rolling advance -q &&
+		consistent $tag &&
+		git reflog show --format="%H %gs" -2 linux-rolling-stable >../reflog &&
+		printf "%s rolling: merge %s\n%s test: back to the first move\n" $final $tag $mid >../expect &&
+		test_cmp ../expect ../reflog
+	)
+'
+
 test_expect_success 'killed before taking the index lock: nothing to undo' '
 	cd tree &&
 	tag=$(add_release "echo early >>README") &&

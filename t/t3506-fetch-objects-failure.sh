@@ -1,14 +1,14 @@
 #!/bin/sh
 
-test_description='fetch stops when git fetch of the objects fails after the refs were listed
+test_description='fetch stops when the server lists its refs but fails to send the objects
 
-The server lists its refs (git ls-remote) and then fails to send the
-objects (its upload-pack dies on the second connection, as a server
-that pruned the objects in between would).  fetch must fail with 128,
-name the failure, move no ref and leave no quarantine behind; the next
-fetch, against a working server, takes everything.  Where the objects
-are missing, a fetch that went on would only fail later, on the wrong
-reason.
+The server advertises its refs and then fails to send the pack (its
+git pack-objects fails, as on a server that pruned the objects or ran
+out of memory in between), on the fetch'"'"'s one connection.  fetch must
+fail with 128, name the failure, move no ref and leave no quarantine
+behind; the next fetch, against a working server, takes everything.
+Where the objects are missing, a fetch that went on would only fail
+later, on the wrong reason.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -17,28 +17,32 @@ reason.
 
 BRANCH=linux-rolling-stable
 # Run by the shell: the trash directory'"'"'s name has spaces.
-UPLOAD_PACK="'$TRASH_DIRECTORY/flaky-upload-pack'"
+UPLOAD_PACK="'$TRASH_DIRECTORY/failing-upload-pack'"
 
-test_expect_success 'setup: a server whose upload-pack serves one connection in two' '
+test_expect_success 'setup: a server whose pack-objects fails after the refs are listed' '
 	setup_upstream &&
 	publish 12 &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C consumer rolling init -q --follow origin/$BRANCH --preset linux &&
-	printf "#!/bin/sh\nn=\$(cat \"%s/calls\" 2>/dev/null || echo 0)\necho \$((n + 1)) >\"%s/calls\"\nif test \$((n %% 2)) = 1\nthen\n\techo \"upload-pack: gone\" >&2\n\texit 1\nfi\nexec git-upload-pack \"\$@\"\n" \
-		"$TRASH_DIRECTORY" "$TRASH_DIRECTORY" >flaky-upload-pack &&
-	chmod +x flaky-upload-pack &&
+	printf "#!/bin/sh\necho \"pack-objects: gone\" >&2\nexit 1\n" >failing-pack-objects &&
+	printf "#!/bin/sh\necho run >>\"%s/connections\"\nexec git -c uploadpack.packObjectsHook=\"%s\" upload-pack \"\$@\"\n" \
+		"$TRASH_DIRECTORY" "'\''$TRASH_DIRECTORY/failing-pack-objects'\''" >failing-upload-pack &&
+	chmod +x failing-pack-objects failing-upload-pack &&
 	git -C consumer config remote.origin.uploadpack "$UPLOAD_PACK" &&
-	git -C consumer ls-remote origin >/dev/null &&
-	test_must_fail git -C consumer ls-remote origin >/dev/null 2>&1 &&
-	rm calls
+	git -C consumer ls-remote origin >listed &&
+	grep "refs/heads/$BRANCH\$" listed &&
+	test_must_fail git -C consumer fetch origin 2>err &&
+	grep -a "pack-objects: gone" err &&
+	rm connections
 '
 
 test_expect_success 'the objects cannot be fetched: 128, the reason, nothing moved' '
 	git -C consumer for-each-ref >refs.before &&
 	test_expect_code 128 git -C consumer rolling fetch origin 2>err &&
-	test "$(cat calls)" = 2 &&
-	grep "^fatal: git fetch from .origin. failed (exit status [0-9]*); nothing was updated$" err &&
+	test_line_count = 1 connections &&
+	grep -a "pack-objects: gone" err &&
+	grep -a "^fatal: git fetch from .origin. failed (exit status [0-9]*); nothing was updated$" err &&
 	git -C consumer for-each-ref >refs.after &&
 	test_cmp refs.before refs.after &&
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null &&

@@ -2,9 +2,9 @@
 
 test_description='git rolling fetch: what it asks of the server and of git
 
-The listing before the fetch (git ls-remote) asks the server for its
-branches and tags only, as ref prefixes, so that a hosting server does
-not send every other ref it has (pull requests and the like).  The
+Its one git fetch asks the server for the branch it fetches and the
+tags only, as ref prefixes, so that a hosting server does not send
+every other ref it has (pull requests and the like).  The
 quarantined git fetch sees the repository'"'"'s own object store as an
 alternate: it must not list the repository'"'"'s refs again as
 "alternate refs" (a git for-each-ref per run), unless the repository has
@@ -31,20 +31,23 @@ test_expect_success 'setup: a server with refs other than branches and tags' '
 	git -C consumer rolling init -q --follow origin/$BRANCH --preset linux
 '
 
-test_expect_success 'the listing asks for the branches and the tags only' '
+test_expect_success 'the one git fetch asks for the branch and the tags only' '
 	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_PACKET="$TRASH_DIRECTORY/packets" \
 		git -C consumer rolling fetch -q origin &&
-	grep "built-in: git ls-remote --heads --tags -- origin\$" trace &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
 		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
-	grep "ls-remote> command=ls-refs" packets >ls-refs &&
+	! grep "built-in: git ls-remote" trace &&
+	grep "built-in: git fetch .*--stdin" trace >fetches &&
+	test_line_count = 1 fetches &&
+	grep "fetch> command=ls-refs" packets >ls-refs &&
 	test_line_count = 1 ls-refs &&
-	sed -n "s/.*ls-remote> ref-prefix //p" packets | sort >actual &&
-	printf "%s\n" refs/heads/ refs/tags/ >expect &&
-	test_cmp expect actual &&
-	grep "ls-remote< [0-9a-f]* refs/heads/$BRANCH" packets &&
-	grep "ls-remote< [0-9a-f]* refs/tags/v" packets &&
-	! grep -e refs/pull/ -e refs/changes/ -e refs/notes/ packets
+	sed -n "s/.*fetch> ref-prefix //p" packets >prefixes &&
+	grep -x refs/tags/ prefixes &&
+	grep -x refs/heads/$BRANCH prefixes &&
+	! grep -x refs/heads/ prefixes &&
+	grep "fetch< [0-9a-f]* refs/heads/$BRANCH\$" packets &&
+	grep "fetch< [0-9a-f]* refs/tags/v" packets &&
+	! grep -e refs/pull/ -e refs/changes/ -e refs/notes/ -e refs/heads/another-branch packets
 '
 
 test_expect_success 'the quarantined git fetch lists no alternate refs' '

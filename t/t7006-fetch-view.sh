@@ -2,20 +2,25 @@
 
 test_description='git rolling fetch: the quarantined git fetch runs in a view of the repository
 
-The view (lib/fetch-view.c) is a git directory with no ref, whose
-configuration includes the repository'"'"'s and whose alternate refs are
-the repository'"'"'s refs peeled as packed-refs records them (of the
-release tags, the newest of each series): git fetch
-then marks commits complete and its connectivity check starts from them,
-without reading the tag objects.  Proved with git'"'"'s own traces: which
-pack offsets git read (GIT_TRACE_PACK_ACCESS, against the offsets of the
-tag objects that git show-index lists), and which alternate refs command
-it ran (GIT_TRACE).  The connectivity check still refuses a pack that
-leaves out an object; the repository'"'"'s configuration still applies
-(url.insteadOf, a relative remote path from a subdirectory); and where
-the view would not be the repository'"'"'s equal (extensions, a partial
-clone, includeIf gitdir:, replace refs, grafts) git fetch runs in the
-repository itself, as before, and still fetches.
+The view (lib/fetch-view.c) is a git directory of its own inside the
+quarantine, where the one git fetch of each run writes the refs it
+fetched and the tags it followed, which no one else sees.  It is the
+repository as git fetch sees it but for its refs: its packed-refs names
+every ref of the repository, with the repository'"'"'s refs peeled as
+packed-refs records them (of the release tags, the newest of each
+series stands for the older), so that git fetch marks commits complete
+and its connectivity check starts from them without reading the tag
+objects, and follows no tag the repository has.  Proved with git'"'"'s
+own traces: which pack offsets git read (GIT_TRACE_PACK_ACCESS,
+against the offsets of the tag objects that git show-index lists), and
+where git fetch ran (GIT_TRACE_SETUP).  The connectivity check still
+refuses a pack that leaves out an object; the repository'"'"'s
+configuration still applies as git reads it there (url.insteadOf,
+includeIf on gitdir: and onbranch:, config.worktree, the user'"'"'s own
+configuration), a relative remote path resolves from where git would
+resolve it; and every shape of repository fetches in the view, with
+one connection to the server: extensions, a partial clone, a shallow
+clone, replace refs, alternates, a --no-tags clone.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -25,21 +30,38 @@ repository itself, as before, and still fetches.
 BRANCH=linux-rolling-stable
 VERIFIED=refs/rolling/verified/origin/$BRANCH
 SERVER_URL="file://$TRASH_DIRECTORY/server.git"
+# Run by the shell: the trash directory'"'"'s name has spaces.
+COUNTING_UPLOAD_PACK="'$TRASH_DIRECTORY/counting-upload-pack'"
 
 # fetched REPO: its verified ref is the server's branch.
 fetched () {
 	test "$(git -C "$1" rev-parse $VERIFIED)" = "$(git -C server.git rev-parse refs/heads/$BRANCH)"
 }
 
-# in_view / in_repository: which way the last traced fetch ran git fetch.
+# in_view: the last traced fetch (GIT_TRACE_SETUP in trace) ran git fetch
+# in the view, and nothing in the repository but git config.
 in_view () {
-	grep "built-in: git fetch .*--stdin" trace &&
-	grep "run_command: .*rolling_view_haves" trace
+	grep "setup: git_common_dir: .*/rolling-incoming-[^/]*/view\$" trace &&
+	grep "built-in: git fetch .*--stdin" trace >fetches &&
+	test_line_count = 1 fetches
 }
 
-in_repository () {
-	grep "built-in: git fetch .*--stdin" trace &&
-	! grep "rolling_view_haves" trace
+# traced NAME ARGS...: git rolling fetch ARGS in NAME, traced into trace,
+# through an upload-pack that counts its runs into connections.
+traced () {
+	t_repo=$1 &&
+	shift &&
+	rm -f "$TRASH_DIRECTORY/trace" "$TRASH_DIRECTORY/connections" &&
+	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_SETUP="$TRASH_DIRECTORY/trace" \
+		git -C "$t_repo" -c remote.origin.uploadpack="$COUNTING_UPLOAD_PACK" \
+		rolling fetch "$@"
+}
+
+# one_connection: the last traced fetch connected to the server once.
+one_connection () {
+	echo 1 >expect.connections &&
+	wc -l <connections | tr -d " " >actual.connections &&
+	test_cmp expect.connections actual.connections
 }
 
 # consumer_copy NAME: a copy of the consumer, to fetch the next week in.
@@ -59,14 +81,23 @@ tag_offsets () {
 	done | sort -k3 | join -1 3 -2 1 -o 1.1,1.2 - tag-oids | sort -u
 }
 
-# read_offsets: "<pack> <offset>" of each object git read (GIT_TRACE_PACK_ACCESS
-# in access), sorted.
+# read_offsets: "<pack> <offset> <times>" of each object git read
+# (GIT_TRACE_PACK_ACCESS in access), sorted.
 read_offsets () {
 	awk "{ n = split(\$(NF - 1), part, \"/\"); pack = part[n]; sub(/\\.pack\$/, \"\", pack)
-	       print pack, \$NF }" access | sort -u
+	       print pack, \$NF }" access | sort | uniq -c | awk "{ print \$2, \$3, \$1 }"
+}
+
+# tags_read_times: how many times each tag object was read: "<times>" a line.
+tags_read_times () {
+	read_offsets | awk "NR == FNR { tag[\$1 \" \" \$2] = 1; next }
+			    (\$1 \" \" \$2) in tag { print \$3 }" tag-offsets -
 }
 
 test_expect_success 'setup: a consumer with its refs packed and its objects in one pack' '
+	printf "#!/bin/sh\necho run >>\"%s/connections\"\nexec git upload-pack \"\$@\"\n" \
+		"$TRASH_DIRECTORY" >counting-upload-pack &&
+	chmod +x counting-upload-pack &&
 	setup_upstream &&
 	publish 12 &&
 	git init -q consumer &&
@@ -82,57 +113,71 @@ test_expect_success 'setup: a consumer with its refs packed and its objects in o
 	test_line_count -gt 10 tag-offsets
 '
 
-test_expect_success 'plain git fetch reads the tag objects (the trace sees them)' '
+# Plain git fetch reads each tag object twice: marking its refs complete
+# for the negotiation, and again in its connectivity check (a process of
+# its own, git rev-list --all).
+test_expect_success 'plain git fetch reads the tag objects twice (the trace sees them)' '
 	consumer_copy plain &&
 	rm -f access &&
 	GIT_TRACE_PACK_ACCESS="$TRASH_DIRECTORY/access" git -C plain fetch -q --no-tags origin &&
-	read_offsets >read &&
-	comm -12 tag-offsets read >tags-read &&
-	test_line_count -gt 10 tags-read
+	tags_read_times >times &&
+	test_line_count -gt 10 times &&
+	! grep -v "^2\$" times
 '
 
-test_expect_success 'the quarantined git fetch reads no tag object packed-refs peels' '
+# Through the view, neither reads a tag object: they start from the
+# commits.  git fetch reads once each tag the server advertises that the
+# repository has, to find the newest commit among them (fetch-pack'"'"'s
+# cut-off), as it does for any fetch that follows tags.
+test_expect_success 'the quarantined git fetch reads no tag object twice' '
 	consumer_copy view &&
 	rm -f access &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_PACK_ACCESS="$TRASH_DIRECTORY/access" \
-		git -C view rolling fetch -q --no-signatures origin &&
+	GIT_TRACE_PACK_ACCESS="$TRASH_DIRECTORY/access" traced view -q --no-signatures origin &&
 	fetched view &&
 	in_view &&
-	read_offsets >read &&
-	comm -12 tag-offsets read >tags-read &&
-	test_must_be_empty tags-read &&
+	one_connection &&
+	tags_read_times >times &&
+	test_line_count -gt 10 times &&
+	! grep -v "^1\$" times &&
 	no_leftovers view
 '
 
-# The oracle: every ref, peeled by git for-each-ref, but of the release
-# tags (vX.Y.Z, Z > 0: this tree has no 2.6 era) only the newest of each
-# series vX.Y.
-test_expect_success 'the view lists every ref once, peeled, and of the releases the newest per series' '
+# The oracle: every ref but the symbolic ones, peeled by git for-each-ref,
+# but for the release tags (vX.Y.Z, Z > 0: this tree has no 2.6 era)
+# other than the newest of their series vX.Y, which get the newest'"'"'s.
+test_expect_success 'the view names every ref, peeled, the older releases at the newest of their series' '
 	consumer_copy listing &&
 	git -C listing for-each-ref \
-		--format="%(refname) %(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)" >refs &&
+		--format="%(refname) %(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end) %(symref)" >refs &&
 	awk "
+		NF == 3 { next }
 		\$1 ~ /^refs\/tags\/v[0-9]+\.[0-9]+\.[1-9][0-9]*\$/ {
 			n = split(substr(\$1, 11), v, \".\")
 			series = v[1] \".\" v[2]
 			if (!(series in newest) || v[3] + 0 > newest[series] + 0) {
 				newest[series] = v[3]; oid[series] = \$2
 			}
-			releases++
+			release[\$1] = series
 			next
 		}
-		{ print \$2 }
+		{ print \$2, \$1 }
 		END {
-			for (s in oid) { print oid[s]; series_nr++ }
+			for (r in release) { print oid[release[r]], r; releases++ }
+			for (s in oid) series_nr++
 			print releases, series_nr > \"counts\"
 		}
 	" refs | sort >expect &&
 	read releases series_nr <counts &&
 	test $releases -gt $series_nr &&
-	GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/listing/.git/objects/rolling-incoming-*)/view-haves\" >\"$TRASH_DIRECTORY/haves\"" \
+	GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/listing/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/packed\"" \
 		git -C listing rolling fetch -q --no-signatures origin &&
-	sort haves >actual &&
+	head -n 1 packed >header &&
+	echo "# pack-refs with: sorted " >expect.header &&
+	test_cmp expect.header header &&
+	sed 1d packed >actual.sorted &&
+	LC_ALL=C sort -k2 actual.sorted >resorted &&
+	test_cmp resorted actual.sorted &&
+	sort actual.sorted >actual &&
 	test_cmp expect actual
 '
 
@@ -149,8 +194,8 @@ test_expect_success 'a server that leaves an object out of the pack is refused b
 	git -C hostile config remote.origin.uploadpack "\"$TRASH_DIRECTORY/dropping-upload-pack\"" &&
 	refs_and_logs hostile >before &&
 	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" test_expect_code 128 \
-		git -C hostile rolling fetch -q --no-signatures origin 2>err &&
+	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_SETUP="$TRASH_DIRECTORY/trace" \
+		test_expect_code 128 git -C hostile rolling fetch -q --no-signatures origin 2>err &&
 	in_view &&
 	grep "did not send all necessary objects" err &&
 	grep "^fatal: git fetch from .origin. failed (exit status [0-9]*); nothing was updated$" err &&
@@ -167,9 +212,9 @@ test_expect_success 'the repository configuration applies in the view: url.inste
 	consumer_copy rewritten &&
 	git -C rewritten config remote.origin.url rolling-test:server.git &&
 	git -C rewritten config "url.file://$TRASH_DIRECTORY/.insteadOf" rolling-test: &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C rewritten rolling fetch -q --no-signatures origin &&
+	traced rewritten -q --no-signatures origin &&
 	in_view &&
+	one_connection &&
 	fetched rewritten
 '
 
@@ -177,11 +222,21 @@ test_expect_success 'a relative remote path, fetched from a subdirectory, is the
 	consumer_copy relative &&
 	git -C relative config remote.origin.url ../server.git &&
 	mkdir -p relative/sub/dir &&
-	rm -f trace &&
-	(cd relative/sub/dir &&
-	 GIT_TRACE="$TRASH_DIRECTORY/trace" git rolling fetch -q --no-signatures origin) &&
+	(cd relative/sub/dir && traced . -q --no-signatures origin) &&
 	in_view &&
 	fetched relative
+'
+
+# git run inside the git directory stays in the current directory, and
+# resolves a relative path from there (the oracle: git ls-remote there).
+test_expect_success 'a relative remote path, fetched from inside the git directory, is that directory'"'"'s' '
+	consumer_copy insidegit &&
+	git -C insidegit config remote.origin.url ../../../server.git &&
+	(cd insidegit/.git/refs && git ls-remote origin refs/heads/$BRANCH) &&
+	test_must_fail git -C insidegit ls-remote origin &&
+	(cd insidegit/.git/refs && traced . -q --no-signatures origin) &&
+	in_view &&
+	fetched insidegit
 '
 
 test_expect_success 'a bare repository fetches in the view too' '
@@ -194,82 +249,222 @@ test_expect_success 'a bare repository fetches in the view too' '
 	do
 		git -C bare.git config "$key" "$value" || return 1
 	done <rolling-config &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C bare.git rolling fetch -q --no-signatures origin &&
+	traced bare.git -q --no-signatures origin &&
 	in_view &&
+	one_connection &&
 	test "$(git -C bare.git rev-parse $VERIFIED)" = \
 		"$(git -C server.git rev-parse refs/heads/$BRANCH)"
 '
 
 # The server's refs are listed before the configuration is read: a name
-# that is no configured remote must not reach git ls-remote, which would
-# take host:path for ssh.
-test_expect_success 'a name that is no configured remote is never listed (no ssh to host:path)' '
+# that is no configured remote must not reach git, which would take
+# host:path for ssh.
+test_expect_success 'a name that is no configured remote is never fetched (no ssh to host:path)' '
 	printf "#!/bin/sh\necho \"\$*\" >>\"%s/ssh-called\"\nexit 1\n" "$TRASH_DIRECTORY" >fake-ssh &&
 	chmod +x fake-ssh &&
 	rm -f ssh-called trace &&
 	GIT_SSH="$TRASH_DIRECTORY/fake-ssh" GIT_TRACE="$TRASH_DIRECTORY/trace" \
 		test_expect_code 128 git -C consumer rolling fetch somehost:repo 2>err &&
 	grep "somehost:repo. is not a valid remote name" err &&
-	! grep "built-in: git ls-remote" trace &&
+	! grep "built-in: git \(ls-remote\|fetch\)" trace &&
 	test_path_is_missing ssh-called
 '
 
-# --- where the view would not be the repository's equal ------------------
+# --- every shape of repository: the view is the repository'"'"'s equal ----
 
-test_expect_success 'extensions.worktreeConfig: git fetch runs in the repository' '
+test_expect_success 'extensions.worktreeConfig: config.worktree applies in the view' '
 	consumer_copy wtconfig &&
 	git -C wtconfig config core.repositoryformatversion 1 &&
 	git -C wtconfig config extensions.worktreeConfig true &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C wtconfig rolling fetch -q --no-signatures origin &&
-	in_repository &&
+	git -C wtconfig config remote.origin.url rolling-test:server.git &&
+	git -C wtconfig config --worktree "url.file://$TRASH_DIRECTORY/.insteadOf" rolling-test: &&
+	traced wtconfig -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
 	fetched wtconfig
 '
 
-test_expect_success 'includeIf gitdir: (the view'"'"'s directory differs): in the repository' '
+test_expect_success 'includeIf gitdir: and onbranch: read as in the repository' '
 	consumer_copy condinc &&
 	git -C condinc config remote.origin.url rolling-test:server.git &&
 	printf "[url \"file://%s/\"]\n\tinsteadOf = rolling-test:\n" "$TRASH_DIRECTORY" >condinc.cfg &&
 	git -C condinc config "includeIf.gitdir:$TRASH_DIRECTORY/condinc/.git.path" \
 		"$TRASH_DIRECTORY/condinc.cfg" &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C condinc rolling fetch -q --no-signatures origin &&
-	in_repository &&
-	fetched condinc
+	traced condinc -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched condinc &&
+
+	consumer_copy onbranch &&
+	git -C onbranch config remote.origin.url rolling-test:server.git &&
+	branch=$(git -C onbranch symbolic-ref --short HEAD) &&
+	git -C onbranch config "includeIf.onbranch:$branch.path" "$TRASH_DIRECTORY/condinc.cfg" &&
+	traced onbranch -q --no-signatures origin &&
+	in_view &&
+	fetched onbranch
 '
 
-test_expect_success 'replace refs (not used: GIT_NO_REPLACE_OBJECTS): in the repository' '
+# The user'"'"'s configuration is read in the view as it is; where it has
+# an includeIf gitdir: (which the view'"'"'s directory would not match) or
+# a tagOpt, it is written into the view with the repository'"'"'s.
+test_expect_success 'the user'"'"'s configuration: includeIf gitdir: and tagOpt read as in the repository' '
+	consumer_copy globalinc &&
+	git -C globalinc config remote.origin.url rolling-test:server.git &&
+	cp "$HOME/.gitconfig" global-cond &&
+	printf "[includeIf \"gitdir:%s/globalinc/.git\"]\n\tpath = %s/condinc.cfg\n" \
+		"$TRASH_DIRECTORY" "$TRASH_DIRECTORY" >>global-cond &&
+	GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global-cond" traced globalinc -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched globalinc &&
+
+	consumer_copy globaltags &&
+	git -C globaltags tag -l >tags.before &&
+	cp "$HOME/.gitconfig" global-tagopt &&
+	printf "[remote \"origin\"]\n\ttagOpt = --no-tags\n" >>global-tagopt &&
+	GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global-tagopt" traced globaltags -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched globaltags &&
+	git -C globaltags tag -l >tags.after &&
+	comm -13 tags.before tags.after >tags.new &&
+	test_line_count -gt 0 tags.new
+'
+
+test_expect_success 'replace refs (not used: GIT_NO_REPLACE_OBJECTS): in the view' '
 	consumer_copy replaced &&
 	one=$(echo one | git -C replaced hash-object -w --stdin) &&
 	two=$(echo two | git -C replaced hash-object -w --stdin) &&
 	git -C replaced replace $one $two &&
-	rm -f trace &&
-	GIT_NO_REPLACE_OBJECTS=1 GIT_TRACE="$TRASH_DIRECTORY/trace" git -C replaced rolling fetch -q --no-signatures origin &&
-	in_repository &&
+	GIT_NO_REPLACE_OBJECTS=1 traced replaced -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
 	fetched replaced
 '
 
-test_expect_success 'a partial clone (promisor remote): in the repository' '
+test_expect_success 'a partial clone (promisor remote): in the view, with the filter, the pack marked' '
+	git -C server.git config uploadpack.allowFilter true &&
 	git clone -q --no-checkout --filter=blob:none "$SERVER_URL" partial &&
 	git -C partial update-ref refs/remotes/origin/$BRANCH $(cat old) &&
 	git -C partial rolling init -q --follow origin/$BRANCH --preset linux &&
 	git -C partial update-ref $VERIFIED $(cat old) &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C partial rolling fetch -q --no-signatures origin &&
-	in_repository &&
-	fetched partial
+	ls partial/.git/objects/pack/*.promisor >promisors.before &&
+	publish 15 &&
+	traced partial -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched partial &&
+	ls partial/.git/objects/pack/*.promisor >promisors.after &&
+	test $(wc -l <promisors.after) -gt $(wc -l <promisors.before) &&
+	new=$(git -C server.git rev-parse refs/heads/$BRANCH) &&
+	git -C partial rev-list --objects --missing=print $(cat old)..$new >objects &&
+	grep "^?" objects
 '
 
-test_expect_success 'alternates of its own: in the repository' '
+test_expect_success 'a shallow clone: in the view, its shallow file as it was' '
+	git clone -q --depth 3 --no-checkout -b $BRANCH "$SERVER_URL" shallow &&
+	test -s shallow/.git/shallow &&
+	cp shallow/.git/shallow shallow.before &&
+	tip=$(git -C shallow rev-parse refs/remotes/origin/$BRANCH) &&
+	git -C shallow rolling init -q --follow origin/$BRANCH --preset linux &&
+	git -C shallow update-ref $VERIFIED $tip &&
+	publish 16 &&
+	traced shallow -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched shallow &&
+	test_cmp shallow.before shallow/.git/shallow
+'
+
+# A commit below the shallow boundary, which the server would take for
+# one the clone has unless told of the boundary, is sent: then the
+# verification, not the transfer, refuses the merge that names it.
+test_expect_success 'a shallow clone: git fetch tells the server of its boundary' '
+	deep=$(git -C server.git rev-parse "$BRANCH~6") &&
+	test_must_fail git -C shallow cat-file -e $deep &&
+	top=$(git -C server.git rev-parse $BRANCH) &&
+	odd=$(git -C server.git commit-tree -p $top -p $deep -m "Merge an old one" $top^{tree}) &&
+	git -C server.git update-ref refs/heads/$BRANCH $odd &&
+	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $top" &&
+	refs_and_logs shallow >before &&
+	test_expect_code 1 traced shallow -q --no-signatures origin 2>err &&
+	in_view &&
+	one_connection &&
+	grep "^error: origin/$BRANCH: $odd" err &&
+	refs_and_logs shallow >after &&
+	test_cmp before after &&
+	test_cmp shallow.before shallow/.git/shallow
+'
+
+test_expect_success 'alternates of its own: in the view, their refs listed by git' '
 	git clone -q --shared --no-checkout -o mirror consumer borrower &&
 	git -C borrower remote add origin "$SERVER_URL" &&
 	git -C borrower update-ref refs/remotes/origin/$BRANCH $(cat old) &&
 	git -C borrower rolling init -q --follow origin/$BRANCH --preset linux &&
-	rm -f trace &&
-	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C borrower rolling fetch -q --no-signatures origin &&
-	in_repository &&
+	traced borrower -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	grep "run_command: .*for-each-ref" trace &&
 	fetched borrower
+'
+
+# git fetch settings that would write elsewhere, fetch more or run
+# something: fetch.prune and fetch.pruneTags (the latter adds the
+# refspec of every tag, which would bring the history of every series),
+# a reference-transaction hook (git would run it for the view'"'"'s refs),
+# a bundle URI (a connection of its own, git 2.41 and later).
+test_expect_success 'fetch.prune, fetch.pruneTags, hooks and fetch.bundleURI change nothing' '
+	other=$(echo "another series" | git -C server.git commit-tree $(git -C server.git rev-parse $BRANCH^{tree})) &&
+	git -C server.git tag -a -m "Linux 9.9.1" v9.9.1 $other &&
+	test_when_finished "git -C server.git tag -d v9.9.1" &&
+	consumer_copy settings &&
+	git -C settings tag -l >tags.before &&
+	git -C settings config fetch.prune true &&
+	git -C settings config fetch.pruneTags true &&
+	git -C settings config remote.origin.prune true &&
+	git -C settings config fetch.bundleURI "file://$TRASH_DIRECTORY/no-such.bundle" &&
+	mkdir hooks &&
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s/hook-ran\"\ncat >>\"%s/hook-ran\"\n" \
+		"$TRASH_DIRECTORY" "$TRASH_DIRECTORY" >hooks/reference-transaction &&
+	chmod +x hooks/reference-transaction &&
+	git -C settings config core.hooksPath "$TRASH_DIRECTORY/hooks" &&
+	traced settings --no-signatures origin 2>err &&
+	in_view &&
+	one_connection &&
+	fetched settings &&
+	test_path_is_missing hook-ran &&
+	! grep -i bundle err &&
+	git -C settings tag -l >tags.after &&
+	comm -23 tags.before tags.after >tags.gone &&
+	test_must_be_empty tags.gone &&
+	git -C server.git tag --no-merged $BRANCH | sort >not-merged &&
+	comm -23 not-merged tags.before >not-here &&
+	for tag in $(cat not-here)
+	do
+		git -C consumer cat-file -e $(git -C server.git rev-parse $tag^{}) 2>/dev/null ||
+		echo $tag || return 1
+	done >elsewhere &&
+	grep -x v9.9.1 elsewhere &&
+	for tag in $(cat elsewhere)
+	do
+		test_must_fail git -C settings cat-file -e $(git -C server.git rev-parse refs/tags/$tag) &&
+		test_must_fail git -C settings cat-file -e $(git -C server.git rev-parse $tag^{}) ||
+		return 1
+	done
+'
+
+test_expect_success 'a clone made with --no-tags (remote.origin.tagOpt): the tags the steps need come' '
+	git clone -q --no-tags --no-checkout -b $BRANCH "$SERVER_URL" notags &&
+	test "$(git -C notags config remote.origin.tagOpt)" = --no-tags &&
+	git -C notags update-ref refs/remotes/origin/$BRANCH $(cat old) &&
+	git -C notags rolling init -q --follow origin/$BRANCH --preset linux &&
+	git -C notags update-ref $VERIFIED $(cat old) &&
+	traced notags -q --no-signatures origin &&
+	in_view &&
+	one_connection &&
+	fetched notags &&
+	git -C notags tag -l >tags &&
+	test_line_count -gt 0 tags
 '
 
 test_done

@@ -191,6 +191,38 @@ test_expect_success REFTABLE 'advance of many steps at once: one git transaction
 	reftable_log_ok rt linux-rolling-lts $log_lines
 '
 
+# The seam in the git update-ref that advance runs kills advance itself
+# (the git's parent) as git takes the lock of the stack: git goes on and
+# moves the branch, the work tree and index are left half done, and the
+# next advance must finish them.
+test_expect_success REFTABLE 'killed while git moves the checked-out branch: the next advance finishes' '
+	cp -R rt rt-kill && cp -R files files-kill &&
+	stable_tree_replay rt-kill 61 && stable_tree_replay files-kill 61 &&
+	git -C files-kill rolling advance -q linux-rolling-stable &&
+	want=$(git -C files-kill rev-parse HEAD) &&
+	test "$want" != "$(git -C rt-kill rev-parse HEAD)" &&
+	(cd rt-kill &&
+	 test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_SEAM_PATH="*/reftable/tables.list.lock" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$(ps -o ppid= -p \$PPID)" \
+		git-rolling-advance -q linux-rolling-stable &&
+	 test_path_is_file .git/ROLLING_ADVANCE &&
+	 i=0 &&
+	 while test -e .git/reftable/tables.list.lock && test $i -lt 100
+	 do
+		sleep 0.1 && i=$((i + 1))
+	 done &&
+	 test "$(git rev-parse refs/heads/linux-rolling-stable)" = "$want" &&
+	 git rolling advance -q linux-rolling-stable &&
+	 test_path_is_missing .git/ROLLING_ADVANCE &&
+	 test_path_is_missing .git/index.lock &&
+	 test "$(git rev-parse HEAD)" = "$want" &&
+	 git status --porcelain >../status &&
+	 test_must_be_empty ../status &&
+	 git diff --quiet HEAD && git diff --cached --quiet HEAD) &&
+	no_loose_refs rt-kill
+'
+
 test_expect_success REFTABLE 'linked work trees: a branch checked out in another is refused, its own advances' '
 	for twin in files rt
 	do

@@ -10,10 +10,9 @@
  *                                  setlen <n>, reset, detach, oom, show)
  *   test-rolling alloc-grow <nr> [<then>]   (grow an array one at a time, then to <then>)
  *   test-rolling fetch-plan [--[no-]signatures] <remote> [<branch>...]
- *                           (what git rolling fetch would fetch first, which release
- *                            tags the new steps need, and what it would fetch then;
- *                            in the repository of the current directory, whose
- *                            objects of the new steps the test has fetched itself)
+ *                           (what git rolling fetch fetches, into a quarantine it
+ *                            then removes, and which release tags the new steps
+ *                            need; in the repository of the current directory)
  *   test-rolling refs           (every ref under refs/ as libgit2 sees it in the
  *                                repository of the current directory, as
  *                                git for-each-ref --format='%(objectname) %(*objectname)
@@ -35,6 +34,7 @@
 #include "../../lib/preset.h"
 #include "../../lib/error.h"
 #include "../../lib/fetch-plan.h"
+#include "../../lib/quarantine.h"
 #include "../../lib/repo.h"
 #include "../../lib/setup.h"
 #include "../../lib/reftable.h"
@@ -197,22 +197,13 @@ static int alloc_grow(const char *nr_text, const char *then_text)
 	return ret;
 }
 
-static void print_wants(const char *label, const struct rolling_fetch_plan *p)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-
-	for (i = 0; i < p->wants_nr; i++)
-		printf("%s %s %s\n", label, git_oid_tostr(hex, sizeof(hex), p->wants[i].oid),
-		       p->wants[i].refname);
-}
-
 /*
- * The fetch plan, step by step, without fetching anything:
+ * The fetch plan, step by step: the fetch itself, into a quarantine
+ * that is removed at the end (nothing reaches the repository), then
  *
- *	want <oid> <ref>     fetched first: moved tips, prefetched tags
+ *	tip <oid> <ref>      each branch's tip, as the fetch found it
+ *	tag <oid> <ref>      each tag the fetch followed that the repository lacks
  *	need <tag> <oid>     a release tag the new steps need, as the walk met it
- *	then <oid> <ref>     fetched then: the needed tags not prefetched
  *
  * A step that fails prints "error: <message>" and ends it (exit 1):
  * the library returned where the command would die.
@@ -221,7 +212,7 @@ static int fetch_plan(int argc, char **argv)
 {
 	struct rolling_scheme_options scheme = { 0 };
 	struct rolling_fetch_plan p;
-	struct rolling_remote_listing listing = { 0, -1, 0 };
+	struct rolling_quarantine q = { NULL, NULL, -1 };
 	git_repository *repo = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int signatures = -1, ret = 1;
@@ -243,21 +234,27 @@ static int fetch_plan(int argc, char **argv)
 	if (rolling_setup() < 0 || rolling_repo_open(&repo) < 0 ||
 	    rolling_fetch_plan_init(&p, repo, argv[0], (const char *const *)argv + 1,
 				    (size_t)argc - 1, signatures, &scheme) < 0 ||
-	    rolling_fetch_plan_read(&p, &listing) < 0 ||
-	    rolling_fetch_plan_wants_tips(&p) < 0)
+	    rolling_quarantine_create(&q, repo) < 0 || rolling_quarantine_add_to(&q, repo) < 0 ||
+	    rolling_fetch_plan_read(&p) < 0 || rolling_fetch_plan_fetch(&p, &q, 0) < 0)
 		goto out;
-	print_wants("want", &p);
-	if (rolling_fetch_plan_wants_tags(&p) < 0)
+	for (i = 0; i < p.nr; i++)
+		printf("tip %s %s\n", git_oid_tostr(hex, sizeof(hex), &p.branches[i].tip),
+		       p.branches[i].remote_ref);
+	for (i = 0; i < p.advertised.nr; i++)
+		if (!strncmp(p.advertised.refs[i].name, "refs/tags/", 10))
+			printf("tag %s %s\n", git_oid_tostr(hex, sizeof(hex), &p.advertised.refs[i].oid),
+			       p.advertised.refs[i].name);
+	if (rolling_fetch_plan_needed_tags(&p) < 0)
 		goto out;
 	for (i = 0; i < p.needed_nr; i++)
 		printf("need %s %s\n", p.needed[i].name,
 		       git_oid_tostr(hex, sizeof(hex), &p.needed[i].target));
-	print_wants("then", &p);
 	ret = 0;
 out:
 	if (ret)
 		printf("error: %s\n", rolling_last_error());
 	rolling_fetch_plan_free(&p);
+	rolling_quarantine_destroy(&q);
 	git_repository_free(repo);
 	rolling_teardown();
 	return ret;

@@ -1,16 +1,25 @@
 #!/bin/sh
 # p7000-fetch.sh - a weekly git rolling fetch of one new step from a
 # kernel-scale server (lib-kernel-scale.sh), side by side with what it
-# is made of: git fetch of the same objects into the same refs (and, for
-# information, `git fetch stable linux-rolling-stable` as a user types
-# it, which follows the new tag too), and git rolling verify --since of
-# the same step.  Prints medians over
-# PERF_RUNS runs (default 5), peak RSS and the ratio against the target
+# is made of: `git fetch stable linux-rolling-stable` as a user types it
+# (one connection; git follows the new tag), and git rolling verify
+# --since of the same step.  Prints medians over PERF_RUNS runs (default
+# 5), peak RSS and the ratio against the target
 #
-#   git rolling fetch <= git fetch of the same objects
+#   git rolling fetch <= git fetch as typed
 #                        + git rolling verify --since (the new step)
 #
-# with the full verify of the branch (p3000's figure) beside it.
+# with, for information, git fetch of exactly the same objects and refs,
+# the new tag named, and the full verify of the branch (p3000's figure).
+#
+# Why the fetch as typed is the measure: git rolling fetch makes one
+# connection to the server, as git fetch does, and learns of the new
+# release tags by git's tag following.  git fetch with the new tag named
+# needs no following, but the name is known only from a listing, which
+# is a second connection (and, over HTTPS without a credential helper, a
+# second password); tag following makes git read every tag object of the
+# advertisement that the repository has (5,435 here) to find its
+# cut-off, which the named fetch avoids and the typed one pays as well.
 #
 # The server is a bare repository borrowing the kernel-scale objects
 # (objects/info/alternates) with one more release on the followed series
@@ -89,9 +98,13 @@ cd "$consumer" || exit 1
 git config gc.auto 0
 git remote add stable "file://$server"
 git rolling init -q --follow stable/$BRANCH --preset linux || die "init --follow failed"
+# The new objects, loose (git fetch unpacks a small pack) or in a pack
+# of their own (git rolling fetch keeps the pack it received).
+ls .git/objects/pack >"$work/packs"
 cat >"$work/reset" <<EOF
 cd "$consumer" &&
 sed 's|^\(..\)|.git/objects/\1/|' "$work/new-objects" | xargs rm -f &&
+ls .git/objects/pack | grep -vxF -f "$work/packs" | sed 's|^|.git/objects/pack/|' | xargs rm -f &&
 git update-ref refs/remotes/stable/$BRANCH $tip &&
 git update-ref refs/rolling/verified/stable/$BRANCH $tip &&
 { git update-ref -d refs/tags/$new_release 2>/dev/null || :; }
@@ -171,7 +184,7 @@ row () {
 		printf "%-52s %9.3f s %8.1f MiB\n", label, a / 1e6, b / 1024 }'
 }
 
-budget_us=$((gitfetch_us + since_us))
+budget_us=$((typed_us + since_us))
 steps=$(git rev-list --count --first-parent --merges stable/$BRANCH)
 tags=$(git for-each-ref refs/tags | wc -l)
 echo
@@ -190,11 +203,11 @@ row "git ls-remote of the branch and the tags" lsremote
 echo
 awk -v r="$rolling_us" -v b="$budget_us" -v g="$gitfetch_us" -v f="$full_us" \
     -v t="$typed_us" -v s="$since_us" 'BEGIN {
-	printf "%-52s %9.3f s\n", "budget: git fetch + verify --since", b / 1e6
+	printf "%-52s %9.3f s\n", "budget: git fetch as typed + verify --since", b / 1e6
 	printf "%-52s %9.2f x %s   (target <= 1.00 x)\n", "rolling fetch / budget", r / b,
 		r <= b ? "PASS" : "MISS"
-	printf "%-52s %9.2f x   (for information)\n",
-		"rolling fetch / (git fetch as typed + verify --since)", r / (t + s)
+	printf "%-52s %9.2f x   (for information: the tag named)\n",
+		"rolling fetch / (git fetch of the same + verify --since)", r / (g + s)
 	printf "%-52s %9.2f x   (for information)\n", "rolling fetch / (git fetch + full verify)",
 		r / (g + f)
 }'
