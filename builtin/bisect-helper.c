@@ -64,35 +64,16 @@ static void open_repository(struct helper *h)
 	h->bs.repo = h->repo;
 }
 
-/* Open the repository of a command that drives git's bisection. */
 /*
- * git bisect (git-bisect.sh up to git 2.39 at least) refuses to run
- * anywhere but at the top of the work tree.  Say so before anything is
- * printed or saved, rather than announce a stage that git then refuses.
+ * Open the repository of a command that drives git's bisection, where
+ * git bisects: rolling_bisect_locate() relays git's refusal of a
+ * subdirectory (git 2.39) before anything is printed or saved.
  */
-static void require_top_level(struct helper *h)
-{
-	const char *top = git_repository_workdir(h->repo);
-	char *real_top, *cwd;
-	int same;
-
-	if (!top)
-		return;
-	real_top = realpath(top, NULL);
-	cwd = realpath(".", NULL);
-	same = real_top && cwd && !strcmp(real_top, cwd);
-	free(real_top);
-	free(cwd);
-	if (!same)
-		die("You need to run this command from the toplevel of the working tree.");
-}
-
 static void open_work_tree(struct helper *h)
 {
 	open_repository(h);
 	if (rolling_bisect_locate(&h->bs) < 0)
 		die_last_error();
-	require_top_level(h);
 }
 
 /* Run git, dying when it cannot be run at all; returns its exit status. */

@@ -5,13 +5,10 @@
 #include "bisect.h"
 #include "branch.h"
 #include "error.h"
+#include "git-features.h"
 #include "mainline.h"
 #include "run-command.h"
 #include "revision.h"
-
-/* `git bisect start --first-parent` is new in git 2.29. */
-#define GIT_MIN_MAJOR 2
-#define GIT_MIN_MINOR 29
 
 static void close_branch(struct rolling_bisect *bs)
 {
@@ -128,29 +125,11 @@ int rolling_bisect_range(size_t *good_index, size_t *bad_index, struct rolling_b
 	return 0;
 }
 
-static int check_git_version(void)
-{
-	static const char *const args[] = { "version", NULL };
-	unsigned major, minor;
-	char *line;
-	int err = 0;
-
-	if ((err = rolling_git_output(&line, args)) < 0)
-		return err;
-	if (sscanf(line, "git version %u.%u", &major, &minor) != 2)
-		err = rolling_error("cannot tell the version of git from '%s'", line);
-	else if (major < GIT_MIN_MAJOR || (major == GIT_MIN_MAJOR && minor < GIT_MIN_MINOR))
-		err = rolling_error("git %d.%d or later is needed for first-parent bisection"
-				    " (this is %s)", GIT_MIN_MAJOR, GIT_MIN_MINOR,
-				    line + strlen("git version "));
-	free(line);
-	return err;
-}
-
 /*
  * git bisect checks out commits: refuse bare repositories up front, and
  * learn from git itself where it keeps its bisection state (a linked
- * work tree has its own).
+ * work tree has its own) and whether it bisects with --first-parent and
+ * from the current directory (git-features.h).
  */
 int rolling_bisect_locate(struct rolling_bisect *bs)
 {
@@ -177,7 +156,9 @@ int rolling_bisect_locate(struct rolling_bisect *bs)
 	free(out);
 	if (!bs->bisect_start || !bs->state_path)
 		return rolling_error_nomem();
-	return check_git_version();
+	if ((status = rolling_git_bisects_first_parent()) < 0)
+		return status;
+	return rolling_git_bisects_here(git_repository_workdir(bs->repo));
 }
 
 int rolling_bisect_running(const struct rolling_bisect *bs)

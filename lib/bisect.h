@@ -47,7 +47,9 @@ int rolling_bisect_range(size_t *good_index, size_t *bad_index, struct rolling_b
 
 /*
  * Learn from git where it keeps its bisection state; refuses a bare
- * repository and a git too old to bisect with --first-parent.
+ * repository, a git too old to bisect with --first-parent, and a
+ * directory git's bisect refuses to run in (with git's words: git 2.39
+ * and older run it only from the top of the work tree).
  */
 int rolling_bisect_locate(struct rolling_bisect *bs);
 

@@ -187,6 +187,52 @@ static int graft_file_refused(int code)
 	return code;
 }
 
+/*
+ * Did the search find the git directory itself, as git's search finds a
+ * bare repository: the repository is bare, or the current directory is
+ * in its git directory (libgit2 opens the work tree's repository from
+ * inside its .git)?
+ */
+static int found_as_bare(git_repository *repo)
+{
+	char *cwd, *gitdir;
+	size_t len;
+	int inside;
+
+	if (git_repository_is_bare(repo))
+		return 1;
+	cwd = realpath(".", NULL);
+	gitdir = realpath(git_repository_path(repo), NULL);
+	len = gitdir ? strlen(gitdir) : 0;
+	inside = cwd && gitdir && !strncmp(cwd, gitdir, len) && (!cwd[len] || cwd[len] == '/');
+	free(cwd);
+	free(gitdir);
+	return inside;
+}
+
+/*
+ * safe.bareRepository (git 2.38): with "explicit", Git 3.0's default,
+ * git uses a bare repository that GIT_DIR or --git-dir names, never one
+ * it finds by searching; the .git directory of a work tree counts as
+ * one for 2.39, not from 2.45 (setup.c, is_implicit_bare_repo()).
+ * libgit2 knows nothing of it: a repository the search found as bare is
+ * used only when git uses it, and git's refusal is the error otherwise.
+ */
+static int bare_repository_refused(void)
+{
+	static const char *const args[] = { "rev-parse", "--git-dir", NULL };
+	char *said = NULL;
+	int status, err = 0;
+
+	status = rolling_run_git(args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	if (status < 0)
+		err = status;
+	else if (status > 0)
+		err = git_refusal(said);
+	free(said);
+	return err;
+}
+
 static int find(git_repository **repo)
 {
 	const char *gitdir = env("GIT_DIR");
@@ -201,6 +247,11 @@ static int find(git_repository **repo)
 		return rolling_error("GIT_COMMON_DIR is not supported: git rolling uses the common"
 				     " directory the git directory names; unset it");
 	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
+	if (!err && !gitdir && found_as_bare(*repo) && (err = bare_repository_refused()) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+		return err;
+	}
 	if (!err)
 		return 0;
 	*repo = NULL;

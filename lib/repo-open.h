@@ -25,7 +25,9 @@
  *  - GIT_INDEX_FILE: see rolling_repo_index_file().
  *  - GIT_COMMON_DIR, which libgit2 cannot follow, is refused.
  *
- * A repository found by the search whose owner git refuses gets git's
+ * A bare repository found by the search is used only where git uses
+ * it: safe.bareRepository=explicit (Git 3.0's default) gets git's own
+ * refusal.  A repository found by the search whose owner git refuses gets git's
  * own refusal ("detected dubious ownership ..." with its safe.directory
  * hint); one git accepts (safe.directory, also from `git -c`) is opened
  * whatever libgit2 thinks of its owner.  A SHA-256 repository gets an

@@ -63,6 +63,7 @@ rolling_history_make_ () {
 rolling_history_key_ () {
 	{
 		echo "rolling_history $rh_week $rh_last $*" &&
+		echo "ref-format $(test_ref_format "$rh_dir")" &&
 		git -C "$rh_dir" for-each-ref &&
 		cat "$rh_dir/.git/stable-timeline" \
 			"$TEST_DIRECTORY/lib-rolling-bisect.sh" "$TEST_DIRECTORY/lib-rolling.sh" &&
@@ -166,4 +167,33 @@ bisect_by_hand () {
 	grep "^first bad commit: " next.out >/dev/null && return 0
 	# Stage one is over and stage two has started: go on.
 	bisect_by_hand "$1"
+}
+
+# git_bisect_found COMMIT: git's own bisection, as its log records it,
+# found COMMIT as the first bad commit.  The log's comment says so in
+# words that changed ("# first bad commit: [<id>] ..." up to git 2.54,
+# "# first 'bad' commit: [<id>] ..." from 2.55, the term quoted): read the
+# one id of the comment that starts "# first " and names one.
+git_bisect_found () {
+	git bisect log >gbf.log &&
+	sed -n "s/^# first .* commit: \[\([0-9a-f]*\)\].*/\1/p" gbf.log >gbf.found &&
+	git rev-parse --verify "$1^{commit}" >gbf.expect &&
+	test_cmp gbf.expect gbf.found
+}
+
+# git_bisects_in_subdirectory DIR: ask git whether its own bisect runs
+# in DIR, a subdirectory of a work tree with a history: git 2.39
+# (git-bisect.sh) refuses anywhere but at the top ("You need to run
+# this command from the toplevel of the working tree."), the builtin of
+# git 2.40 runs there.  A real start, without a checkout, then a reset.
+# Sets the prerequisite BISECT_IN_SUBDIRECTORY when it runs; when it
+# does not, leaves git's refusal in $TRASH_DIRECTORY/git-bisect-refusal.
+git_bisects_in_subdirectory () {
+	if (cd "$1" && git bisect start --no-checkout HEAD HEAD~1 >/dev/null 2>"$TRASH_DIRECTORY/git-bisect-refusal")
+	then
+		git -C "$1" bisect reset >/dev/null 2>&1 &&
+		test_set_prereq BISECT_IN_SUBDIRECTORY
+	else
+		test -s "$TRASH_DIRECTORY/git-bisect-refusal"
+	fi
 }

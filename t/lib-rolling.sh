@@ -520,16 +520,16 @@ add_release () {
 # week only adds that week's release tags, from the time line:
 # stable_tree_replay DIR WEEK would leave the same tags but rewrite every
 # one of them.  One for-each-ref first checks that none of them is there
-# yet; one awk plans the weeks.  Each tag is written as the loose ref git
-# update-ref would write (its id and a newline), and advance runs as
-# git-rolling-advance itself (under make valgrind through the
-# dispatcher, the memcheck wrapper): a git update-ref, a git and the
+# yet; one awk plans the weeks.  The week's tags are written by
+# test_write_refs (as loose refs by the shell in a files repository), and
+# advance runs as git-rolling-advance itself (under make valgrind through
+# the dispatcher, the memcheck wrapper): a git update-ref, a git and the
 # dispatcher per week were a third of the time.
 advance_weekly () {
 	(
 		cd "$1" &&
-		aw_tags=$(git rev-parse --git-path refs/tags) &&
 		aw_plan=${TRASH_DIRECTORY:-$PWD/.git}/advance-weekly.plan &&
+		aw_tags=$aw_plan.tags &&
 		git for-each-ref --format="%(refname)" refs/tags |
 		awk -v from="$2" -v to="$3" '
 			FILENAME == "-" { have[$1] = 1; next }
@@ -538,7 +538,7 @@ advance_weekly () {
 					print "advance_weekly: " $2 " is there already" >"/dev/stderr"
 					bad = 1
 				}
-				tags[$1] = tags[$1] "tag " $2 " " $3 "\n"
+				tags[$1] = tags[$1] "tag refs/tags/" $2 " " $3 "\n"
 			}
 			END {
 				for (w = from + 1; w <= to; w++)
@@ -546,13 +546,15 @@ advance_weekly () {
 				exit bad
 			}
 		' - .git/stable-timeline >"$aw_plan" &&
+		: >"$aw_tags" &&
 		while read aw_what aw_name aw_id
 		do
 			case $aw_what in
 			tag)
-				{ test -d "$aw_tags" || mkdir -p "$aw_tags"; } &&
-				echo "$aw_id" >"$aw_tags/$aw_name" ;;
+				echo "$aw_name $aw_id" >>"$aw_tags" ;;
 			advance)
+				test_write_refs <"$aw_tags" &&
+				: >"$aw_tags" &&
 				if test -n "$GIT_ROLLING_TEST_VALGRIND"
 				then
 					git-rolling advance -q
@@ -565,6 +567,6 @@ advance_weekly () {
 				fi ;;
 			esac || exit 1
 		done <"$aw_plan" &&
-		rm -f "$aw_plan"
+		rm -f "$aw_plan" "$aw_tags"
 	)
 }

@@ -51,6 +51,10 @@
 #                          scheme's pre-releases and two; git's own
 #                          cadence is about 12): the merge window
 #                          takes the weeks the pre-releases leave
+#   STABLE_REF_FORMAT      files: keep the tree's refs in files (loose
+#                          refs, packed-refs, logs/) whatever git's default,
+#                          for the tests about that format's files
+#                          (test_ref_format_files); default: git's
 #
 # Each week of the time line gets, in this order: the mainline commits,
 # one release of every live stable series (1-3 backports, then a commit
@@ -399,6 +403,7 @@ stable_tree_cache_key_ () {
 		echo "lts $3" &&
 		echo "per-week ${STABLE_COMMITS_PER_WEEK:-3}" &&
 		echo "tail ${STABLE_TAIL_WEEKS:-4}" &&
+		echo "ref-format $(stable_ref_format_)" &&
 		echo "cycle ${STABLE_CYCLE_WEEKS:-}" &&
 		echo "lightweight ${STABLE_LIGHTWEIGHT_TAGS:-0}" &&
 		echo "signed ${STABLE_SIGNED_TAGS:-0}" &&
@@ -504,7 +509,8 @@ stable_tree_make_ () {
 	# stable releases.  stable_week_ keeps dates increasing regardless.
 	st_step=$((STABLE_WEEK_ / (st_per_week + 48)))
 
-	git init -q -b master "$st_repo" &&
+	st_ref_format=$(stable_ref_format_option_) &&
+	git init -q -b master $st_ref_format "$st_repo" &&
 	{
 		stable_stream_ "$@" 3>"$st_repo/.git/stable-events" &&
 		echo done
@@ -517,6 +523,28 @@ stable_tree_make_ () {
 	# tags ~10 ms slower.  t3201 and t3501 write loose and lying ones.
 	git -C "$st_repo" pack-refs &&
 	git -C "$st_repo" reset -q --hard
+}
+
+# stable_ref_format_: the ref format of the trees made now, for the cache
+# key: STABLE_REF_FORMAT, else that of the repositories git makes (the
+# trash directory's), so that a tree pinned to files and one made in
+# files by default are one entry.  A git before 2.45 prints the option
+# it does not know back: files is all it has.
+stable_ref_format_ () {
+	case ${STABLE_REF_FORMAT:-$(git -C "${TRASH_DIRECTORY:-.}" rev-parse --show-ref-format 2>/dev/null)} in
+	reftable) echo reftable ;;
+	*) echo files ;;
+	esac
+}
+
+# stable_ref_format_option_: git init's option for STABLE_REF_FORMAT.
+stable_ref_format_option_ () {
+	case ${STABLE_REF_FORMAT:-} in
+	'') ;;
+	files) test_ref_format_files ;;
+	*) echo "STABLE_REF_FORMAT=$STABLE_REF_FORMAT: only files can be asked for" >&2
+	   return 1 ;;
+	esac
 }
 
 # stable_stream_ VERSION...: the fast-import stream on stdout, and

@@ -27,11 +27,12 @@ test_expect_success 'setup' '
 
 test_expect_success 'a held ref lock: named, nothing created' '
 	cd tree &&
-	: >"$gitdir/refs/heads/rs.lock" &&
-	test_when_finished "rm -f \"$gitdir/refs/heads/rs.lock\"" &&
+	lock=$(test_ref_lock_file . refs/heads/rs) &&
+	: >"$lock" &&
+	test_when_finished "rm -f \"$lock\"" &&
 	snapshot ../before &&
 	test_expect_code 128 test_memcheck_dispatcher init -q rs 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/rs.: .$gitdir/refs/heads/rs.lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/heads/rs.: .$lock. exists$" err &&
 	grep "remove the file and try again" err &&
 	snapshot ../after &&
 	test_cmp ../before ../after

@@ -222,16 +222,16 @@ test_expect_success 'no identity: refused before anything is written' '
 
 test_expect_success 'a held ref lock makes advance fail, naming the lock, and nothing is lost' '
 	cd tree &&
-	gitdir=$(git rev-parse --absolute-git-dir) &&
-	: >"$gitdir/refs/heads/anon.lock" &&
-	test_when_finished "rm -f \"$gitdir/refs/heads/anon.lock\"" &&
+	lock=$(test_ref_lock_file . refs/heads/anon) &&
+	: >"$lock" &&
+	test_when_finished "rm -f \"$lock\"" &&
 	refs_snapshot ../before &&
 	test_expect_code 128 git rolling advance anon 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/anon.: .$gitdir/refs/heads/anon.lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/heads/anon.: .$lock. exists$" err &&
 	grep "^another git process seems to be running in this repository; if none is, one crashed earlier: remove the file and try again$" err &&
 	refs_snapshot ../after &&
 	test_cmp ../before ../after &&
-	rm "$gitdir/refs/heads/anon.lock" &&
+	rm "$lock" &&
 	git rolling advance -q anon &&
 	check_rolling_merge anon
 '
@@ -275,17 +275,25 @@ test_expect_success 'replace refs draw a warning' '
 	grep "^warning: refs/replace/ is not empty" err
 '
 
+# A bare repository named by GIT_DIR, as git's hooks and
+# contrib/systemd/git-rolling-update run it (t8030 has the search).
 test_expect_success 'works in a bare repository, without touching anything else' '
 	git clone -q --bare tree bare.git &&
-	cd bare.git &&
-	git config rolling.linux-rolling-stable.policy stable &&
-	git config rolling.linux-rolling-stable.releasePattern "$(git -C ../tree config rolling.linux-rolling-stable.releasePattern)" &&
-	git config rolling.linux-rolling-stable.mainlinePattern "$(git -C ../tree config rolling.linux-rolling-stable.mainlinePattern)" &&
-	git update-ref refs/heads/linux-rolling-stable v6.2.1^{commit} &&
-	git rolling advance >out &&
-	grep "^linux-rolling-stable: v6.2.1 -> " out &&
-	check_rolling_merge linux-rolling-stable &&
-	test_path_is_missing index
+	release=$(git -C tree config rolling.linux-rolling-stable.releasePattern) &&
+	mainline=$(git -C tree config rolling.linux-rolling-stable.mainlinePattern) &&
+	(
+		cd bare.git &&
+		GIT_DIR=. &&
+		export GIT_DIR &&
+		git config rolling.linux-rolling-stable.policy stable &&
+		git config rolling.linux-rolling-stable.releasePattern "$release" &&
+		git config rolling.linux-rolling-stable.mainlinePattern "$mainline" &&
+		git update-ref refs/heads/linux-rolling-stable v6.2.1^{commit} &&
+		git rolling advance >out &&
+		grep "^linux-rolling-stable: v6.2.1 -> " out &&
+		check_rolling_merge linux-rolling-stable &&
+		test_path_is_missing index
+	)
 '
 
 test_expect_success 'usage' '

@@ -15,24 +15,24 @@ test_expect_success 'setup: a repository that fetches its upstream' '
 	stable_tree_linux upstream &&
 	stable_tree_replay upstream 40 &&
 	git clone -q --bare upstream fetcher.git &&
-	git -C fetcher.git rolling init -q linux-rolling-stable &&
+	git --git-dir=fetcher.git rolling init -q linux-rolling-stable &&
 	stable_tree_replay upstream 44 &&
-	git -C fetcher.git rev-parse linux-rolling-stable >before
+	git --git-dir=fetcher.git rev-parse linux-rolling-stable >before
 '
 
 test_expect_success 'the updater waits while the hook holds the lock' '
-	lock=$(git -C fetcher.git rev-parse --absolute-git-dir)/rolling-advance.lock &&
+	lock=$(git --git-dir=fetcher.git rev-parse --absolute-git-dir)/rolling-advance.lock &&
 	grep "^lock=\"\$(git rev-parse --git-dir)/rolling-advance.lock\"$" \
 		"$CONTRIB/hooks/post-receive" &&
 	hold_lock "$lock" &&
 	test_expect_code 124 timeout 3 "$CONTRIB/systemd/git-rolling-update" \
 		"$TRASH_DIRECTORY/fetcher.git" &&
-	git -C fetcher.git rev-parse linux-rolling-stable >during &&
+	git --git-dir=fetcher.git rev-parse linux-rolling-stable >during &&
 	test_cmp before during &&
 	release_lock &&
 	"$CONTRIB/systemd/git-rolling-update" "$TRASH_DIRECTORY/fetcher.git" >out &&
 	grep "^linux-rolling-stable: .* -> " out &&
-	git -C fetcher.git rev-parse linux-rolling-stable >after &&
+	git --git-dir=fetcher.git rev-parse linux-rolling-stable >after &&
 	! test_cmp before after
 '
 

@@ -54,7 +54,7 @@ no_raw () {
 }
 
 server_tip () {
-	git -C server.git rev-parse "refs/heads/$BRANCH"
+	git --git-dir=server.git rev-parse "refs/heads/$BRANCH"
 }
 
 test_expect_success PYTHON3 'no_raw sees each kind of byte it looks for' '
@@ -83,21 +83,21 @@ test_expect_success PYTHON3 'setup: a server, a consumer following it, a clone t
 	echo $good >good &&
 	# git commit-tree would turn bytes that are not UTF-8 into UTF-8.
 	{
-		printf "tree %s\nparent %s\n" $(git -C server.git rev-parse $good^{tree}) $good &&
+		printf "tree %s\nparent %s\n" $(git --git-dir=server.git rev-parse $good^{tree}) $good &&
 		printf "author A U Thor <author@example.com> 1800000000 +0000\n" &&
 		printf "committer A U Thor <author@example.com> 1800000000 +0000\n\n" &&
 		cat evil.msg
 	} >evil.commit &&
-	evil=$(git -C server.git hash-object -t commit -w --stdin <evil.commit) &&
+	evil=$(git --git-dir=server.git hash-object -t commit -w --stdin <evil.commit) &&
 	echo $evil >evil &&
 	git -C upstream hash-object -t commit -w --stdin <evil.commit >/dev/null &&
-	git -C server.git cat-file commit $evil >raw &&
+	git --git-dir=server.git cat-file commit $evil >raw &&
 	test_cmp evil.commit raw
 '
 
 test_expect_success PYTHON3 'fetch: the injected commit'"'"'s subject is quoted, the error kept' '
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $(cat good)" &&
-	git -C server.git update-ref refs/heads/$BRANCH $(cat evil) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat good)" &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat evil) &&
 	test_expect_code 1 git -C consumer rolling fetch origin >out 2>err &&
 	no_raw out err &&
 	printf "error: origin/$BRANCH: %s: injected: expected a rolling merge or a release commit, found plain commit \"%s\"\n" \
@@ -108,8 +108,8 @@ test_expect_success PYTHON3 'fetch: the injected commit'"'"'s subject is quoted,
 '
 
 test_expect_success PYTHON3 'pull: the same, with its exit status' '
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $(cat good)" &&
-	git -C server.git update-ref refs/heads/$BRANCH $(cat evil) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat good)" &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat evil) &&
 	test_expect_code 1 git -C reader rolling pull >out 2>err &&
 	no_raw out err &&
 	grep -F "found plain commit \"$EVIL\"" err &&
@@ -167,9 +167,9 @@ test_expect_success PYTHON3 'a forged tag object: its name and message are quote
 '
 
 test_expect_success PYTHON3 'a forged tag on the server: fetch quotes it, takes nothing' '
-	test_when_finished "git -C server.git update-ref refs/tags/$tag $(git -C server.git rev-parse refs/tags/$tag)" &&
+	test_when_finished "git --git-dir=server.git update-ref refs/tags/$tag $(git --git-dir=server.git rev-parse refs/tags/$tag)" &&
 	git -C upstream push -q server forged-$tag &&
-	git -C server.git update-ref refs/tags/$tag $(git -C upstream rev-parse forged-$tag) &&
+	git --git-dir=server.git update-ref refs/tags/$tag $(git -C upstream rev-parse forged-$tag) &&
 	git init -q fresh &&
 	git -C fresh remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C fresh rolling init -q --follow origin/$BRANCH --preset linux &&
@@ -204,7 +204,7 @@ test_expect_success PYTHON3 'a branch name: status, log, verify, describe, advan
 	git -C consumer rolling init -q --follow "origin/$name" &&
 	git -C consumer rolling fetch origin >out 2>err &&
 	no_raw out err &&
-	grep -F -x "origin/$EVIL_NAME: verified for the first time at $(git -C server.git rev-parse --short=12 "refs/heads/$name")" out &&
+	grep -F -x "origin/$EVIL_NAME: verified for the first time at $(git --git-dir=server.git rev-parse --short=12 "refs/heads/$name")" out &&
 	git -C consumer rev-parse --verify "refs/remotes/origin/$name"
 '
 

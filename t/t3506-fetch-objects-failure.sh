@@ -46,14 +46,14 @@ test_expect_success 'the objects cannot be fetched: 128, the reason, nothing mov
 	git -C consumer for-each-ref >refs.after &&
 	test_cmp refs.before refs.after &&
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null &&
-	test_must_fail git -C consumer cat-file -e $(git -C server.git rev-parse $BRANCH)
+	test_must_fail git -C consumer cat-file -e $(git --git-dir=server.git rev-parse $BRANCH)
 '
 
 test_expect_success 'the next fetch, through a working upload-pack, takes the branch' '
 	git -C consumer config --unset remote.origin.uploadpack &&
 	git -C consumer rolling fetch -q origin &&
 	test "$(git -C consumer rev-parse refs/remotes/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse $BRANCH)"
+		"$(git --git-dir=server.git rev-parse $BRANCH)"
 '
 
 test_done

@@ -82,7 +82,7 @@ test_expect_success 'stage two ends with the culprit and the releases around it'
 	grep "^first shipped: linux-rolling-stable at v6.2.7 (merge " next.out &&
 	grep "^previous release: v6.2.6$" next.out &&
 	test_path_is_missing .git/ROLLING_BISECT &&
-	git bisect log | grep "^# first bad commit: \[$culprit\]" &&
+	git_bisect_found "$culprit" &&
 	git bisect reset >/dev/null 2>&1 &&
 	test "$(git symbolic-ref HEAD)" = refs/heads/master
 '

@@ -28,20 +28,20 @@ test_expect_success 'setup: a rolling branch from week 11 to week 40' '
 
 test_expect_success 'a bare repository is refused' '
 	git clone -q --bare tree bare.git &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper start \
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper start \
 		--branch linux-rolling-stable --preset linux v6.1.4 v6.0.5 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err &&
 	test_path_is_missing bare.git/BISECT_START &&
 	test_path_is_missing bare.git/ROLLING_BISECT &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper next 2>err &&
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper next 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err &&
-	test_expect_code 128 git -C bare.git rolling bisect-helper run true 2>err &&
+	test_expect_code 128 git --git-dir=bare.git rolling bisect-helper run true 2>err &&
 	grep "^fatal: this operation must be run in a work tree$" err
 '
 
 test_expect_success 'steps needs no work tree' '
 	git -C tree rolling bisect-helper steps v6.0.5 v6.1.4 >expect &&
-	git -C bare.git rolling bisect-helper steps --branch linux-rolling-stable --preset linux \
+	git --git-dir=bare.git rolling bisect-helper steps --branch linux-rolling-stable --preset linux \
 		v6.0.5 v6.1.4 >actual &&
 	test_cmp expect actual
 '
@@ -114,25 +114,51 @@ test_expect_success 'a failing stage two start leaves no state behind either' '
 	grep "local change" Makefile
 '
 
-# git bisect (git-bisect.sh, git 2.39) refuses a subdirectory with this
-# message; the helper says it before it says or saves anything.
-test_expect_success 'a subdirectory is refused before anything is said or saved, as git does' '
+# git 2.39 (git-bisect.sh) refuses to bisect in a subdirectory; the
+# builtin bisect of git 2.40 runs there.  The helper follows the git that
+# runs it: where git refuses, it relays git's own refusal before it says
+# or saves anything.
+test_expect_success 'setup: does git bisect in a subdirectory?' '
 	mkdir -p tree/sub &&
-	test_when_finished "rmdir tree/sub" &&
+	git_bisects_in_subdirectory tree/sub &&
+	(cd tree && nothing_left)
+'
+
+test_expect_success !BISECT_IN_SUBDIRECTORY 'a subdirectory git refuses: git'"'"'s refusal, before anything is said or saved' '
 	(
 		cd tree/sub &&
 		test_expect_code 128 git rolling bisect-helper start v6.1.4 v6.0.5 \
 			>"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" &&
 		test_expect_code 128 git rolling bisect-helper next 2>"$TRASH_DIRECTORY/err.next" &&
 		test_expect_code 128 git rolling bisect-helper run true 2>"$TRASH_DIRECTORY/err.run" &&
+		test_expect_code 128 git rolling bisect-helper reset 2>"$TRASH_DIRECTORY/err.reset" &&
 		cd .. &&
 		nothing_left
 	) &&
 	test_must_be_empty out &&
-	echo "fatal: You need to run this command from the toplevel of the working tree." >expect &&
+	printf "fatal: %s\n" "$(sed "s/^fatal: //" git-bisect-refusal)" >expect &&
 	test_cmp expect err &&
 	test_cmp expect err.next &&
-	test_cmp expect err.run
+	test_cmp expect err.run &&
+	test_cmp expect err.reset
+'
+
+test_expect_success BISECT_IN_SUBDIRECTORY 'a subdirectory git bisects in: the same bisection as from the top' '
+	cd tree &&
+	git rolling bisect-helper start v6.1.4 v6.0.5 >top.out &&
+	git bisect log >top.log &&
+	git rolling bisect-helper reset >/dev/null 2>&1 &&
+	nothing_left &&
+	(
+		cd sub &&
+		git rolling bisect-helper start v6.1.4 v6.0.5 >../sub.out &&
+		git bisect log >../sub.log
+	) &&
+	test_cmp top.out sub.out &&
+	test_cmp top.log sub.log &&
+	grep "^stage 1$" .git/ROLLING_BISECT &&
+	(cd sub && git rolling bisect-helper reset >/dev/null 2>&1) &&
+	nothing_left
 '
 
 test_expect_success 'next and reset without a bisection' '

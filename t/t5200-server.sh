@@ -28,7 +28,7 @@ test_expect_success 'setup: upstream, a bare server with the hook, a first push'
 	git -C upstream remote add server "$TRASH_DIRECTORY/server.git" &&
 	push_week 40 &&
 	test_must_be_empty push.err &&
-	git -C server.git rolling init -q linux-rolling-stable &&
+	git --git-dir=server.git rolling init -q linux-rolling-stable &&
 	git clone -q --branch linux-rolling-stable server.git consumer
 '
 
@@ -42,9 +42,9 @@ test_expect_success 'each push advances the branch, and consumers fast-forward' 
 	week=41 &&
 	while test $week -le $((switch + 2))
 	do
-		old=$(git -C server.git rev-parse linux-rolling-stable) &&
+		old=$(git --git-dir=server.git rev-parse linux-rolling-stable) &&
 		push_week $week &&
-		new=$(git -C server.git rev-parse linux-rolling-stable) &&
+		new=$(git --git-dir=server.git rev-parse linux-rolling-stable) &&
 		test "$new" != "$old" &&
 		grep "^remote: linux-rolling-stable: " push.err >>steps &&
 		git -C consumer pull -q --ff-only &&
@@ -73,22 +73,22 @@ test_expect_success 'a push of the rolling branch itself does not trigger an adv
 	tip=$(git -C pusher rev-parse HEAD) &&
 	git -C pusher push -q -f origin HEAD~1:refs/heads/linux-rolling-stable 2>push.err &&
 	! grep "remote: linux-rolling-stable" push.err &&
-	test "$(git -C server.git rev-parse linux-rolling-stable)" = "$(git -C pusher rev-parse HEAD~1)" &&
+	test "$(git --git-dir=server.git rev-parse linux-rolling-stable)" = "$(git -C pusher rev-parse HEAD~1)" &&
 	git -C pusher push -q origin HEAD:refs/heads/linux-rolling-stable 2>push.err &&
-	test "$(git -C server.git rev-parse linux-rolling-stable)" = "$tip"
+	test "$(git --git-dir=server.git rev-parse linux-rolling-stable)" = "$tip"
 '
 
 test_expect_success 'with rolling.pushRemote the hook publishes the branch onward' '
 	git init -q --bare mirror.git &&
-	git -C server.git config rolling.pushRemote "$TRASH_DIRECTORY/mirror.git" &&
+	git --git-dir=server.git config rolling.pushRemote "$TRASH_DIRECTORY/mirror.git" &&
 	push_week $(($(stable_tree_week_of upstream v6.4-rc1) + 3)) &&
-	test "$(git -C mirror.git rev-parse linux-rolling-stable)" = \
-		"$(git -C server.git rev-parse linux-rolling-stable)"
+	test "$(git --git-dir=mirror.git rev-parse linux-rolling-stable)" = \
+		"$(git --git-dir=server.git rev-parse linux-rolling-stable)"
 '
 
 test_expect_success 'a failing advance is reported to the pusher' '
-	git -C server.git config rolling.linux-rolling-stable.policy bogus &&
-	test_when_finished "git -C server.git config rolling.linux-rolling-stable.policy stable" &&
+	git --git-dir=server.git config rolling.linux-rolling-stable.policy bogus &&
+	test_when_finished "git --git-dir=server.git config rolling.linux-rolling-stable.policy stable" &&
 	push_week $(($(stable_tree_week_of upstream v6.4-rc1) + 4)) &&
 	grep "^remote: fatal: rolling.linux-rolling-stable.policy: unknown policy" push.err &&
 	grep "^remote: git rolling advance failed; the rolling branches were not moved" push.err
@@ -110,9 +110,9 @@ test_expect_success 'the systemd units are well formed' '
 
 test_expect_success 'the service command fetches, advances and publishes' '
 	git clone -q --bare upstream fetcher.git &&
-	git -C fetcher.git rolling init -q linux-rolling-stable &&
+	git --git-dir=fetcher.git rolling init -q linux-rolling-stable &&
 	git init -q --bare published.git &&
-	git -C fetcher.git config rolling.pushRemote "$TRASH_DIRECTORY/published.git" &&
+	git --git-dir=fetcher.git config rolling.pushRemote "$TRASH_DIRECTORY/published.git" &&
 	last=$(stable_tree_weeks upstream) &&
 	stable_tree_replay upstream $last &&
 	cmd=$(sed -n "s|^ExecStart=/usr/local/lib/git-rolling/git-rolling-update ||p" \
@@ -120,8 +120,8 @@ test_expect_success 'the service command fetches, advances and publishes' '
 	test "$cmd" = "%f" &&
 	"$CONTRIB/systemd/git-rolling-update" "$TRASH_DIRECTORY/fetcher.git" >out &&
 	grep "^linux-rolling-stable: .* -> $(expected_stable_target upstream) " out &&
-	test "$(git -C published.git rev-parse linux-rolling-stable)" = \
-		"$(git -C fetcher.git rev-parse linux-rolling-stable)" &&
+	test "$(git --git-dir=published.git rev-parse linux-rolling-stable)" = \
+		"$(git --git-dir=fetcher.git rev-parse linux-rolling-stable)" &&
 	git clone -q --branch linux-rolling-stable published.git reader &&
 	git -C reader log --first-parent --format=%s -1 >subject &&
 	echo "Merge $(expected_stable_target upstream)" >expect &&

@@ -26,10 +26,10 @@ tag_events () {
 # <init-options>]...: delete the event tags, then recreate them one by
 # one; init each branch (with its options, word-split) as soon as init
 # succeeds, and advance the branches made after every later tag, all of
-# them with one advance.  Each tag is made a loose ref, the file git
-# update-ref would write (its id and a newline), by the shell: a git
-# process per tag was a sixth of the replay.  Every later command reads
-# the loose refs again, once per branch in advance: the refs are packed
+# them with one advance.  Each tag is made by test_write_refs: in a
+# files repository a loose ref written by the shell, as a git process
+# per tag was a sixth of the replay.  Every later command reads the
+# loose refs again, once per branch in advance: the refs are packed
 # every 16 tags, so that the newest ones stay loose.  The replay runs
 # git-rolling-<cmd> itself (replay_rolling_), without a git process and
 # the dispatcher in front of each of its hundreds of commands.
@@ -39,11 +39,10 @@ replay_reference () {
 	awk "{ print \"delete refs/tags/\" \$2 }" "$events" | git update-ref --stdin &&
 	made= &&
 	count=0 &&
-	tags_dir=$(git rev-parse --git-path refs/tags) &&
-	mkdir -p "$tags_dir" &&
 	while read time tag object
 	do
-		echo "$object" >"$tags_dir/$tag" &&
+		echo "refs/tags/$tag $object" >"$TRASH_DIRECTORY/replay.ref" &&
+		test_write_refs <"$TRASH_DIRECTORY/replay.ref" &&
 		replay_init_ "$@" &&
 		if test -n "$made"
 		then
@@ -52,8 +51,7 @@ replay_reference () {
 		count=$((count + 1)) &&
 		if test $((count % 16)) = 0
 		then
-			git pack-refs --all &&
-			{ test -d "$tags_dir" || mkdir "$tags_dir"; } || return 1
+			git pack-refs --all || return 1
 		fi
 	done <"$events" &&
 	while test $# -gt 0

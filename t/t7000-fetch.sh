@@ -79,7 +79,7 @@ test_expect_success 'setup: a maintainer, a server, a consumer following it' '
 test_expect_success 'init --follow: more branches, and mistakes that change nothing' '
 	git init -q scratch &&
 	git -C scratch remote add up "$TRASH_DIRECTORY/server.git" &&
-	git -C scratch remote add up/nested "$TRASH_DIRECTORY/server.git" &&
+	git -C scratch config remote.up/nested.url "$TRASH_DIRECTORY/server.git" &&
 	git -C scratch rolling init -q --follow up/one --preset systemd --signatures &&
 	git -C scratch rolling init -q --follow up/two &&
 	git -C scratch rolling init -q --follow up/one &&

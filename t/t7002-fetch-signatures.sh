@@ -30,6 +30,7 @@ server_tip () {
 }
 
 test_expect_success 'setup' '
+	git config --global safe.bareRepository all && # the tests look into server.git with git -C
 	if ssh-keygen -q -t ed25519 -N "" -C stable -f stable.key >/dev/null 2>&1 &&
 	   ssh-keygen -q -t ed25519 -N "" -C mallory -f mallory.key >/dev/null 2>&1 &&
 	   echo "data" | ssh-keygen -Y sign -n git -f stable.key >/dev/null 2>&1

@@ -20,11 +20,13 @@ missing () {
 	git -C "$missing_dir" rev-list --objects --missing=print "$@" | sed -n "s/^?//p" | sort
 }
 
-# cut_promisor DIR: make the promisor remote unreachable until the test ends.
+# cut_promisor -C DIR | --git-dir=DIR: make the promisor remote of the
+# repository git finds with those options unreachable until the test
+# ends (a bare one is named: safe.bareRepository may be "explicit").
 cut_promisor () {
-	url=$(git -C "$1" config remote.origin.url) &&
-	test_when_finished "git -C \"$1\" config remote.origin.url \"$url\"" &&
-	git -C "$1" config remote.origin.url "file://$TRASH_DIRECTORY/gone"
+	url=$(git "$@" config remote.origin.url) &&
+	test_when_finished "git $* config remote.origin.url \"$url\"" &&
+	git "$@" config remote.origin.url "file://$TRASH_DIRECTORY/gone"
 }
 
 test_expect_success 'setup: a server allowing filters, a blobless clone of it' '
@@ -39,7 +41,7 @@ test_expect_success 'setup: a server allowing filters, a blobless clone of it' '
 '
 
 test_expect_success 'init, advance, verify, log, status, describe: no blob needed' '
-	cut_promisor clone &&
+	cut_promisor -C clone &&
 	missing clone --all >before &&
 	git -C clone rolling init -q --at v6.0.2 linux-rolling-stable &&
 	git -C clone rolling advance linux-rolling-stable >out &&
@@ -59,13 +61,13 @@ test_expect_success 'init, advance, verify, log, status, describe: no blob neede
 
 test_expect_success 'a bare blobless clone: init and advance with no blob' '
 	git clone -q --bare --filter=blob:none "file://$TRASH_DIRECTORY/server" bare.git &&
-	cut_promisor bare.git &&
-	git -C bare.git rolling init -q --at v6.0.1 stable &&
-	git -C bare.git rolling advance -q &&
-	git -C bare.git rolling verify stable >out &&
+	cut_promisor --git-dir=bare.git &&
+	git --git-dir=bare.git rolling init -q --at v6.0.1 stable &&
+	git --git-dir=bare.git rolling advance -q &&
+	git --git-dir=bare.git rolling verify stable >out &&
 	grep "^stable: verified$" out &&
-	test "$(git -C bare.git rev-parse stable^2)" = \
-		"$(git -C bare.git rev-parse v6.0.3^{commit})"
+	test "$(git --git-dir=bare.git rev-parse stable^2)" = \
+		"$(git --git-dir=bare.git rev-parse v6.0.3^{commit})"
 '
 
 test_expect_success 'extensions.partialClone, as older git wrote it, is accepted' '
@@ -100,8 +102,8 @@ test_expect_success 'promisor remote gone: nothing changes, the error says why' 
 	git -C clone fetch -q origin --tags &&
 	merge=$(cd clone && shape_twin linux-rolling-stable) &&
 	rm -rf plain && cp -a clone plain &&
-	cut_promisor clone &&
-	cut_promisor plain &&
+	cut_promisor -C clone &&
+	cut_promisor -C plain &&
 	shape_state clone before &&
 	test_expect_code 128 git -C clone rolling advance 2>err &&
 	grep "^fatal: cannot update the work tree of .linux-rolling-stable.: this partial clone lacks files of the new tip and could not fetch them from its promisor remote; git read-tree said:$" err &&
@@ -145,7 +147,7 @@ test_expect_success 'fetch verifies the new steps without any blob, its pack a p
 		test_path_is_file "${pack%.pack}.promisor" || return 1
 	done &&
 	rm -rf gc && cp -a reader gc &&
-	cut_promisor gc &&
+	cut_promisor -C gc &&
 	git -C gc repack -q -a -d &&
 	git -C gc fsck --no-dangling
 '

@@ -13,10 +13,13 @@ refused.
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-repo-shapes.sh
 
-# week N: the server's releases of week N, fetched into the clone DIR.
+# week N -C DIR | --git-dir=DIR: the server's releases of week N, fetched
+# into the clone git finds with those options (the git directory apart
+# is named: safe.bareRepository may be "explicit").
 week () {
 	stable_tree_replay server "$1" &&
-	git -C "$2" fetch -q origin --tags
+	shift &&
+	git "$@" fetch -q origin --tags
 }
 
 test_expect_success 'setup: a server and a clone with its rolling branch checked out' '
@@ -45,12 +48,12 @@ test_expect_success 'GIT_DIR and GIT_WORK_TREE apart: every command, and advance
 		shape_like_git apart
 	) &&
 	test_path_is_missing apart/.git &&
-	test "$(git -C apart.git rev-parse linux-rolling-stable^2)" = \
-		"$(git -C apart.git rev-parse v6.0.3^{commit})"
+	test "$(git --git-dir=apart.git rev-parse linux-rolling-stable^2)" = \
+		"$(git --git-dir=apart.git rev-parse v6.0.3^{commit})"
 '
 
 test_expect_success 'GIT_DIR and GIT_WORK_TREE relative, from a subdirectory' '
-	week 14 apart.git &&
+	week 14 --git-dir=apart.git &&
 	(
 		cd apart/drivers &&
 		GIT_DIR=../../apart.git &&
@@ -61,7 +64,7 @@ test_expect_success 'GIT_DIR and GIT_WORK_TREE relative, from a subdirectory' '
 '
 
 test_expect_success 'GIT_DIR alone: the current directory is the work tree, as for git' '
-	week 16 apart.git &&
+	week 16 --git-dir=apart.git &&
 	(
 		cd apart &&
 		GIT_DIR=../apart.git &&
@@ -71,7 +74,7 @@ test_expect_success 'GIT_DIR alone: the current directory is the work tree, as f
 '
 
 test_expect_success 'a failed advance from a subdirectory puts back what it wrote' '
-	week 17 apart.git &&
+	week 17 --git-dir=apart.git &&
 	(
 		GIT_DIR="$TRASH_DIRECTORY/apart.git" &&
 		GIT_WORK_TREE="$TRASH_DIRECTORY/apart" &&
@@ -92,7 +95,7 @@ test_expect_success 'a failed advance from a subdirectory puts back what it wrot
 '
 
 test_expect_success 'GIT_INDEX_FILE: advance updates that index, as git merge does' '
-	week 17 repo &&
+	week 17 -C repo &&
 	cp repo/.git/index index.main &&
 	cp repo/.git/index index.alt &&
 	(
@@ -107,7 +110,7 @@ test_expect_success 'GIT_INDEX_FILE: advance updates that index, as git merge do
 '
 
 test_expect_success 'a relative GIT_INDEX_FILE counts from the top of the work tree, as in git' '
-	week 18 repo &&
+	week 18 -C repo &&
 	cp repo/.git/index repo/.git/index.saved &&
 	cp repo/.git/index repo/index.rel &&
 	(
@@ -124,7 +127,7 @@ test_expect_success 'a relative GIT_INDEX_FILE counts from the top of the work t
 '
 
 test_expect_success 'a run killed with GIT_INDEX_FILE is finished on that index, whatever the next says' '
-	week 19 repo &&
+	week 19 -C repo &&
 	cp repo/.git/index index.main &&
 	cp repo/.git/index index.killed &&
 	merge=$(cd repo && shape_twin linux-rolling-stable) &&
@@ -222,7 +225,7 @@ test_expect_success 'GIT_CEILING_DIRECTORIES: no repository above it, the same r
 '
 
 test_expect_success 'GIT_NAMESPACE is ignored, as by git log and git merge' '
-	week 20 repo &&
+	week 20 -C repo &&
 	git -C repo update-ref refs/namespaces/other/refs/heads/linux-rolling-stable "v6.0.2^{commit}" &&
 	git -C repo rolling log >expect &&
 	(

@@ -59,6 +59,65 @@ test_expect_success ROOT 'GIT_DIR naming it: git does not check the owner, nor d
 	grep "^linux-rolling-stable: verified$" out
 '
 
+# safe.bareRepository (git 2.38): "explicit", Git 3.0'"'"'s default, lets
+# git use a bare repository only where GIT_DIR or --git-dir names it.
+# Each test states the setting it is about.
+test_expect_success 'setup: a bare repository with a rolling branch' '
+	shape_tree shapes &&
+	git clone -q --bare shapes bare.git &&
+	git -C shapes rolling init -q linux-rolling-stable &&
+	git --git-dir=bare.git rolling init -q linux-rolling-stable
+'
+
+test_expect_success 'safe.bareRepository=explicit: every command gives git'"'"'s refusal, at the top and below' '
+	mkdir bare.git/sub &&
+	for dir in bare.git bare.git/sub
+	do
+		(cd $dir && test_expect_code 128 git -c safe.bareRepository=explicit \
+			rev-parse --git-dir) 2>expect &&
+		grep "^fatal: cannot use bare repository .$TRASH_DIRECTORY/bare.git. (safe.bareRepository is .explicit.)$" expect &&
+		for command in $COMMANDS
+		do
+			(cd $dir && test_expect_code 128 git -c safe.bareRepository=explicit \
+				rolling $(echo $command | tr : " ")) 2>actual &&
+			test_cmp expect actual || return 1
+		done || return 1
+	done
+'
+
+test_expect_success 'safe.bareRepository=explicit: --git-dir and GIT_DIR name it, as for git' '
+	git -c safe.bareRepository=explicit --git-dir=bare.git rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	(
+		cd bare.git/sub &&
+		GIT_DIR=.. git -c safe.bareRepository=explicit rolling status >"$TRASH_DIRECTORY/out"
+	) &&
+	grep "policy stable" out
+'
+
+test_expect_success 'safe.bareRepository=all: found by searching, from the top and below' '
+	git config --global safe.bareRepository all &&
+	test_when_finished "git config --global --unset safe.bareRepository" &&
+	(cd bare.git && git rolling verify) >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	(cd bare.git/sub && git rolling log) >out &&
+	grep " v6.0.3 " out
+'
+
+# git 2.39 refuses the .git directory of a work tree too; later releases
+# take it for what it is (setup.c, is_implicit_bare_repo()).
+test_expect_success 'safe.bareRepository=explicit in the .git directory of a work tree: as git' '
+	if (cd shapes/.git && git -c safe.bareRepository=explicit rev-parse --git-dir) 2>expect
+	then
+		(cd shapes/.git && git -c safe.bareRepository=explicit rolling verify) >out &&
+		grep "^linux-rolling-stable: verified$" out
+	else
+		(cd shapes/.git && test_expect_code 128 git -c safe.bareRepository=explicit \
+			rolling verify) 2>actual &&
+		test_cmp expect actual
+	fi
+'
+
 test_expect_success 'setup: a SHA-256 repository' '
 	git init -q --object-format=sha256 sha256 &&
 	test_commit -C sha256 one &&
@@ -77,7 +136,7 @@ test_expect_success 'every command refuses it with one error naming the limit' '
 
 test_expect_success 'a bare SHA-256 repository, and one named by GIT_DIR' '
 	git clone -q --bare sha256 sha256.git &&
-	test_expect_code 128 git -C sha256.git rolling verify 2>err &&
+	test_expect_code 128 git -c safe.bareRepository=all -C sha256.git rolling verify 2>err &&
 	grep "^fatal: .$TRASH_DIRECTORY/sha256.git. is a SHA-256 repository" err &&
 	(
 		cd sha256 &&

@@ -87,12 +87,15 @@ say () {
 # --- a hermetic environment ---------------------------------------------
 
 # Nothing from the user's git setup may leak into the tests.  Tracing
-# variables are kept because they only help debugging, and the switches
-# of `make valgrind` and `make test-long`.
+# variables are kept because they only help debugging, the switches of
+# `make valgrind` and `make test-long`, and GIT_DEFAULT_REF_FORMAT, the
+# ref format of the repositories git init and git clone make (2.45 and
+# later): a run with it set tests that format, whatever git's default.
 for test_var_ in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
 do
 	case $test_var_ in
 	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND|GIT_ROLLING_TEST_LONG) ;;
+	GIT_DEFAULT_REF_FORMAT) ;;
 	*) unset "$test_var_" ;;
 	esac
 done
@@ -162,6 +165,83 @@ echo /.gitconfig >>"$TRASH_DIRECTORY/.git/info/exclude" &&
 cd -P "$TRASH_DIRECTORY" ||
 	test_bail_out_ "cannot set up $TRASH_DIRECTORY"
 TRASH_DIRECTORY=$(pwd -P)
+
+# --- ref formats --------------------------------------------------------
+
+# git 2.45 keeps a repository's refs in "files" (loose files under refs/,
+# packed-refs, logs/) or in "reftable"; Git 3.0 makes reftable
+# repositories by default, GIT_DEFAULT_REF_FORMAT chooses (kept above).
+# An older git knows files only and answers no question about formats
+# (rev-parse prints the option it does not know back).  Does this one?
+case $(git rev-parse --show-ref-format 2>/dev/null) in
+files|reftable) test_ref_formats_=t ;;
+*) test_ref_formats_= ;;
+esac
+
+# test_ref_format [DIR]: the ref format of the repository whose work tree
+# is DIR (default: the current directory's), as git names it.
+test_ref_format () {
+	if test -n "$test_ref_formats_"
+	then
+		git -C "${1:-.}" rev-parse --show-ref-format
+	else
+		echo files
+	fi
+}
+
+# test_ref_format_files: the option of git init and git clone that keeps
+# the new repository's refs in files, for a test about that backend's
+# files (git init -q $(test_ref_format_files) DIR): --ref-format=files
+# where git knows ref formats, nothing where files is all there is.
+test_ref_format_files () {
+	test -z "$test_ref_formats_" || echo --ref-format=files
+}
+
+# test_write_refs [DIR]: make the refs of the "<refname> <object>" lines
+# of standard input exist, whatever they held, in the repository whose
+# work tree is DIR (default: the current directory's), as fast as its
+# format allows: in files, each is written as the loose ref git
+# update-ref would write (its id and a newline), by the shell, for the
+# replays of hundreds of tags that a git process per ref would slow
+# down; in any other format, git update-ref --stdin writes them all in
+# one transaction.  The format and the common directory are asked of
+# git once per DIR and current directory.  Redirect the input from a
+# file, not a pipe, or each call asks again.
+test_write_refs () {
+	test_wr_key_="$PWD//${1:-.}"
+	if test "$test_wr_key_" != "$test_wr_known_"
+	then
+		test_wr_format_=$(test_ref_format "${1:-.}") &&
+		test_wr_common_=$(git -C "${1:-.}" rev-parse --path-format=absolute \
+			--git-common-dir) &&
+		test_wr_known_=$test_wr_key_ || return 1
+	fi
+	if test "$test_wr_format_" = files
+	then
+		while read test_wr_ref_ test_wr_oid_
+		do
+			test_wr_path_=$test_wr_common_/$test_wr_ref_ &&
+			{ test -d "${test_wr_path_%/*}" || mkdir -p "${test_wr_path_%/*}"; } &&
+			echo "$test_wr_oid_" >"$test_wr_path_" || return 1
+		done
+	else
+		sed "s/^/update /" | git -C "${1:-.}" update-ref --stdin
+	fi
+}
+
+# test_ref_lock_file DIR REF: the lock file git's writers of REF take in
+# the repository whose work tree is DIR, for the tests of a lock another
+# process holds: REF's own (refs/heads/x.lock) in files, the table
+# stack's (reftable/tables.list.lock), which every writer takes, in
+# reftable.
+test_ref_lock_file () {
+	test_rl_common_=$(git -C "$1" rev-parse --path-format=absolute --git-common-dir) &&
+	case $(test_ref_format "$1") in
+	files) echo "$test_rl_common_/$2.lock" ;;
+	reftable) echo "$test_rl_common_/reftable/tables.list.lock" ;;
+	*) BUG "test_ref_lock_file: a ref format test-lib does not know" ;;
+	esac
+}
 
 # --- prerequisites ------------------------------------------------------
 
