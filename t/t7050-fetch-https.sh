@@ -150,6 +150,27 @@ do
 	fi
 done
 
+# Run as root, Apache's children are nobody's: they must reach git's
+# git-http-backend and the repository, or every request fails with 500.
+nobody_cannot_reach () {
+	test "$(id -u)" = 0 || return 1
+	for path in "$(git --exec-path)/git-http-backend" "$TRASH_DIRECTORY"
+	do
+		if ! setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+			test -r "$path" -a -x "$path" 2>/dev/null
+		then
+			echo "$path"
+			return 0
+		fi
+	done
+	return 1
+}
+if unreachable=$(nobody_cannot_reach)
+then
+	skip_all="Apache runs as nobody, who cannot reach $unreachable (a directory above it is private)"
+	test_done
+fi
+
 test_expect_success 'setup: a certificate, a password, Apache serving the server over HTTPS' '
 	mkdir -p "$APACHE/run" &&
 	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
