@@ -132,21 +132,26 @@ static int all_written(git_repository *repo, const struct rolling_ref_update *up
 }
 
 /*
- * git refused: a compare-and-swap lost to another process, or git's
- * own reason (a full disk, a lock held too long).  Or git failed after
- * its transaction was committed: it compacts the stack once the new
- * table is in place, and reports a failure of that (a full disk) as the
- * transaction's own, while every ref holds its new value.
+ * git refused in "prepare", where it locks the stack and checks every
+ * old value: a compare-and-swap lost to another process, or git's own
+ * reason (a full disk, a lock held too long); nothing was written.  Or
+ * git failed after "prepare: ok": its commit may have put the new table
+ * in place and failed after it (git compacts the stack then, and
+ * reports a full disk there as the transaction's failure), so the refs
+ * tell.  Only then do refs that hold the new values mean the write was
+ * ours: another process that wrote the same values (a concurrent fetch
+ * of the same tip) makes prepare fail, and that is a lost race.
  */
 static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
-		  int status, char *said)
+		  int status, const char *out, char *said)
 {
 	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
 	size_t i;
 
 	if (why)
 		why[strcspn(why, "\n")] = '\0';
-	if (status > 0 && status <= 128 && all_written(repo, updates, nr)) {
+	if (status > 0 && status <= 128 && out && strstr(out, "prepare: ok\n") &&
+	    all_written(repo, updates, nr)) {
 		rolling_warning("the refs were written, then git update-ref failed: %s",
 				why && *why ? why : "(it said nothing)");
 		return 0;
@@ -180,10 +185,17 @@ int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_u
 		return 0;
 	if (!(message = rolling_ref_transaction_message(updates, nr)))
 		return rolling_error_nomem();
+	/* Explicit phases, so that git's answers say whether it got past prepare. */
+	strbuf_addstr(&in, "start");
+	strbuf_addch(&in, '\0');
 	for (i = 0; i < nr; i++) {
 		add_update(&in, &updates[i]);
 		force_logs |= !is_logged_by_default(updates[i].refname);
 	}
+	strbuf_addstr(&in, "prepare");
+	strbuf_addch(&in, '\0');
+	strbuf_addstr(&in, "commit");
+	strbuf_addch(&in, '\0');
 	if (strbuf_oom(&in)) {
 		free(message);
 		strbuf_release(&in);
@@ -202,7 +214,7 @@ int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_u
 	args[argc] = NULL;
 	status = rolling_run_git_io(args, NULL, in.buf, in.len, &out, &said, ROLLING_RUN_CAPTURE);
 	if (status)
-		status = failed(repo, updates, nr, status, said);
+		status = failed(repo, updates, nr, status, out, said);
 	free(out);
 	free(said);
 	free(message);
