@@ -81,6 +81,9 @@ test_expect_success 'a failed advance from a subdirectory puts back what it wrot
 		export GIT_DIR GIT_WORK_TREE &&
 		shape_state apart "$TRASH_DIRECTORY/before" &&
 		other=$(git rev-parse v6.0.2^{commit}) &&
+		# the seam fires where the branch is locked: its lock, or the stack'"'"'s
+		GIT_ROLLING_TEST_SEAM_PATH="*/$(basename "$(test_ref_lock_file apart refs/heads/linux-rolling-stable)")" &&
+		export GIT_ROLLING_TEST_SEAM_PATH &&
 		cd apart/drivers &&
 		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
