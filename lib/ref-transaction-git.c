@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ref-transaction-git.h"
 #include "disk-space.h"
 #include "git2-compat.h"
@@ -115,6 +116,25 @@ static int out_of_space(git_repository *repo)
 	return full;
 }
 
+/*
+ * The stack's lock, if it is there: every writer of any ref takes it,
+ * and git waits for it only core.filesRefLockTimeout (100 ms).  A NULL
+ * when there is none (or no memory to say so).
+ */
+static char *held_stack_lock(git_repository *repo)
+{
+	struct stat st;
+	char *lock;
+
+	if (asprintf(&lock, "%sreftable/tables.list.lock", git_repository_commondir(repo)) < 0)
+		return NULL;
+	if (lstat(lock, &st) < 0) {
+		free(lock);
+		return NULL;
+	}
+	return lock;
+}
+
 /* 1 when every ref holds what the transaction was to write. */
 static int all_written(git_repository *repo, const struct rolling_ref_update *updates, size_t nr)
 {
@@ -146,7 +166,9 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 		  int status, const char *out, char *said)
 {
 	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
+	char *lock;
 	size_t i;
+	int err;
 
 	if (why)
 		why[strcspn(why, "\n")] = '\0';
@@ -161,7 +183,17 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 			return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another"
 						  " process", updates[i].refname);
 	if (status < 0)
-		return status;
+		return rolling_error_prefix(status, "cannot update %s%s",
+					    updates[0].refname, nr > 1 ? " and the other refs" : "");
+	/* As the files backend says it of a ref's own lock (ref-transaction.c). */
+	if (status <= 128 && (lock = held_stack_lock(repo))) {
+		err = rolling_error("cannot lock ref '%s': '%s' exists\n"
+				    "another git process seems to be running in this"
+				    " repository; if none is, one crashed earlier: remove"
+				    " the file and try again", updates[0].refname, lock);
+		free(lock);
+		return err;
+	}
 	/* git's reftable code says "I/O error" when the disk is full. */
 	if (status <= 128 && out_of_space(repo))
 		return rolling_error("cannot update %s%s: %s (git update-ref: %s); nothing was"
