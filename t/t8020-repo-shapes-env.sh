@@ -137,7 +137,7 @@ test_expect_success 'a run killed with GIT_INDEX_FILE is finished on that index,
 	test_expect_code 137 env GIT_INDEX_FILE="$TRASH_DIRECTORY/index.killed" \
 		LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/index.killed.lock" \
 		GIT_ROLLING_TEST_SEAM_NTH=2 \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git -C repo rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git -C repo rolling advance -q &&
 	test "$(git -C repo rev-parse HEAD)" = $merge &&
 	test_path_is_file repo/.git/ROLLING_ADVANCE &&
 	test_path_is_file index.killed.lock &&
