@@ -7,24 +7,47 @@
 
 #define PROBE_SIZE 65536
 
-int rolling_out_of_space(const char *dir)
+static int is_full(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+/* Write `size` bytes of zeros, for a file system that cannot allocate. */
+static int write_fails_full(int fd, size_t size)
 {
 	static const char zeros[4096];
+	size_t done;
+
+	for (done = 0; done < size; done += sizeof(zeros))
+		if (write(fd, zeros, sizeof(zeros)) < 0)
+			return is_full(errno);
+	return 0;
+}
+
+int rolling_out_of_space_for(const char *dir, size_t need)
+{
 	char *probe;
-	int fd, full = 0, i;
+	int fd, full, err;
 
 	if (asprintf(&probe, "%s/rolling-space-probe-%ld", dir, (long)getpid()) < 0)
 		return 0;
 	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		full = errno == ENOSPC || errno == EDQUOT;
+		full = is_full(errno);
 		free(probe);
 		return full;
 	}
-	for (i = 0; i < PROBE_SIZE / (int)sizeof(zeros) && !full; i++)
-		full = write(fd, zeros, sizeof(zeros)) < 0 && (errno == ENOSPC || errno == EDQUOT);
+	/* Allocating asks for the blocks without writing them. */
+	err = posix_fallocate(fd, 0, (off_t)(need + PROBE_SIZE));
+	full = err == EINVAL || err == EOPNOTSUPP ? write_fails_full(fd, need + PROBE_SIZE) :
+	       is_full(err);
 	close(fd);
 	unlink(probe);
 	free(probe);
 	return full;
+}
+
+int rolling_out_of_space(const char *dir)
+{
+	return rolling_out_of_space_for(dir, 0);
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "fetch-objects.h"
 #include "disk-space.h"
@@ -47,6 +48,25 @@
 #define ALTERNATE_REFS_NONE "core.alternateRefsCommand=true"
 
 /* The refspecs, one per line, for git fetch --stdin, in `path`. */
+/*
+ * The room git's ref locks may have given back after a failed fetch: a
+ * 64th of the file system, from 64 KiB to 16 MiB (4,096 locks of a
+ * block).  A file system with less than that free after git fetch
+ * failed is full for a fetch.
+ */
+static size_t lock_room(const char *dir)
+{
+	struct statvfs fs;
+	unsigned long long size;
+
+	if (statvfs(dir, &fs) < 0)
+		return 0;
+	size = (unsigned long long)fs.f_blocks * fs.f_frsize / 64;
+	if (size < 64 * 1024)
+		return 64 * 1024;
+	return size > 16 * 1024 * 1024 ? 16 * 1024 * 1024 : (size_t)size;
+}
+
 static int write_refspecs(struct strbuf *path, const struct rolling_quarantine *q,
 			  const char *const *remote_refs, size_t nr)
 {
@@ -96,9 +116,11 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolli
 						(const char *const *)env.v, path.buf, NULL, 0);
 	/*
 	 * git says "couldn't write <ref>.lock" and the like, without the
-	 * reason, and exits 1 (git 2.55: 255).
+	 * reason, and exits 1 (git 2.55: 255), having removed the lock of
+	 * every ref it was to write, a block each: the branch's and every
+	 * tag it follows, which no listing told in advance.
 	 */
-	if (status > 0 && rolling_out_of_space(q->path))
+	if (status > 0 && rolling_out_of_space_for(q->path, lock_room(q->path)))
 		status = rolling_error("git fetch from '%s' failed (exit status %d): %s;"
 				       " nothing was updated", remote, status, strerror(ENOSPC));
 	else if (status > 0)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ref-transaction-git.h"
 #include "disk-space.h"
 #include "git2-compat.h"
@@ -115,6 +116,25 @@ static int out_of_space(git_repository *repo)
 	return full;
 }
 
+/*
+ * The stack's lock, if it is there: every writer of any ref takes it,
+ * and git waits for it only core.filesRefLockTimeout (100 ms).  A NULL
+ * when there is none (or no memory to say so).
+ */
+static char *held_stack_lock(git_repository *repo)
+{
+	struct stat st;
+	char *lock;
+
+	if (asprintf(&lock, "%sreftable/tables.list.lock", git_repository_commondir(repo)) < 0)
+		return NULL;
+	if (lstat(lock, &st) < 0) {
+		free(lock);
+		return NULL;
+	}
+	return lock;
+}
+
 /* 1 when every ref holds what the transaction was to write. */
 static int all_written(git_repository *repo, const struct rolling_ref_update *updates, size_t nr)
 {
@@ -132,21 +152,28 @@ static int all_written(git_repository *repo, const struct rolling_ref_update *up
 }
 
 /*
- * git refused: a compare-and-swap lost to another process, or git's
- * own reason (a full disk, a lock held too long).  Or git failed after
- * its transaction was committed: it compacts the stack once the new
- * table is in place, and reports a failure of that (a full disk) as the
- * transaction's own, while every ref holds its new value.
+ * git refused in "prepare", where it locks the stack and checks every
+ * old value: a compare-and-swap lost to another process, or git's own
+ * reason (a full disk, a lock held too long); nothing was written.  Or
+ * git failed after "prepare: ok": its commit may have put the new table
+ * in place and failed after it (git compacts the stack then, and
+ * reports a full disk there as the transaction's failure), so the refs
+ * tell.  Only then do refs that hold the new values mean the write was
+ * ours: another process that wrote the same values (a concurrent fetch
+ * of the same tip) makes prepare fail, and that is a lost race.
  */
 static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
-		  int status, char *said)
+		  int status, const char *out, char *said)
 {
 	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
+	char *lock;
 	size_t i;
+	int err;
 
 	if (why)
 		why[strcspn(why, "\n")] = '\0';
-	if (status > 0 && status <= 128 && all_written(repo, updates, nr)) {
+	if (status > 0 && status <= 128 && out && strstr(out, "prepare: ok\n") &&
+	    all_written(repo, updates, nr)) {
 		rolling_warning("the refs were written, then git update-ref failed: %s",
 				why && *why ? why : "(it said nothing)");
 		return 0;
@@ -156,7 +183,17 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 			return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another"
 						  " process", updates[i].refname);
 	if (status < 0)
-		return status;
+		return rolling_error_prefix(status, "cannot update %s%s",
+					    updates[0].refname, nr > 1 ? " and the other refs" : "");
+	/* As the files backend says it of a ref's own lock (ref-transaction.c). */
+	if (status <= 128 && (lock = held_stack_lock(repo))) {
+		err = rolling_error("cannot lock ref '%s': '%s' exists\n"
+				    "another git process seems to be running in this"
+				    " repository; if none is, one crashed earlier: remove"
+				    " the file and try again", updates[0].refname, lock);
+		free(lock);
+		return err;
+	}
 	/* git's reftable code says "I/O error" when the disk is full. */
 	if (status <= 128 && out_of_space(repo))
 		return rolling_error("cannot update %s%s: %s (git update-ref: %s); nothing was"
@@ -180,10 +217,17 @@ int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_u
 		return 0;
 	if (!(message = rolling_ref_transaction_message(updates, nr)))
 		return rolling_error_nomem();
+	/* Explicit phases, so that git's answers say whether it got past prepare. */
+	strbuf_addstr(&in, "start");
+	strbuf_addch(&in, '\0');
 	for (i = 0; i < nr; i++) {
 		add_update(&in, &updates[i]);
 		force_logs |= !is_logged_by_default(updates[i].refname);
 	}
+	strbuf_addstr(&in, "prepare");
+	strbuf_addch(&in, '\0');
+	strbuf_addstr(&in, "commit");
+	strbuf_addch(&in, '\0');
 	if (strbuf_oom(&in)) {
 		free(message);
 		strbuf_release(&in);
@@ -202,7 +246,7 @@ int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_u
 	args[argc] = NULL;
 	status = rolling_run_git_io(args, NULL, in.buf, in.len, &out, &said, ROLLING_RUN_CAPTURE);
 	if (status)
-		status = failed(repo, updates, nr, status, said);
+		status = failed(repo, updates, nr, status, out, said);
 	free(out);
 	free(said);
 	free(message);

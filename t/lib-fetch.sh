@@ -17,7 +17,6 @@ setup_upstream () {
 	stable_tree_replay upstream 11 &&
 	git -C upstream rolling init -q --preset linux $BRANCH &&
 	git init -q --bare server.git &&
-	git config --global safe.bareRepository all && # the tests look into server.git with git -C
 	git -C upstream remote add server "$TRASH_DIRECTORY/server.git"
 }
 

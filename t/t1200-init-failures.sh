@@ -103,7 +103,8 @@ test_expect_success 'a lost race: the branch moved meanwhile is kept' '
 	(
 		LD_PRELOAD=$TEST_SEAM &&
 		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/rs $other" &&
-		export LD_PRELOAD GIT_ROLLING_TEST_BEFORE_UPDATE &&
+		GIT_ROLLING_TEST_SEAM_PATH="*/$(basename "$(test_ref_lock_file . refs/heads/rs)")" &&
+		export LD_PRELOAD GIT_ROLLING_TEST_BEFORE_UPDATE GIT_ROLLING_TEST_SEAM_PATH &&
 		test_expect_code 128 test_memcheck init -q --force --at v6.2.1 rs 2>../err
 	) &&
 	grep "^fatal: refs/heads/rs was changed by another process" ../err &&

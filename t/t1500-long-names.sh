@@ -123,7 +123,7 @@ test_expect_success 'a killed advance of it checked out is finished by the next'
 	(
 		cd tree &&
 		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 		test_path_is_file .git/ROLLING_ADVANCE &&
 		git rolling advance -q &&
 		test "$(check_rolling_merge HEAD)" = "$target" &&
@@ -170,8 +170,15 @@ test_expect_success 'advance merges them and records their whole names' '
 	test "${target#$TAGDIR/v}" != "$target" &&
 	test $(printf "%s" "rolling: merge $target" | wc -c) -gt 256 &&
 	git -C tree reflog show -1 --format=%gs long-tags >actual &&
+	if test "$(test_ref_format tree)" = reftable
+	then
+		# one line for the run, its steps joined (gitrolling(7)): the last
+		sed "s/^rolling: merge .*, merge /rolling: merge /" actual >last-step
+	else
+		cp actual last-step
+	fi &&
 	echo "rolling: merge $target" >expect &&
-	test_cmp expect actual
+	test_cmp expect last-step
 '
 
 test_expect_success !UNDER_VALGRIND 'a TMPDIR past PATH_MAX: the error is the file system'\''s' '

@@ -195,7 +195,7 @@ test_expect_success 'killed after writing the files: the next advance finishes' 
 	cd tree &&
 	tag=$(add_release "echo killed >>README && echo new >killed-file") &&
 	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 	test_path_is_file .git/ROLLING_ADVANCE &&
 	test_path_is_file .git/index.lock &&
 	git rolling advance -q &&
@@ -203,11 +203,13 @@ test_expect_success 'killed after writing the files: the next advance finishes' 
 	test_path_is_file killed-file
 '
 
-test_expect_success 'killed while writing the reflog of the moved branch: finished' '
+# The reflog file is the files backend's: in reftable git writes the
+# reflog with the ref, in one table (t8040 kills advance there).
+test_expect_success REFFILES 'killed while writing the reflog of the moved branch: finished' '
 	cd tree &&
 	tag=$(add_release "echo reflog >>README") &&
 	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/logs/refs/heads/*" \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 	test_path_is_file .git/ROLLING_ADVANCE &&
 	git rolling advance -q &&
 	consistent $tag
@@ -215,18 +217,23 @@ test_expect_success 'killed while writing the reflog of the moved branch: finish
 
 # The two moves of a series switch are one ref update: the branch jumps
 # to the second tip, and its reflog gets a line for each move.
-test_expect_success 'a series switch killed before its branch moves: the next advance does both' '
+test_expect_success 'setup: a checked-out branch with a series switch ahead' '
 	stable_tree_linux switch &&
 	stable_tree_replay switch $(($(stable_tree_week_of switch v6.3.1) + 1)) &&
+	git -C switch rolling init -q --at v6.2.1 linux-rolling-stable &&
+	git -C switch checkout -q linux-rolling-stable
+'
+
+# Between the two moves of a series switch: in reftable both go through
+# one git transaction, with no moment between them.
+test_expect_success REFFILES 'a series switch killed before its branch moves: the next advance does both' '
 	(
 		cd switch &&
-		git rolling init -q --at v6.2.1 linux-rolling-stable &&
-		git checkout -q linux-rolling-stable &&
 		start=$(git rev-parse HEAD) &&
 		git rolling advance --porcelain --dry-run >../plan &&
 		test_line_count = 2 ../plan &&
 		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=2 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 		test "$(git rev-parse linux-rolling-stable)" = $start &&
 		git reflog show --format=%H -1 linux-rolling-stable >../top &&
 		echo $start >../expect &&
@@ -246,13 +253,14 @@ test_expect_success 'a series switch killed before its branch moves: the next ad
 test_expect_success 'killed with the branch at its new tip: finished although nothing is left to plan' '
 	(
 		cd switch &&
+		git rolling advance -q &&
 		git reset -q --hard HEAD~1 &&
 		git reset -q --hard HEAD~1 &&
 		git rolling advance --porcelain --dry-run >../plan &&
 		last=$(sed -n "2s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan) &&
 		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
 			GIT_ROLLING_TEST_SEAM_NTH=2 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 		test "$(git rev-parse HEAD)" = $last &&
 		test_path_is_file .git/ROLLING_ADVANCE &&
 		git rolling advance -q >../out &&
@@ -290,7 +298,7 @@ test_expect_success 'killed before taking the index lock: nothing to undo' '
 	tag=$(add_release "echo early >>README") &&
 	state ../before &&
 	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 	test_path_is_file .git/ROLLING_ADVANCE &&
 	test_path_is_missing .git/index.lock &&
 	state ../after &&

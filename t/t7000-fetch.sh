@@ -29,7 +29,7 @@ short () {
 }
 
 server_tip () {
-	git -C server.git rev-parse "refs/heads/$BRANCH"
+	git --git-dir=server.git rev-parse "refs/heads/$BRANCH"
 }
 
 # The consumer's refs, to prove that a refused fetch changed none.
@@ -54,10 +54,10 @@ refused () {
 
 # The tags a fetch must bring: the base's and each merged release's.
 needed_tags () {
-	git -C server.git log --first-parent --format=%s "$1" |
+	git --git-dir=server.git log --first-parent --format=%s "$1" |
 	sed -n "s/^Merge //p" >needed.raw &&
-	git -C server.git describe --exact-match --abbrev=0 \
-		"$(git -C server.git rev-list --first-parent --max-parents=1 -n 1 "$1")" >>needed.raw &&
+	git --git-dir=server.git describe --exact-match --abbrev=0 \
+		"$(git --git-dir=server.git rev-list --first-parent --max-parents=1 -n 1 "$1")" >>needed.raw &&
 	sort -u needed.raw
 }
 
@@ -121,7 +121,7 @@ test_expect_success 'the first fetch verifies the whole chain and brings only th
 	for tag in $(cat expect)
 	do
 		test "$(git -C consumer rev-parse refs/tags/$tag)" = \
-			"$(git -C server.git rev-parse refs/tags/$tag)" || return 1
+			"$(git --git-dir=server.git rev-parse refs/tags/$tag)" || return 1
 	done &&
 	git -C consumer reflog show --format=%gs refs/rolling/verified/origin/$BRANCH >reflog &&
 	grep "^rolling fetch origin: verified v" reflog &&
@@ -279,9 +279,9 @@ test_expect_success 'weekly fetches verify each new step, across a series switch
 
 test_expect_success 'an injected commit is refused and leaves nothing behind' '
 	good=$(server_tip) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	injected=$(git -C server.git commit-tree -p $good -m "Fix a typo" $good^{tree}) &&
-	git -C server.git update-ref refs/heads/$BRANCH $injected &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	injected=$(git --git-dir=server.git commit-tree -p $good -m "Fix a typo" $good^{tree}) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $injected &&
 	snapshot before &&
 	test_expect_code 1 git -C consumer rolling fetch origin >out 2>err &&
 	grep "^error: origin/$BRANCH: $injected: injected: expected a rolling merge or a release commit" err &&
@@ -292,7 +292,7 @@ test_expect_success 'an injected commit is refused and leaves nothing behind' '
 
 test_expect_success 'an evil merge of a new release is refused, and its tag not taken' '
 	good=$(server_tip) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
 	week=$(($(stable_tree_weeks upstream) - 5)) &&
 	stable_tree_replay upstream $week &&
 	push_all &&
@@ -311,29 +311,29 @@ test_expect_success 'an evil merge of a new release is refused, and its tag not 
 
 test_expect_success 'a rewind is refused; --allow-rewind takes it after a full verify' '
 	good=$(server_tip) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	git -C server.git update-ref refs/heads/$BRANCH $good~2 &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $good~2 &&
 	snapshot before &&
 	test_expect_code 1 git -C consumer rolling fetch origin >out 2>err &&
-	grep "^error: origin/$BRANCH: $good: since: expected $good on the first-parent chain of $(git -C server.git rev-parse $good~2), found not there: .* the branch was rewound or rewritten$" err &&
+	grep "^error: origin/$BRANCH: $good: since: expected $good on the first-parent chain of $(git --git-dir=server.git rev-parse $good~2), found not there: .* the branch was rewound or rewritten$" err &&
 	refused before &&
 	git -C consumer rolling fetch --allow-rewind origin >out 2>err &&
 	grep "^warning: origin/$BRANCH: rewound: $(short $good) is not on the new chain; accepted after a full verify (--allow-rewind)$" err &&
 	grep "^origin/$BRANCH: [0-9]* steps from base v5.19.2 " out &&
-	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = "$(git -C server.git rev-parse $good~2)" &&
+	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = "$(git --git-dir=server.git rev-parse $good~2)" &&
 	git -C consumer reflog show --format=%gs -1 refs/rolling/verified/origin/$BRANCH >reflog &&
 	grep "^rolling fetch origin: rewound, verified in full, at v" reflog &&
-	git -C server.git update-ref refs/heads/$BRANCH $good &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $good &&
 	git -C consumer rolling fetch origin >out &&
 	grep "^origin/$BRANCH: 2 steps since " out
 '
 
 test_expect_success 'a rewritten branch (the same releases, other commits) is refused' '
 	good=$(server_tip) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	rewritten=$(cd server.git && restack $good~4 $good~3 $good) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	rewritten=$(cd server.git && GIT_DIR=. && export GIT_DIR && restack $good~4 $good~3 $good) &&
 	test "$rewritten" != "$good" &&
-	git -C server.git update-ref refs/heads/$BRANCH $rewritten &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $rewritten &&
 	snapshot before &&
 	test_expect_code 1 git -C consumer rolling fetch origin 2>err &&
 	grep "^error: origin/$BRANCH: $good: since: " err &&
@@ -346,23 +346,23 @@ test_expect_success 'a rewritten branch (the same releases, other commits) is re
 test_expect_success 'a first fetch among many releases: refs only for the tags the steps need, no other history' '
 	git init -q fresh &&
 	git -C fresh remote add origin "file://$TRASH_DIRECTORY/server.git" &&
-	git -C server.git tag -l "v*.*.*" >all-releases &&
+	git --git-dir=server.git tag -l "v*.*.*" >all-releases &&
 	test_line_count -gt 32 all-releases &&
 	git -C fresh rolling fetch origin $BRANCH >out &&
 	grep "^origin/$BRANCH: verified for the first time at $(short $(server_tip))$" out &&
 	needed_tags $BRANCH >expect &&
 	git -C fresh tag -l | sort >actual &&
 	test_cmp expect actual &&
-	git -C server.git tag --no-merged $BRANCH "v*.*.*" >elsewhere &&
+	git --git-dir=server.git tag --no-merged $BRANCH "v*.*.*" >elsewhere &&
 	test_line_count -gt 0 elsewhere &&
 	for tag in $(cat elsewhere)
 	do
-		test_must_fail git -C fresh cat-file -e $(git -C server.git rev-parse refs/tags/$tag) &&
-		test_must_fail git -C fresh cat-file -e $(git -C server.git rev-parse $tag^{commit}) ||
+		test_must_fail git -C fresh cat-file -e $(git --git-dir=server.git rev-parse refs/tags/$tag) &&
+		test_must_fail git -C fresh cat-file -e $(git --git-dir=server.git rev-parse $tag^{commit}) ||
 		return 1
 	done &&
-	git -C server.git rev-list --objects $BRANCH | cut -d" " -f1 >expect.objects &&
-	git -C server.git for-each-ref --merged $BRANCH --format="%(objectname) %(objecttype)" refs/tags |
+	git --git-dir=server.git rev-list --objects $BRANCH | cut -d" " -f1 >expect.objects &&
+	git --git-dir=server.git for-each-ref --merged $BRANCH --format="%(objectname) %(objecttype)" refs/tags |
 		sed -n "s/ tag\$//p" >>expect.objects &&
 	sort -u expect.objects >expect &&
 	git -C fresh cat-file --batch-all-objects --batch-check="%(objectname)" | sort >actual &&

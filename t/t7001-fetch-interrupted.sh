@@ -30,7 +30,7 @@ test_expect_success 'setup: a consumer that fetched once' '
 
 test_expect_success 'killed with the objects in the quarantine: refs untouched, objects unseen' '
 	publish 13 &&
-	new=$(git -C server.git rev-parse $BRANCH) &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	snapshot before &&
 	test_expect_code 137 env GIT_ROLLING_TEST_AFTER_TRANSFER="kill -9 \$PPID" \
 		git -C consumer rolling fetch -q origin &&
@@ -56,7 +56,7 @@ test_expect_success 'the next fetch removes the dead quarantine and completes' '
 
 test_expect_success 'killed after the objects moved in, before the refs did' '
 	publish 14 &&
-	new=$(git -C server.git rev-parse $BRANCH) &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	snapshot before &&
 	test_expect_code 137 env GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" \
 		git -C consumer rolling fetch -q origin &&
@@ -94,7 +94,7 @@ wait_for_quarantine () {
 
 test_expect_success 'the quarantine of a fetch still running is left alone' '
 	publish 15 &&
-	new=$(git -C server.git rev-parse $BRANCH) &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	start_held_fetch &&
 	wait_for_quarantine &&
 	ls -d consumer/.git/objects/rolling-incoming-* >held.dir &&

@@ -26,11 +26,10 @@ snapshot () {
 }
 
 server_tip () {
-	git -C server.git rev-parse "refs/heads/$BRANCH"
+	git --git-dir=server.git rev-parse "refs/heads/$BRANCH"
 }
 
 test_expect_success 'setup' '
-	git config --global safe.bareRepository all && # the tests look into server.git with git -C
 	if ssh-keygen -q -t ed25519 -N "" -C stable -f stable.key >/dev/null 2>&1 &&
 	   ssh-keygen -q -t ed25519 -N "" -C mallory -f mallory.key >/dev/null 2>&1 &&
 	   echo "data" | ssh-keygen -Y sign -n git -f stable.key >/dev/null 2>&1
@@ -97,8 +96,8 @@ forge () {
 
 unforge () {
 	git -C upstream tag -d v6.0.99 >/dev/null &&
-	git -C server.git tag -d v6.0.99 >/dev/null &&
-	git -C server.git update-ref refs/heads/$BRANCH $good
+	git --git-dir=server.git tag -d v6.0.99 >/dev/null &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $good
 }
 
 for kind in mallory annotated lightweight
@@ -127,8 +126,8 @@ done
 test_expect_success SSH_SIGN 'a release tag the consumer has is never replaced by the server'"'"'s, even in a full verify' '
 	tag=$(git -C consumer log -1 --format=%s origin/$BRANCH~1 | sed "s/^Merge //") &&
 	mine=$(git -C consumer rev-parse refs/tags/$tag) &&
-	git -C server.git update-ref refs/tags/$tag $(git -C server.git rev-parse v5.19.2) &&
-	test_when_finished "git -C server.git update-ref refs/tags/$tag $mine" &&
+	git --git-dir=server.git update-ref refs/tags/$tag $(git --git-dir=server.git rev-parse v5.19.2) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/tags/$tag $mine" &&
 	git -C consumer update-ref -d refs/rolling/verified/origin/$BRANCH &&
 	git -C consumer rolling fetch origin >out &&
 	grep "^origin/$BRANCH: verified, [0-9]* release signatures good$" out &&

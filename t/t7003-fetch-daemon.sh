@@ -58,14 +58,14 @@ test_expect_success DAEMON 'a first and a weekly fetch over git://' '
 	git -C consumer rolling fetch origin >out &&
 	grep "^origin/$BRANCH: 1 step since " out &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse $BRANCH)"
+		"$(git --git-dir=server.git rev-parse $BRANCH)"
 '
 
 test_expect_success DAEMON 'an injected commit over git:// is refused, nothing kept' '
-	good=$(git -C server.git rev-parse $BRANCH) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	injected=$(git -C server.git commit-tree -p $good -m "Tune the scheduler" $good^{tree}) &&
-	git -C server.git update-ref refs/heads/$BRANCH $injected &&
+	good=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	injected=$(git --git-dir=server.git commit-tree -p $good -m "Tune the scheduler" $good^{tree}) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $injected &&
 	git -C consumer for-each-ref >before &&
 	test_expect_code 1 git -C consumer rolling fetch origin 2>err &&
 	grep "^error: origin/$BRANCH: $injected: injected: " err &&

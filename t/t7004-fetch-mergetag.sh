@@ -26,7 +26,7 @@ then
 fi
 
 server_tip () {
-	git -C server.git rev-parse "refs/heads/$BRANCH"
+	git --git-dir=server.git rev-parse "refs/heads/$BRANCH"
 }
 
 snapshot () {
@@ -36,7 +36,7 @@ snapshot () {
 test_expect_success 'setup: signed releases, merges that embed them, a consumer with --signatures' '
 	STABLE_SIGNED_TAGS=1 setup_upstream &&
 	publish 14 &&
-	git -C server.git cat-file commit $BRANCH >tip.commit &&
+	git --git-dir=server.git cat-file commit $BRANCH >tip.commit &&
 	grep "^mergetag object " tip.commit &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
@@ -48,7 +48,7 @@ test_expect_success 'setup: signed releases, merges that embed them, a consumer 
 
 test_expect_success 'the first fetch takes only the base'"'"'s tag' '
 	git -C consumer rolling fetch origin >out &&
-	n=$(($(git -C server.git rev-list --count --first-parent --merges $BRANCH) + 1)) &&
+	n=$(($(git --git-dir=server.git rev-list --count --first-parent --merges $BRANCH) + 1)) &&
 	grep "^origin/$BRANCH: verified, $n release signatures good$" out &&
 	echo v5.19.2 >expect &&
 	git -C consumer tag -l >actual &&
@@ -73,8 +73,8 @@ test_expect_success 'weekly fetches take no tag at all' '
 # the fetch fails naming the merge and CHECK, and nothing changes.
 refuse () {
 	good=$(server_tip) &&
-	bad=$(cd server.git && "$1" $good) &&
-	git -C server.git update-ref refs/heads/$BRANCH $bad &&
+	bad=$(cd server.git && GIT_DIR=. && export GIT_DIR && "$1" $good) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $bad &&
 	git -C consumer update-ref refs/rolling/verified/origin/$BRANCH $good~1 &&
 	git -C consumer update-ref refs/remotes/origin/$BRANCH $good~1 &&
 	snapshot before &&
@@ -83,7 +83,7 @@ refuse () {
 	snapshot after &&
 	test_cmp before after &&
 	test_must_fail git -C consumer cat-file -e $bad &&
-	git -C server.git update-ref refs/heads/$BRANCH $good &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $good &&
 	git -C consumer rolling fetch -q origin
 }
 
@@ -103,15 +103,15 @@ test_expect_success 'an embedded tag signed by another key is refused' '
 
 test_expect_success 'a merge that embeds no tag: fetch takes its signed tag instead' '
 	good=$(server_tip) &&
-	bare=$(cd server.git && no_mergetag $good) &&
-	release=$(git -C server.git log -1 --format=%s $good | sed "s/^Merge //") &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	git -C server.git update-ref refs/heads/$BRANCH $bare &&
+	bare=$(cd server.git && GIT_DIR=. && export GIT_DIR && no_mergetag $good) &&
+	release=$(git --git-dir=server.git log -1 --format=%s $good | sed "s/^Merge //") &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $bare &&
 	git -C consumer update-ref refs/rolling/verified/origin/$BRANCH $good~1 &&
 	git -C consumer rolling fetch origin >out &&
 	grep "^origin/$BRANCH: verified, 1 release signature good$" out &&
 	test "$(git -C consumer rev-parse refs/tags/$release)" = \
-		"$(git -C server.git rev-parse refs/tags/$release)" &&
+		"$(git --git-dir=server.git rev-parse refs/tags/$release)" &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = $bare
 '
 

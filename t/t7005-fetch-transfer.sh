@@ -21,11 +21,11 @@ BRANCH=linux-rolling-stable
 test_expect_success 'setup: a server with refs other than branches and tags' '
 	setup_upstream &&
 	publish 12 &&
-	tip=$(git -C server.git rev-parse refs/heads/$BRANCH) &&
-	git -C server.git update-ref refs/pull/1/head $tip &&
-	git -C server.git update-ref refs/changes/01/1/1 $tip &&
-	git -C server.git update-ref refs/notes/commits $tip &&
-	git -C server.git update-ref refs/heads/another-branch $tip &&
+	tip=$(git --git-dir=server.git rev-parse refs/heads/$BRANCH) &&
+	git --git-dir=server.git update-ref refs/pull/1/head $tip &&
+	git --git-dir=server.git update-ref refs/changes/01/1/1 $tip &&
+	git --git-dir=server.git update-ref refs/notes/commits $tip &&
+	git --git-dir=server.git update-ref refs/heads/another-branch $tip &&
 	git init -q consumer &&
 	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C consumer rolling init -q --follow origin/$BRANCH --preset linux
@@ -35,7 +35,7 @@ test_expect_success 'the one git fetch asks for the branch and the tags only' '
 	GIT_TRACE="$TRASH_DIRECTORY/trace" GIT_TRACE_PACKET="$TRASH_DIRECTORY/packets" \
 		git -C consumer rolling fetch -q origin &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
 	! grep "built-in: git ls-remote" trace &&
 	grep "built-in: git fetch .*--stdin" trace >fetches &&
 	test_line_count = 1 fetches &&
@@ -54,7 +54,7 @@ test_expect_success 'the quarantined git fetch lists no alternate refs' '
 	publish 13 &&
 	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C consumer rolling fetch -q origin &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
 	grep "built-in: git fetch .*--stdin" trace &&
 	! grep "for-each-ref" trace &&
 	no_leftovers consumer
@@ -68,7 +68,7 @@ test_expect_success 'with alternates of its own, their refs count as git has the
 	publish 14 &&
 	GIT_TRACE="$TRASH_DIRECTORY/trace" git -C borrower rolling fetch -q origin &&
 	test "$(git -C borrower rev-parse refs/rolling/verified/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse refs/heads/$BRANCH)" &&
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
 	grep "run_command: .*for-each-ref" trace &&
 	no_leftovers borrower
 '

@@ -35,7 +35,7 @@ COUNTING_UPLOAD_PACK="'$TRASH_DIRECTORY/counting-upload-pack'"
 
 # fetched REPO: its verified ref is the server's branch.
 fetched () {
-	test "$(git -C "$1" rev-parse $VERIFIED)" = "$(git -C server.git rev-parse refs/heads/$BRANCH)"
+	test "$(git -C "$1" rev-parse $VERIFIED)" = "$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
 }
 
 # in_view: the last traced fetch (GIT_TRACE_SETUP in trace) ran git fetch
@@ -184,8 +184,8 @@ test_expect_success 'the view names every ref, peeled, the older releases at the
 test_expect_success 'a server that leaves an object out of the pack is refused by the connectivity check' '
 	consumer_copy hostile &&
 	publish 14 &&
-	new=$(git -C server.git rev-parse refs/heads/$BRANCH) &&
-	release=$(git -C server.git rev-parse $new^2) &&
+	new=$(git --git-dir=server.git rev-parse refs/heads/$BRANCH) &&
+	release=$(git --git-dir=server.git rev-parse $new^2) &&
 	test_must_fail git -C hostile cat-file -e $release &&
 	printf "#!/bin/sh\n{ echo \"^%s\"; cat; } | \"\$@\"\n" $release >drop-hook &&
 	printf "#!/bin/sh\nexec git -c uploadpack.packObjectsHook=\"'"'"'%s/drop-hook'"'"'\" upload-pack \"\$@\"\n" \
@@ -239,21 +239,22 @@ test_expect_success 'a relative remote path, fetched from inside the git directo
 	fetched insidegit
 '
 
+# Named with GIT_DIR, as Git 3.0's safe.bareRepository=explicit wants.
 test_expect_success 'a bare repository fetches in the view too' '
 	git clone -q --bare consumer bare.git &&
-	git -C bare.git config remote.origin.url "$SERVER_URL" &&
-	git -C bare.git update-ref $VERIFIED $(cat old) &&
-	git -C bare.git update-ref refs/remotes/origin/$BRANCH $(cat old) &&
+	git --git-dir=bare.git config remote.origin.url "$SERVER_URL" &&
+	git --git-dir=bare.git update-ref $VERIFIED $(cat old) &&
+	git --git-dir=bare.git update-ref refs/remotes/origin/$BRANCH $(cat old) &&
 	git -C consumer config --get-regexp "^rolling\\." >rolling-config &&
 	while read key value
 	do
-		git -C bare.git config "$key" "$value" || return 1
+		git --git-dir=bare.git config "$key" "$value" || return 1
 	done <rolling-config &&
-	traced bare.git -q --no-signatures origin &&
+	(GIT_DIR=bare.git && export GIT_DIR && traced . -q --no-signatures origin) &&
 	in_view &&
 	one_connection &&
-	test "$(git -C bare.git rev-parse $VERIFIED)" = \
-		"$(git -C server.git rev-parse refs/heads/$BRANCH)"
+	test "$(git --git-dir=bare.git rev-parse $VERIFIED)" = \
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
 '
 
 # The server's refs are listed before the configuration is read: a name
@@ -343,7 +344,7 @@ test_expect_success 'replace refs (not used: GIT_NO_REPLACE_OBJECTS): in the vie
 '
 
 test_expect_success 'a partial clone (promisor remote): in the view, with the filter, the pack marked' '
-	git -C server.git config uploadpack.allowFilter true &&
+	git --git-dir=server.git config uploadpack.allowFilter true &&
 	git clone -q --no-checkout --filter=blob:none "$SERVER_URL" partial &&
 	git -C partial update-ref refs/remotes/origin/$BRANCH $(cat old) &&
 	git -C partial rolling init -q --follow origin/$BRANCH --preset linux &&
@@ -356,7 +357,7 @@ test_expect_success 'a partial clone (promisor remote): in the view, with the fi
 	fetched partial &&
 	ls partial/.git/objects/pack/*.promisor >promisors.after &&
 	test $(wc -l <promisors.after) -gt $(wc -l <promisors.before) &&
-	new=$(git -C server.git rev-parse refs/heads/$BRANCH) &&
+	new=$(git --git-dir=server.git rev-parse refs/heads/$BRANCH) &&
 	git -C partial rev-list --objects --missing=print $(cat old)..$new >objects &&
 	grep "^?" objects
 '
@@ -380,12 +381,12 @@ test_expect_success 'a shallow clone: in the view, its shallow file as it was' '
 # one the clone has unless told of the boundary, is sent: then the
 # verification, not the transfer, refuses the merge that names it.
 test_expect_success 'a shallow clone: git fetch tells the server of its boundary' '
-	deep=$(git -C server.git rev-parse "$BRANCH~6") &&
+	deep=$(git --git-dir=server.git rev-parse "$BRANCH~6") &&
 	test_must_fail git -C shallow cat-file -e $deep &&
-	top=$(git -C server.git rev-parse $BRANCH) &&
-	odd=$(git -C server.git commit-tree -p $top -p $deep -m "Merge an old one" $top^{tree}) &&
-	git -C server.git update-ref refs/heads/$BRANCH $odd &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $top" &&
+	top=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	odd=$(git --git-dir=server.git commit-tree -p $top -p $deep -m "Merge an old one" $top^{tree}) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $odd &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $top" &&
 	refs_and_logs shallow >before &&
 	test_expect_code 1 traced shallow -q --no-signatures origin 2>err &&
 	in_view &&
@@ -411,12 +412,13 @@ test_expect_success 'alternates of its own: in the view, their refs listed by gi
 # git fetch settings that would write elsewhere, fetch more or run
 # something: fetch.prune and fetch.pruneTags (the latter adds the
 # refspec of every tag, which would bring the history of every series),
-# a reference-transaction hook (git would run it for the view'"'"'s refs),
-# a bundle URI (a connection of its own, git 2.41 and later).
+# a reference-transaction hook (git would run it for the view'"'"'s refs;
+# in a reftable repository git writes the repository'"'"'s own refs, and runs
+# it for those, as for any ref git updates), a bundle URI (a connection of its own, git 2.41 and later).
 test_expect_success 'fetch.prune, fetch.pruneTags, hooks and fetch.bundleURI change nothing' '
-	other=$(echo "another series" | git -C server.git commit-tree $(git -C server.git rev-parse $BRANCH^{tree})) &&
-	git -C server.git tag -a -m "Linux 9.9.1" v9.9.1 $other &&
-	test_when_finished "git -C server.git tag -d v9.9.1" &&
+	other=$(echo "another series" | git --git-dir=server.git commit-tree $(git --git-dir=server.git rev-parse $BRANCH^{tree})) &&
+	git --git-dir=server.git tag -a -m "Linux 9.9.1" v9.9.1 $other &&
+	test_when_finished "git --git-dir=server.git tag -d v9.9.1" &&
 	consumer_copy settings &&
 	git -C settings tag -l >tags.before &&
 	git -C settings config fetch.prune true &&
@@ -432,23 +434,29 @@ test_expect_success 'fetch.prune, fetch.pruneTags, hooks and fetch.bundleURI cha
 	in_view &&
 	one_connection &&
 	fetched settings &&
-	test_path_is_missing hook-ran &&
+	if test "$(test_ref_format settings)" = reftable
+	then
+		test "$(grep -c "^committed" hook-ran)" = 1 &&
+		! grep -e rolling-fetch -e FETCH_HEAD hook-ran
+	else
+		test_path_is_missing hook-ran
+	fi &&
 	! grep -i bundle err &&
 	git -C settings tag -l >tags.after &&
 	comm -23 tags.before tags.after >tags.gone &&
 	test_must_be_empty tags.gone &&
-	git -C server.git tag --no-merged $BRANCH | sort >not-merged &&
+	git --git-dir=server.git tag --no-merged $BRANCH | sort >not-merged &&
 	comm -23 not-merged tags.before >not-here &&
 	for tag in $(cat not-here)
 	do
-		git -C consumer cat-file -e $(git -C server.git rev-parse $tag^{}) 2>/dev/null ||
+		git -C consumer cat-file -e $(git --git-dir=server.git rev-parse $tag^{}) 2>/dev/null ||
 		echo $tag || return 1
 	done >elsewhere &&
 	grep -x v9.9.1 elsewhere &&
 	for tag in $(cat elsewhere)
 	do
-		test_must_fail git -C settings cat-file -e $(git -C server.git rev-parse refs/tags/$tag) &&
-		test_must_fail git -C settings cat-file -e $(git -C server.git rev-parse $tag^{}) ||
+		test_must_fail git -C settings cat-file -e $(git --git-dir=server.git rev-parse refs/tags/$tag) &&
+		test_must_fail git -C settings cat-file -e $(git --git-dir=server.git rev-parse $tag^{}) ||
 		return 1
 	done
 '

@@ -35,12 +35,12 @@ connections_were () {
 
 # at_server_tip REPO: REPO verified the server's branch.
 at_server_tip () {
-	test "$(git -C "$1" rev-parse $VERIFIED)" = "$(git -C server.git rev-parse refs/heads/$BRANCH)"
+	test "$(git -C "$1" rev-parse $VERIFIED)" = "$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
 }
 
 # series_of REV: the series of the release the step at REV merged (5.19, 6.0...).
 series_of () {
-	git -C server.git log -1 --format=%s "$1" | sed -n "s/^Merge v\([0-9]*\.[0-9]*\)\..*/\1/p"
+	git --git-dir=server.git log -1 --format=%s "$1" | sed -n "s/^Merge v\([0-9]*\.[0-9]*\)\..*/\1/p"
 }
 
 test_expect_success 'setup: a server, an upload-pack that counts its runs' '
@@ -76,7 +76,7 @@ test_expect_success 'a first fetch connects once' '
 test_expect_success 'a weekly fetch of one new step connects once' '
 	verified=$(git -C consumer rev-parse $VERIFIED) &&
 	publish 13 &&
-	test $(git -C server.git rev-list --count --first-parent --merges $verified..$BRANCH) = 1 &&
+	test $(git --git-dir=server.git rev-list --count --first-parent --merges $verified..$BRANCH) = 1 &&
 	git -C consumer rolling fetch origin >out &&
 	connections_were 1 &&
 	grep "^origin/$BRANCH: 1 step since " out &&
@@ -143,7 +143,7 @@ test_expect_success 'pull: a first pull, a weekly one, one with nothing new and 
 	connections_were 1 &&
 	grep "^origin/$BRANCH: series $old -> " out &&
 	grep "^Fast-forward$" out &&
-	test "$(git -C reader rev-parse HEAD)" = "$(git -C server.git rev-parse refs/heads/$BRANCH)"
+	test "$(git -C reader rev-parse HEAD)" = "$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
 '
 
 test_done

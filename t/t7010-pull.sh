@@ -15,7 +15,7 @@ nothing, and what cannot fast-forward is refused.
 BRANCH=linux-rolling-stable
 
 server_tip () {
-	git -C server.git rev-parse "refs/heads/$BRANCH"
+	git --git-dir=server.git rev-parse "refs/heads/$BRANCH"
 }
 
 test_expect_success 'setup: a server and a clone tracking its rolling branch' '
@@ -55,9 +55,9 @@ test_expect_success 'pull fast-forwards the branch checked out and its work tree
 
 test_expect_success 'a pull whose fetch fails verification moves nothing' '
 	good=$(server_tip) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	injected=$(git -C server.git commit-tree -p $good -m "Add a backdoor" $good^{tree}) &&
-	git -C server.git update-ref refs/heads/$BRANCH $injected &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	injected=$(git --git-dir=server.git commit-tree -p $good -m "Add a backdoor" $good^{tree}) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $injected &&
 	git -C reader for-each-ref >before &&
 	test_expect_code 1 git -C reader rolling pull >out 2>err &&
 	grep "^error: origin/$BRANCH: $injected: injected: " err &&
@@ -72,7 +72,7 @@ test_expect_success 'local changes the step would overwrite: nothing is moved' '
 	publish 17 &&
 	new=$(server_tip) &&
 	old=$(git -C reader rev-parse HEAD) &&
-	! git -C server.git diff --quiet $old $new -- Makefile &&
+	! git --git-dir=server.git diff --quiet $old $new -- Makefile &&
 	echo "# my change" >>reader/Makefile &&
 	cp reader/Makefile mine &&
 	test_expect_code 128 git -C reader rolling pull >out 2>err &&

@@ -26,7 +26,7 @@ plan () {
 # "<prefix> <oid> <ref>" for the server's release tags the consumer lacks.
 missing_release_tags () {
 	git -C consumer tag -l >have &&
-	git -C server.git for-each-ref --format="%(objectname) %(refname)" refs/tags |
+	git --git-dir=server.git for-each-ref --format="%(objectname) %(refname)" refs/tags |
 	grep -E " refs/tags/v[0-9]+\\.[0-9]+\\.[0-9]+\$" |
 	while read oid ref
 	do
@@ -39,8 +39,8 @@ missing_release_tags () {
 # or at an object the consumer has, sorted.
 followed_tags () {
 	git -C consumer tag -l >have &&
-	git -C server.git for-each-ref --merged "$1" --format="%(refname)" refs/tags >merged &&
-	git -C server.git for-each-ref --format="%(objectname) %(refname) %(*objectname)" refs/tags |
+	git --git-dir=server.git for-each-ref --merged "$1" --format="%(refname)" refs/tags >merged &&
+	git --git-dir=server.git for-each-ref --format="%(objectname) %(refname) %(*objectname)" refs/tags |
 	while read oid ref peeled
 	do
 		grep -qx "${ref#refs/tags/}" have && continue
@@ -59,7 +59,7 @@ kind () {
 
 # "<prefix> <oid> <ref>" of a branch on the server.
 server_branch () {
-	echo "$1 $(git -C server.git rev-parse "refs/heads/$2") refs/heads/$2"
+	echo "$1 $(git --git-dir=server.git rev-parse "refs/heads/$2") refs/heads/$2"
 }
 
 # "need <tag> <oid>" for the release tags the steps of <range> merge, as
@@ -68,7 +68,7 @@ server_branch () {
 needs () {
 	git -C consumer tag -l >have &&
 	{
-		git -C server.git log --first-parent --merges --format=%s "$1" |
+		git --git-dir=server.git log --first-parent --merges --format=%s "$1" |
 		sed -n "s/^Merge //p" &&
 		if test -n "$2"
 		then
@@ -78,14 +78,14 @@ needs () {
 	while read tag
 	do
 		grep -qx "$tag" have ||
-		echo "need $tag $(git -C server.git rev-parse "refs/tags/$tag")" || return 1
+		echo "need $tag $(git --git-dir=server.git rev-parse "refs/tags/$tag")" || return 1
 	done
 }
 
 # The release the branch starts at: the tag of its root-most first-parent commit.
 base_of () {
-	git -C server.git describe --exact-match --abbrev=0 \
-		"$(git -C server.git rev-list --first-parent --max-parents=1 -n 1 "$1")"
+	git --git-dir=server.git describe --exact-match --abbrev=0 \
+		"$(git --git-dir=server.git rev-list --first-parent --max-parents=1 -n 1 "$1")"
 }
 
 test_expect_success 'setup: a maintainer, a server, a consumer following it' '
@@ -98,7 +98,7 @@ test_expect_success 'setup: a maintainer, a server, a consumer following it' '
 	git -C consumer rolling init -q --follow origin/$BRANCH &&
 	base=$(base_of $BRANCH) &&
 	test -n "$base" &&
-	git -C server.git rev-list --first-parent --merges $BRANCH >merges &&
+	git --git-dir=server.git rev-list --first-parent --merges $BRANCH >merges &&
 	test_line_count -gt 1 merges
 '
 
@@ -111,7 +111,7 @@ test_expect_success 'a first fetch: the tip, the tags in its history, every merg
 	test_line_count -gt 2 expect &&
 	kind tag | sort >tags &&
 	test_cmp expect tags &&
-	git -C server.git tag --no-merged $BRANCH >elsewhere &&
+	git --git-dir=server.git tag --no-merged $BRANCH >elsewhere &&
 	test_line_count -gt 0 elsewhere &&
 	for tag in $(cat elsewhere)
 	do
@@ -123,19 +123,19 @@ test_expect_success 'a first fetch: the tip, the tags in its history, every merg
 	test_cmp expect needed &&
 	plan origin $BRANCH >actual2 &&
 	test_cmp actual actual2 &&
-	test_must_fail git -C consumer cat-file -e $(git -C server.git rev-parse $BRANCH) &&
+	test_must_fail git -C consumer cat-file -e $(git --git-dir=server.git rev-parse $BRANCH) &&
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null
 '
 
 test_expect_success '--signatures: a merge that embeds its tag needs none' '
-	tip=$(git -C server.git rev-parse $BRANCH) &&
-	git -C server.git cat-file commit $tip >tip.commit &&
+	tip=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	git --git-dir=server.git cat-file commit $tip >tip.commit &&
 	! grep "^mergetag " tip.commit &&
-	tag=$(git -C server.git log -1 --format=%s $tip | sed -n "s/^Merge //p") &&
-	embedded=$(cd server.git && with_mergetag $tip "$(git rev-parse refs/tags/$tag)") &&
-	git -C server.git cat-file commit $embedded >embedded.commit &&
+	tag=$(git --git-dir=server.git log -1 --format=%s $tip | sed -n "s/^Merge //p") &&
+	embedded=$(cd server.git && GIT_DIR=. && export GIT_DIR && with_mergetag $tip "$(git rev-parse refs/tags/$tag)") &&
+	git --git-dir=server.git cat-file commit $embedded >embedded.commit &&
 	grep "^mergetag object " embedded.commit &&
-	git -C server.git branch embedded $embedded &&
+	git --git-dir=server.git branch embedded $embedded &&
 
 	needs $tip $base | grep -v "^need $tag " >expect &&
 	test_line_count -gt 0 expect &&
@@ -161,7 +161,7 @@ test_expect_success 'a weekly fetch stops at the tip verified last time and need
 	test_must_be_empty needed &&
 	publish 16 &&
 	# A release merged before the verified tip is not needed, even when we lack it.
-	old=$(git -C server.git log -1 --format=%s $verified^ | sed -n "s/^Merge //p") &&
+	old=$(git --git-dir=server.git log -1 --format=%s $verified^ | sed -n "s/^Merge //p") &&
 	test -n "$old" &&
 	git -C consumer tag -d $old &&
 	plan origin >actual &&
@@ -182,14 +182,14 @@ test_expect_success 'the base: a branch at a release commit needs that release, 
 	missing_release_tags x | sed -n "\$s|.* refs/tags/||p" >tag &&
 	tag=$(cat tag) &&
 	test -n "$tag" &&
-	git -C server.git branch at-release "$tag^{commit}" &&
+	git --git-dir=server.git branch at-release "$tag^{commit}" &&
 	plan origin at-release >actual &&
-	echo "need $tag $(git -C server.git rev-parse refs/tags/$tag)" >expect &&
+	echo "need $tag $(git --git-dir=server.git rev-parse refs/tags/$tag)" >expect &&
 	kind need >needed &&
 	test_cmp expect needed &&
 
-	git -C consumer tag v5.19.1 "$(git -C server.git rev-parse v5.19.1)" &&
-	git -C server.git branch at-held-release "v5.19.1^{commit}" &&
+	git -C consumer tag v5.19.1 "$(git --git-dir=server.git rev-parse v5.19.1)" &&
+	git --git-dir=server.git branch at-held-release "v5.19.1^{commit}" &&
 	plan origin at-held-release >actual &&
 	kind need >needed &&
 	test_must_be_empty needed
@@ -200,7 +200,7 @@ test_expect_success 'a branch never verified here: of its releases, we need only
 	git -C consumer tag -l >have &&
 	grep -x v5.19.3 have &&
 	! grep -x v5.19.4 have &&
-	tip=$(git -C server.git rev-parse embedded) &&
+	tip=$(git --git-dir=server.git rev-parse embedded) &&
 	needs $tip $base >expect &&
 	grep "^need v5.19.4 " expect &&
 	! grep "^need v5.19.3 " expect &&

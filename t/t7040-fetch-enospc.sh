@@ -52,13 +52,13 @@ moved_with_logs () {
 test_expect_success 'setup: a consumer that fetched, and a week more on the server' '
 	setup_upstream &&
 	publish 12 &&
-	git init -q pristine &&
+	git init -q $(test_ref_format_files) pristine &&
 	git -C pristine remote add origin "file://$TRASH_DIRECTORY/server.git" &&
 	git -C pristine rolling init -q --follow origin/$BRANCH &&
 	git -C pristine rolling fetch -q origin &&
 	old=$(git -C pristine rev-parse $VERIFIED) &&
 	publish 13 &&
-	new=$(git -C server.git rev-parse $BRANCH) &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	test $old != $new &&
 	refs_and_logs pristine >before &&
 	echo $old >old && echo $new >new

@@ -8,6 +8,8 @@ the branch, its reflog, HEAD'"'"'s reflog, the configuration and the work
 tree are exactly as they were (or, for pull, the fetch completed and
 the fast-forward changed nothing), nothing is left locked, git fsck is
 content, and the message names the real cause, No space left on device.
+The repositories keep their refs in files, whose reflogs the test reads;
+t8040 fills the disk under a reftable repository.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -22,6 +24,7 @@ then
 fi
 
 BRANCH=linux-rolling-stable
+STABLE_REF_FORMAT=files
 
 # local_state REPO: the branches, HEAD, their reflogs, the configuration,
 # the index and the work tree.  HEAD, the reflogs and the configuration
@@ -163,11 +166,11 @@ enospc_loop () {
 test_expect_success 'setup' '
 	setup_upstream &&
 	publish 12 &&
-	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" reader &&
+	git clone -q $(test_ref_format_files) --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" reader &&
 	git -C reader rolling init -q --follow origin/$BRANCH &&
 	git -C reader rolling pull -q &&
 	publish 13 &&
-	git -C server.git rev-parse $BRANCH >week13 &&
+	git --git-dir=server.git rev-parse $BRANCH >week13 &&
 	cp -a upstream advancer &&
 	git -C advancer checkout -q $BRANCH &&
 	stable_tree_replay advancer 14 &&

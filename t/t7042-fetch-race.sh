@@ -34,6 +34,11 @@ both_succeeded () {
 	{ echo "run $i: exit $status1 and $status2:"; cat err1 err2; false; }
 }
 
+# reflog_length REPO REF: the lines of REF's reflog, in either ref format.
+reflog_length () {
+	git -C "$1" reflog show --format=%H "$2" -- | wc -l
+}
+
 # The fetch the seam runs: the other process, without the seam itself.
 OTHER_FETCH="env -u GIT_ROLLING_TEST_BEFORE_UPDATE git -C \"$TRASH_DIRECTORY/consumer\" rolling fetch -q origin"
 
@@ -44,10 +49,10 @@ test_expect_success 'setup: a consumer that fetched week 12; weeks 13 and 14 pub
 	git -C pristine rolling init -q --follow origin/$BRANCH &&
 	git -C pristine rolling fetch -q origin &&
 	publish 13 &&
-	git -C server.git rev-parse $BRANCH >week13 &&
+	git --git-dir=server.git rev-parse $BRANCH >week13 &&
 	publish 14 &&
-	git -C server.git rev-parse $BRANCH >week14 &&
-	git -C server.git update-ref refs/heads/$BRANCH $(cat week13)
+	git --git-dir=server.git rev-parse $BRANCH >week14 &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat week13)
 '
 
 test_expect_success 'the other process put the tip this fetch verified: success, said' '
@@ -61,15 +66,15 @@ test_expect_success 'the other process put the tip this fetch verified: success,
 	test "$(git -C consumer rev-parse $VERIFIED)" = $new &&
 	for ref in $TRACKING $VERIFIED
 	do
-		test $(wc -l <consumer/.git/logs/$ref) = $(($(wc -l <pristine/.git/logs/$ref) + 1)) || return 1
+		test $(reflog_length consumer $ref) = $(($(reflog_length pristine $ref) + 1)) || return 1
 	done &&
 	git -C consumer fsck --no-progress
 '
 
 test_expect_success 'the other process put a descendant that verifies: success, said' '
 	fresh &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $(cat week13)" &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/server.git\" update-ref refs/heads/$BRANCH $(cat week14) && $OTHER_FETCH" \
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat week13)" &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git --git-dir=\"$TRASH_DIRECTORY/server.git\" update-ref refs/heads/$BRANCH $(cat week14) && $OTHER_FETCH" \
 		git -C consumer rolling fetch origin >out 2>err &&
 	grep "^origin/$BRANCH: another process updated it meanwhile to .*, which descends from .*, the tip this fetch verified, and verifies since it$" err &&
 	! grep "^fatal\|^error" err &&
@@ -82,8 +87,8 @@ test_expect_success 'the other process put a descendant that verifies: success, 
 test_expect_success 'the other process put an unverified commit in both refs: failure, nothing changed by this fetch' '
 	fresh &&
 	base=$(cat week13) &&
-	injected=$(git -C server.git commit-tree -p $base -m "Add a backdoor" $base^{tree}) &&
-	git -C server.git cat-file commit $injected | git -C consumer hash-object -w -t commit --stdin &&
+	injected=$(git --git-dir=server.git commit-tree -p $base -m "Add a backdoor" $base^{tree}) &&
+	git --git-dir=server.git cat-file commit $injected | git -C consumer hash-object -w -t commit --stdin &&
 	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" update-ref $TRACKING $injected && git -C \"$TRASH_DIRECTORY/consumer\" update-ref $VERIFIED $injected && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
 		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
 	grep "^fatal: refs/.* was changed by another process, to $injected, which this fetch did not verify; nothing was updated$" err &&

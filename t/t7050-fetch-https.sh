@@ -217,22 +217,22 @@ test_expect_success HTTPS 'a first and a weekly fetch over HTTPS: one authentica
 	GIT_ASKPASS="$TRASH_DIRECTORY/askpass" git -C consumer rolling fetch origin >out &&
 	prompts_were Username Password &&
 	grep "^origin/$BRANCH: verified for the first time at " out &&
-	test "$(git -C consumer rev-parse $VERIFIED)" = "$(git -C server.git rev-parse $BRANCH)" &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = "$(git --git-dir=server.git rev-parse $BRANCH)" &&
 	publish 13 &&
 	GIT_ASKPASS="$TRASH_DIRECTORY/askpass" git -C consumer rolling fetch origin >out &&
 	prompts_were Username Password &&
 	grep "^origin/$BRANCH: 1 step since " out &&
-	test "$(git -C consumer rev-parse $VERIFIED)" = "$(git -C server.git rev-parse $BRANCH)" &&
+	test "$(git -C consumer rev-parse $VERIFIED)" = "$(git --git-dir=server.git rev-parse $BRANCH)" &&
 	test "$(git -C consumer rev-parse refs/remotes/origin/$BRANCH)" = \
-		"$(git -C server.git rev-parse $BRANCH)" &&
+		"$(git --git-dir=server.git rev-parse $BRANCH)" &&
 	no_leftovers consumer
 '
 
 test_expect_success HTTPS 'an injected commit over HTTPS is refused, nothing kept' '
-	good=$(git -C server.git rev-parse $BRANCH) &&
-	test_when_finished "git -C server.git update-ref refs/heads/$BRANCH $good" &&
-	injected=$(git -C server.git commit-tree -p $good -m "Tune the scheduler" $good^{tree}) &&
-	git -C server.git update-ref refs/heads/$BRANCH $injected &&
+	good=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	injected=$(git --git-dir=server.git commit-tree -p $good -m "Tune the scheduler" $good^{tree}) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $injected &&
 	refs_and_logs consumer >before &&
 	GIT_ASKPASS="$TRASH_DIRECTORY/askpass" test_expect_code 1 \
 		git -C consumer rolling fetch origin 2>err &&
@@ -254,7 +254,7 @@ test_expect_success HTTPS 'a pull over HTTPS: one authentication' '
 	GIT_ASKPASS="$TRASH_DIRECTORY/askpass" git -C reader rolling pull >out &&
 	prompts_were Username Password &&
 	grep "^Fast-forward$" out &&
-	test "$(git -C reader rev-parse HEAD)" = "$(git -C server.git rev-parse $BRANCH)"
+	test "$(git -C reader rev-parse HEAD)" = "$(git --git-dir=server.git rev-parse $BRANCH)"
 '
 
 test_expect_success HTTPS 'stop Apache' '

@@ -81,6 +81,9 @@ test_expect_success 'a failed advance from a subdirectory puts back what it wrot
 		export GIT_DIR GIT_WORK_TREE &&
 		shape_state apart "$TRASH_DIRECTORY/before" &&
 		other=$(git rev-parse v6.0.2^{commit}) &&
+		# the seam fires where the branch is locked: its lock, or the stack'"'"'s
+		GIT_ROLLING_TEST_SEAM_PATH="*/$(basename "$(test_ref_lock_file apart refs/heads/linux-rolling-stable)")" &&
+		export GIT_ROLLING_TEST_SEAM_PATH &&
 		cd apart/drivers &&
 		test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
@@ -134,7 +137,7 @@ test_expect_success 'a run killed with GIT_INDEX_FILE is finished on that index,
 	test_expect_code 137 env GIT_INDEX_FILE="$TRASH_DIRECTORY/index.killed" \
 		LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/index.killed.lock" \
 		GIT_ROLLING_TEST_SEAM_NTH=2 \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" git -C repo rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git -C repo rolling advance -q &&
 	test "$(git -C repo rev-parse HEAD)" = $merge &&
 	test_path_is_file repo/.git/ROLLING_ADVANCE &&
 	test_path_is_file index.killed.lock &&

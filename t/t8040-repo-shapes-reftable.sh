@@ -192,15 +192,17 @@ test_expect_success REFTABLE 'advance of many steps at once: one git transaction
 '
 
 # The seam in the git update-ref that advance runs kills advance itself
-# (the git's parent) as git takes the lock of the stack: git goes on and
-# moves the branch, the work tree and index are left half done, and the
-# next advance must finish them.
+# (the git's parent) as git takes the lock of the stack: git goes on,
+# and commits unless its answer to the dead advance kills it first; the
+# work tree and index are left half done, the branch moved or not, and
+# the next advance must finish them either way.
 test_expect_success REFTABLE 'killed while git moves the checked-out branch: the next advance finishes' '
 	cp -R rt rt-kill && cp -R files files-kill &&
 	stable_tree_replay rt-kill 61 && stable_tree_replay files-kill 61 &&
 	git -C files-kill rolling advance -q linux-rolling-stable &&
 	want=$(git -C files-kill rev-parse HEAD) &&
-	test "$want" != "$(git -C rt-kill rev-parse HEAD)" &&
+	was=$(git -C rt-kill rev-parse HEAD) &&
+	test "$want" != "$was" &&
 	(cd rt-kill &&
 	 test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
 		GIT_ROLLING_TEST_SEAM_PATH="*/reftable/tables.list.lock" \
@@ -212,7 +214,12 @@ test_expect_success REFTABLE 'killed while git moves the checked-out branch: the
 	 do
 		sleep 0.1 && i=$((i + 1))
 	 done &&
-	 test "$(git rev-parse refs/heads/linux-rolling-stable)" = "$want" &&
+	 # git answers "prepare: ok" to the dying git rolling: it dies of
+	 # SIGPIPE and commits nothing, or, the pipe still open, commits
+	 case $(git rev-parse refs/heads/linux-rolling-stable) in
+	 "$was"|"$want") ;;
+	 *) false ;;
+	 esac &&
 	 git rolling advance -q linux-rolling-stable &&
 	 test_path_is_missing .git/ROLLING_ADVANCE &&
 	 test_path_is_missing .git/index.lock &&
@@ -450,6 +457,46 @@ test_expect_success REFTABLE,SMALL_FS 'a full disk: advance writes all or nothin
 	! grep -v "^warning: the refs were written, then git update-ref failed: " err &&
 	test "$(git -C "$SMALL/repo" rev-parse linux-rolling-stable)" = "$want" &&
 	no_loose_refs "$SMALL/repo" &&
+	small_fs_umount
+'
+
+# The same for a fetch into the reftable consumer: every failure (the
+# objects, the quarantine, git's table of the refs) changes no ref and
+# leaves no lock; the success moves the verified and tracking refs and
+# the new tags in one table.
+test_expect_success REFTABLE,SMALL_FS 'a full disk: fetch writes all or nothing' '
+	stable_tree_replay tree 52 &&
+	git --git-dir=rt.git fetch -q "$TRASH_DIRECTORY/tree" "+refs/tags/*:refs/tags/*" &&
+	git --git-dir=rt.git rolling advance -q &&
+	want=$(git --git-dir=rt.git rev-parse linux-rolling-stable) &&
+	refs_of rt-consumer >refs.before &&
+	small_fs_mount tmpfs 16m &&
+	units=0 failed=0 &&
+	while test $units -lt 400
+	do
+		rm -rf "$SMALL/repo" &&
+		cp -a rt-consumer "$SMALL/repo" &&
+		small_fs_leave $((units * small_fs_page)) &&
+		if git -C "$SMALL/repo" rolling fetch -q origin 2>err
+		then
+			small_fs_unfill &&
+			break
+		fi &&
+		small_fs_unfill &&
+		failed=$((failed + 1)) &&
+		{ grep -i "no space left on device\\|out of diskspace" err || { cat err; false; }; } &&
+		refs_of "$SMALL/repo" >refs.after &&
+		test_cmp refs.before refs.after &&
+		test_path_is_missing "$SMALL/repo/.git/reftable/tables.list.lock" &&
+		units=$((units + 2)) || return 1
+	done &&
+	test $failed -gt 0 &&
+	! grep -v "^warning: the refs were written, then git update-ref failed: " err &&
+	test "$(git -C "$SMALL/repo" rev-parse refs/rolling/verified/origin/linux-rolling-stable)" = "$want" &&
+	test "$(git -C "$SMALL/repo" rev-parse refs/remotes/origin/linux-rolling-stable)" = "$want" &&
+	git -C "$SMALL/repo" rolling verify -q origin/linux-rolling-stable &&
+	no_loose_refs "$SMALL/repo" &&
+	echo "$failed failures before the fetch went through" &&
 	small_fs_umount
 '
 

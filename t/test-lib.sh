@@ -229,6 +229,11 @@ test_write_refs () {
 	fi
 }
 
+# test_have_prereq REFFILES: the repositories git makes here keep their
+# refs in files, for the tests about that format's own files (a reflog
+# file half written, a ref's lock); the same command in reftable is
+# t8040's.  Set below, with the other prerequisites.
+
 # test_ref_lock_file DIR REF: the lock file git's writers of REF take in
 # the repository whose work tree is DIR, for the tests of a lock another
 # process holds: REF's own (refs/heads/x.lock) in files, the table
@@ -274,6 +279,7 @@ test_have_prereq () {
 	return 0
 }
 
+test "$(test_ref_format "$TRASH_DIRECTORY")" = files && test_set_prereq REFFILES
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON3
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 # memcheck cannot run programs built with AddressSanitizer (make sanitize).

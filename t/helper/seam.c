@@ -2,13 +2,20 @@
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
  * before the command first creates (or renames away) a file matching
- * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default a branch's
- * lock file, under refs/heads/ and ending in .lock: after everything was decided and
- * written and before the branch moves).  The test suite is then the
+ * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default the lock a
+ * branch's writer takes: the branch's own, under refs/heads/ and ending in
+ * .lock, or in a reftable repository the table stack's, which the git
+ * update-ref that moves the branch takes, LD_PRELOAD being inherited:
+ * after everything was decided and written and before the branch moves).  The test suite is then the
  * concurrent writer the compare-and-swap guards against.  The installed
  * programs have no such hook.
+ *
+ * The command finds the git-rolling-<cmd> program in $GIT_ROLLING_PID:
+ * where git writes the refs (reftable), the seam fires in the git
+ * update-ref that git rolling runs, whose $PPID is git rolling.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -19,11 +26,26 @@
 
 static int fired, seen;
 
+/* The first git-rolling-<cmd> the seam is loaded into names itself. */
+__attribute__((constructor)) static void name_rolling_pid(void)
+{
+	char pid[32];
+
+	if (getenv("GIT_ROLLING_PID") ||
+	    strncmp(program_invocation_short_name, "git-rolling-", strlen("git-rolling-")))
+		return;
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	setenv("GIT_ROLLING_PID", pid, 1);
+}
+
 static int is_seam_path(const char *path)
 {
 	const char *pattern = getenv("GIT_ROLLING_TEST_SEAM_PATH");
 
-	return !fnmatch(pattern && *pattern ? pattern : "*/refs/heads/*.lock", path, 0);
+	if (pattern && *pattern)
+		return !fnmatch(pattern, path, 0);
+	return !fnmatch("*/refs/heads/*.lock", path, 0) ||
+	       !fnmatch("*/reftable/tables.list.lock", path, 0);
 }
 
 static void before_open(const char *path, int flags)
