@@ -16,6 +16,7 @@
 #include "../lib/repo.h"
 #include "../lib/run-command.h"
 #include "../lib/branch-move.h"
+#include "../lib/worktree.h"
 
 static const char *const pull_usage[] = {
 	"git rolling pull [--[no-]signatures] [-q]\n"
@@ -188,6 +189,14 @@ static int cmd_pull(int argc, const char **argv)
 	if (rolling_repo_open(&repo) < 0)
 		die_last_error();
 	current = current_branch(repo);
+	/*
+	 * A pull or advance killed in this work tree is finished or undone
+	 * first, as advance does: its branch may be at the new tip already,
+	 * with the index and work tree half way, and "Already up to date"
+	 * would leave them so.
+	 */
+	if (rolling_worktree_recover(repo) < 0)
+		die_last_error();
 	upstream(&remote, &branch, repo, current, argv, argc);
 	if (git_reference_name_to_id(&local, repo, "HEAD") < 0)
 		die("your current branch '%s' does not have any commits yet", current);

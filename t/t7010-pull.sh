@@ -110,4 +110,31 @@ test_expect_success 'pull <remote> <branch> on a branch without upstream; no bra
 	grep "^usage: git rolling pull" err
 '
 
+# Killed after the branch moved, before the index was committed: the
+# intent file and index.lock are left, and the next pull finishes the
+# run first, as advance does, before it fetches.
+test_expect_success 'a pull killed after its branch moved is finished by the next pull' '
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" killed &&
+	git -C killed rolling init -q --follow origin/$BRANCH &&
+	git -C killed rolling pull -q &&
+	publish 19 &&
+	new=$(server_tip) &&
+	# the fetch, which pull runs, has the seam too: only pull is killed
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
+		GIT_ROLLING_TEST_SEAM_NTH=2 \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="if test \$PPID = \$GIT_ROLLING_PID; then kill -9 \$PPID; fi" \
+		git -C killed rolling pull -q &&
+	test "$(git -C killed rev-parse HEAD)" = "$new" &&
+	test_path_is_file killed/.git/ROLLING_ADVANCE &&
+	test_path_is_file killed/.git/index.lock &&
+	git -C killed rolling pull >out &&
+	grep "^Already up to date.$" out &&
+	test_path_is_missing killed/.git/ROLLING_ADVANCE &&
+	test_path_is_missing killed/.git/index.lock &&
+	test "$(git -C killed rev-parse HEAD)" = "$new" &&
+	git -C killed status --porcelain >status &&
+	test_must_be_empty status &&
+	git -C killed diff --quiet HEAD
+'
+
 test_done
