@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -134,6 +135,44 @@ static int take_lock(struct file_swap *s, int tries)
 	return -1;
 }
 
+/*
+ * Remove the directory at `path` if it holds nothing but directories
+ * that hold nothing, as git does where a ref is to go (refs.c,
+ * remove_empty_directories()): 0, or -1 with errno (ENOTEMPTY where a
+ * file, a ref, is below it).
+ */
+static int remove_empty_tree(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *entry;
+	struct stat st;
+	char *sub;
+	int err = 0, saved;
+
+	if (!dir)
+		return -1;
+	while (!err && (entry = readdir(dir))) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		if (asprintf(&sub, "%s/%s", path, entry->d_name) < 0) {
+			errno = ENOMEM;
+			err = -1;
+			break;
+		}
+		if (lstat(sub, &st) < 0)
+			err = -1;
+		else if (!S_ISDIR(st.st_mode))
+			err = -1, errno = ENOTEMPTY;
+		else
+			err = remove_empty_tree(sub);
+		free(sub);
+	}
+	saved = errno;
+	closedir(dir);
+	errno = saved;
+	return err ? err : rmdir(path);
+}
+
 static int lock_ref(struct tx *tx, struct tx_ref *r)
 {
 	const char *common = git_repository_commondir(tx->repo);
@@ -143,9 +182,12 @@ static int lock_ref(struct tx *tx, struct tx_ref *r)
 	if ((err = swap_init(&r->ref, common, r->u->refname)) < 0 ||
 	    (err = make_parents(tx, common, r->ref.path)) < 0)
 		return err;
-	if (!lstat(r->ref.path, &st) && S_ISDIR(st.st_mode))
-		return rolling_error("cannot update %s: there is a directory in its place"
-				     " ('%s': refs below it exist)", r->u->refname, r->ref.path);
+	if (!lstat(r->ref.path, &st) && S_ISDIR(st.st_mode) && remove_empty_tree(r->ref.path) < 0)
+		return errno == ENOTEMPTY || errno == EEXIST ?
+		       rolling_error("cannot update %s: there is a directory in its place"
+				     " ('%s': refs below it exist)", r->u->refname, r->ref.path) :
+		       rolling_error("cannot update %s: cannot remove the empty directory '%s'"
+				     " in its place: %s", r->u->refname, r->ref.path, strerror(errno));
 	if (!take_lock(&r->ref, LOCK_TRIES))
 		return 0;
 	if (errno == EEXIST)

@@ -402,4 +402,21 @@ test_expect_success 'fetch names what it cannot do' '
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null
 '
 
+# Where a ref goes there may be a directory: git removes it when it
+# holds only empty directories, and refuses when refs are below it.
+test_expect_success REFFILES 'empty directories where a ref goes are removed; refs below one are not' '
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" emptydirs &&
+	git -C emptydirs rolling init -q --follow origin/$BRANCH &&
+	mkdir -p emptydirs/.git/refs/rolling/verified/origin/$BRANCH/a/b &&
+	git -C emptydirs rolling fetch -q origin &&
+	test "$(git -C emptydirs rev-parse refs/rolling/verified/origin/$BRANCH)" = \
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" refsbelow &&
+	git -C refsbelow rolling init -q --follow origin/$BRANCH &&
+	git -C refsbelow update-ref refs/rolling/verified/origin/$BRANCH/kept HEAD &&
+	test_expect_code 128 git -C refsbelow rolling fetch -q origin 2>err &&
+	grep "^fatal: cannot update refs/rolling/verified/origin/$BRANCH: there is a directory in its place (.*: refs below it exist)" err &&
+	git -C refsbelow rev-parse refs/rolling/verified/origin/$BRANCH/kept
+'
+
 test_done
