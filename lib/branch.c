@@ -42,6 +42,13 @@ int rolling_branch_load(struct rolling_branch *b, git_repository *repo, const ch
 
 int rolling_branch_refname(struct strbuf *refname, const char *name)
 {
+	/*
+	 * What git check-ref-format --branch refuses beyond the rules of
+	 * every ref name, which init asks git: a hand-written
+	 * rolling.HEAD.policy must not make refs/heads/HEAD.
+	 */
+	if (!strcmp(name, "HEAD") || name[0] == '-')
+		return rolling_error("'%s' is not a valid branch name", name);
 	strbuf_addf(refname, "refs/heads/%s", name);
 	if (strbuf_oom(refname))
 		return rolling_error_nomem();

@@ -296,6 +296,28 @@ test_expect_success 'works in a bare repository, without touching anything else'
 	)
 '
 
+test_expect_success 'a configured branch named as git names no branch is refused' '
+	cd tree &&
+	test_when_finished "git config --remove-section rolling.HEAD" &&
+	test_when_finished "git config --remove-section rolling.-dash" &&
+	for name in HEAD -dash
+	do
+		git config rolling.$name.policy stable &&
+		for key in releasePattern mainlinePattern
+		do
+			git config rolling.$name.$key "$(git config rolling.linux-rolling-stable.$key)" ||
+			return 1
+		done || return 1
+	done &&
+	git update-ref refs/heads/-dash v6.2.1^{commit} &&
+	test_when_finished "git update-ref -d refs/heads/-dash" &&
+	test_expect_code 128 git rolling advance HEAD 2>err &&
+	grep "^fatal: .HEAD. is not a valid branch name" err &&
+	test_expect_code 128 git rolling advance -- -dash 2>err &&
+	grep "^fatal: .-dash. is not a valid branch name" err &&
+	test_must_fail git rev-parse --verify -q refs/heads/HEAD
+'
+
 test_expect_success 'usage' '
 	cd tree &&
 	test_expect_code 129 git rolling advance --frobnicate 2>err &&
