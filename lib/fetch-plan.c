@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fetch-plan.h"
+#include "git2-compat.h"
 #include "alloc.h"
 #include "branch.h"
 #include "config.h"
@@ -43,9 +44,47 @@ static int read_ref(git_oid *oid, git_repository *repo, const char *refname)
 	return 1;
 }
 
+/* Symbolic refs git follows before it reports a loop ("refs.c", SYMREF_MAXDEPTH). */
+#define SYMREF_MAX_DEPTH 5
+
+/*
+ * git fetch updates the ref a symbolic tracking ref names, not the
+ * symbolic ref itself: follow it the same way, so that the update goes
+ * where git's would.  *refname is replaced by the last name, which need
+ * not exist.
+ */
+static int follow_symbolic(char **refname, git_repository *repo)
+{
+	git_reference *ref;
+	char *target;
+	int depth, err;
+
+	for (depth = 0; depth <= SYMREF_MAX_DEPTH; depth++) {
+		if ((err = git_reference_lookup(&ref, repo, *refname)) == GIT_ENOTFOUND) {
+			git_error_clear();
+			return 0;
+		}
+		if (err < 0)
+			return rolling_git_error(err, "cannot read %s", *refname);
+		if (git_reference_type(ref) != GIT_REFERENCE_SYMBOLIC) {
+			git_reference_free(ref);
+			return 0;
+		}
+		target = strdup(git_reference_symbolic_target(ref));
+		git_reference_free(ref);
+		if (!target)
+			return rolling_error_nomem();
+		free(*refname);
+		*refname = target;
+	}
+	return rolling_error("%s: too many levels of symbolic refs", *refname);
+}
+
 static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, const char *remote,
 		       const char *branch)
 {
+	int err;
+
 	f->branch = branch;
 	if (!(f->name = format("%s/%s", remote, branch)) ||
 	    !(f->remote_ref = format("refs/heads/%s", branch)) ||
@@ -54,6 +93,8 @@ static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, con
 		return rolling_error_nomem();
 	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
 		return rolling_error("'%s' is not a valid branch name", branch);
+	if ((err = follow_symbolic(&f->tracking_ref, repo)) < 0)
+		return err;
 	if ((f->has_tracking = read_ref(&f->tracking, repo, f->tracking_ref)) < 0)
 		return f->has_tracking;
 	if ((f->has_verified = read_ref(&f->verified, repo, f->verified_ref)) < 0)

@@ -419,4 +419,19 @@ test_expect_success REFFILES 'empty directories where a ref goes are removed; re
 	git -C refsbelow rev-parse refs/rolling/verified/origin/$BRANCH/kept
 '
 
+# git fetch moves what a symbolic tracking ref names, and keeps it
+# symbolic.
+test_expect_success 'a symbolic tracking ref: its target moves, it stays symbolic' '
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" symbolic &&
+	git -C symbolic rolling init -q --follow origin/$BRANCH &&
+	git -C symbolic update-ref refs/remotes/origin/target refs/remotes/origin/$BRANCH~1 &&
+	git -C symbolic symbolic-ref refs/remotes/origin/$BRANCH refs/remotes/origin/target &&
+	git -C symbolic rolling fetch -q origin &&
+	test "$(git -C symbolic symbolic-ref refs/remotes/origin/$BRANCH)" = refs/remotes/origin/target &&
+	test "$(git -C symbolic rev-parse refs/remotes/origin/target)" = \
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
+	test "$(git -C symbolic rev-parse refs/rolling/verified/origin/$BRANCH)" = \
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
+'
+
 test_done
