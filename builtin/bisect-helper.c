@@ -376,6 +376,8 @@ static int bisect_run(struct helper *h, const struct tester *t)
 	free(args);
 	/* git bisect run does not end its last line. */
 	fputc('\n', h->progress);
+	/* It relayed the tester's output and commit subjects, raw. */
+	terminal_reset_after_child();
 	return status;
 }
 

@@ -152,7 +152,7 @@ static int cmd_fetch(int argc, const char **argv)
 	struct rolling_fetch_plan p;
 	git_repository *repo;
 	size_t i, failed;
-	int err;
+	int err, fetched;
 
 	argc = parse_options_or_usage(argc, argv, "fetch", options, fetch_usage);
 	if (argc < 1)
@@ -167,9 +167,11 @@ static int cmd_fetch(int argc, const char **argv)
 	 * One connection to the server: the tips and the tags together
 	 * (fetch-plan.h).  git's progress where git would show it.
 	 */
-	if (rolling_fetch_plan_read(&p) < 0 ||
-	    rolling_fetch_plan_fetch(&p, &q, !o.quiet && isatty(2)) < 0 ||
-	    rolling_fetch_plan_needed_tags(&p) < 0 || rolling_fetch_plan_add_tags(&p) < 0)
+	fetched = rolling_fetch_plan_read(&p) >= 0 &&
+		  rolling_fetch_plan_fetch(&p, &q, !o.quiet && isatty(2)) >= 0;
+	/* git relayed the server's text to the terminal, raw: ours comes after. */
+	terminal_reset_after_child();
+	if (!fetched || rolling_fetch_plan_needed_tags(&p) < 0 || rolling_fetch_plan_add_tags(&p) < 0)
 		die_last_error();
 	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");
 

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "text.h"
 #include "report.h"
 #include "../lib/quote.h"
@@ -40,4 +41,15 @@ void qvprintf(const char *fmt, va_list ap)
 		die("out of memory");
 	fwrite(quoted.buf, 1, quoted.len, stdout);
 	strbuf_release(&quoted);
+}
+
+void terminal_reset_after_child(void)
+{
+	static const char sgr_reset[] = "\033[m";
+
+	fflush(stdout);
+	if (isatty(1))
+		fputs(sgr_reset, stdout), fflush(stdout);
+	if (isatty(2))
+		fputs(sgr_reset, stderr);
 }

@@ -27,4 +27,14 @@ const char *qtext(const char *s);
  */
 void qvprintf(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
 
+/*
+ * After a child whose output reached the terminal raw (git fetch
+ * relaying a server's "remote:" text, git bisect relaying a commit
+ * subject): put back the terminal's character attributes (SGR 0) on
+ * stdout and on stderr where each is a terminal, so that nothing the
+ * child left set (ESC[8m conceals, a foreground the colour of the
+ * background) hides git rolling's own lines and verdict after it.
+ */
+void terminal_reset_after_child(void);
+
 #endif

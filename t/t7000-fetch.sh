@@ -434,4 +434,28 @@ test_expect_success 'a symbolic tracking ref: its target moves, it stays symboli
 		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)"
 '
 
+# What the server says reaches the terminal raw, through git, as git
+# prints it: an ESC[8m there must not conceal what fetch says after it.
+test_expect_success PERL,SCRIPT 'server text on the terminal cannot hide what fetch says after it' '
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" tty &&
+	git -C tty rolling init -q --follow origin/$BRANCH &&
+	cat >conceal <<-\EOF &&
+	#!/bin/sh
+	printf "remote: \033[8m" >&2
+	exec git-upload-pack "$@"
+	EOF
+	chmod +x conceal &&
+	git -C tty config remote.origin.uploadpack "\"$TRASH_DIRECTORY/conceal\"" &&
+	script -qec "git -C tty rolling fetch origin" /dev/null >typescript &&
+	grep -a "verified" typescript &&
+	# between the server'"'"'s ESC[8m and fetch'"'"'s first line, a reset
+	cat >reset-before-ours.pl <<-\EOF &&
+	local $/;
+	my $text = <STDIN>;
+	$text =~ /\e\[8m(.*?)origin\//s or exit 2;
+	exit($1 =~ /\e\[0?m/ ? 0 : 1);
+	EOF
+	perl reset-before-ours.pl <typescript
+'
+
 test_done

@@ -281,6 +281,9 @@ test_have_prereq () {
 
 test "$(test_ref_format "$TRASH_DIRECTORY")" = files && test_set_prereq REFFILES
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON3
+command -v perl >/dev/null 2>&1 && test_set_prereq PERL
+# script(1), util-linux's, runs a command on a terminal of its own
+command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 # memcheck cannot run programs built with AddressSanitizer (make sanitize).
 if command -v valgrind >/dev/null 2>&1 &&
