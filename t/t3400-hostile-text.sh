@@ -22,10 +22,11 @@ BRANCH=linux-rolling-stable
 # The hostile subject, as a printf format: its escapes are exactly what
 # the quoted output must show.  ESC [2K erases the line, CR returns to
 # its start to overwrite the "error:" with a fake "verified", backspaces
-# erase, \377\376 are not UTF-8, \342\200\256 is U+202E (right-to-left
-# override), \342\201\246 U+2066 (left-to-right isolate), \302\233
-# U+009B (a C1 control some terminals read as CSI).
-EVIL='Fix\033[2K\r\a\b\borigin/x: verified \377\376 \342\200\256evil\342\201\246 \302\233end'
+# erase, DEL (\177) is a control as well, \377\376 are not UTF-8,
+# \342\200\256 is U+202E (right-to-left override), \342\201\246 U+2066
+# (left-to-right isolate), \302\233 U+009B (a C1 control some terminals
+# read as CSI).
+EVIL='Fix\033[2K\r\a\b\b\177origin/x: verified \377\376 \342\200\256evil\342\201\246 \302\233end'
 # In a ref name: git refuses control characters and spaces there, not
 # the rest.
 # In the header of a tag object, where anything but a newline goes.
