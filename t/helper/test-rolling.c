@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "../../lib/commit-header.h"
 #include "../../lib/alloc.h"
 #include "../../lib/strbuf.h"
 #include "../../lib/pattern.h"
@@ -355,6 +356,32 @@ static int reftable_dump(const char *dir)
 	return 0;
 }
 
+/* What lib/commit-header.c reads of the raw commit on stdin. */
+static int commit_header(void)
+{
+	struct rolling_parent_pool pool = { 0 };
+	struct strbuf raw = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], chunk[4096];
+	unsigned parents, i;
+	git_time_t time;
+	size_t n;
+	int err;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		strbuf_add(&raw, chunk, n);
+	err = rolling_commit_header_read(&pool, &parents, &time, raw.buf, raw.len);
+	if (err < 0) {
+		printf("error: %s\n", rolling_last_error());
+	} else {
+		for (i = 0; i < parents; i++)
+			printf("parent %s\n", git_oid_tostr(hex, sizeof(hex), &pool.oids[i]));
+		printf("time %lld\n", (long long)time);
+	}
+	free(pool.oids);
+	strbuf_release(&raw);
+	return err < 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -383,9 +410,11 @@ int main(int argc, char **argv)
 		return show_refs(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "reftable"))
 		return reftable_dump(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "commit-header"))
+		return commit_header();
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" reftable <dir>)\n");
+		" reftable <dir> | commit-header)\n");
 	return 129;
 }
