@@ -174,6 +174,18 @@ test_expect_success 'an older release of the same series merged on top' '
 	grep "found v6.1.3: the version goes back$" err
 '
 
+# verify --since checks only the new steps, and fetch relies on it: a
+# step back within the series or to an older series is refused there too.
+test_expect_success '--since: a step back, in the series or across, is refused' '
+	cd tree &&
+	verify_fails back-version $(git rev-parse back-version) order \
+		--since $(git rev-parse back-version^1) &&
+	grep "found v6.1.3: the version goes back$" err &&
+	verify_fails back-series $(git rev-parse back-series) order \
+		--since $(git rev-parse back-series^1) &&
+	grep "found v6.0.5: the series goes back$" err
+'
+
 test_expect_success 'a chain whose base is not a release commit' '
 	cd tree &&
 	root=$(git commit-tree -m "Linux 6.1.3" v6.1.3^{tree}) &&
