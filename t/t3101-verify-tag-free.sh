@@ -101,6 +101,22 @@ no_mergetag () {
 	with_mergetag $1
 }
 
+# The tip, its genuine signed tag embedded, with the tree of the step
+# before it; or with a third parent.
+changed_tree () {
+	git cat-file commit $1 | sed "1s/^tree .*/tree $(git rev-parse $1^1^{tree})/" |
+	git hash-object -t commit -w --stdin
+}
+
+third_parent () {
+	git cat-file commit $1 |
+	awk -v extra="parent $(git rev-parse $1^1^1)" '
+		{ print }
+		/^parent / && ++n == 2 { print extra }
+	' |
+	git hash-object -t commit -w --stdin
+}
+
 test_expect_success 'a broken signature on the embedded tag fails, naming the merge' '
 	bad=$(forge broken broken_signature) &&
 	cd clone &&
@@ -164,6 +180,15 @@ test_expect_success 'a step without its tag cannot be proven from the branch' '
 	bad=$(forge bare no_mergetag) &&
 	cd clone &&
 	verify_fails bare $bad tag --signatures --since $(cat ../old)
+'
+
+# The embedded tag vouches for the release commit, never for what the
+# merge holds: its tree and its parents are checked as without it.
+test_expect_success 'a good embedded tag does not vouch for a changed tree or a third parent' '
+	bad=$(forge changed-tree changed_tree) &&
+	(cd clone && verify_fails changed-tree $bad tree --signatures --since $(cat ../old)) &&
+	bad=$(forge three-parents third_parent) &&
+	(cd clone && verify_fails three-parents $bad parents --signatures --since $(cat ../old))
 '
 
 test_done
