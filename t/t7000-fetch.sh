@@ -458,4 +458,22 @@ test_expect_success PERL,SCRIPT 'server text on the terminal cannot hide what fe
 	perl reset-before-ours.pl <typescript
 '
 
+# A fetch that fails after it made the directories of new refs removes
+# them again: nothing of it is left.
+test_expect_success REFFILES 'a failed fetch leaves no directory it made' '
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" dirs &&
+	git -C dirs rolling init -q --follow origin/$BRANCH &&
+	test_path_is_missing dirs/.git/refs/rolling &&
+	tag=$(git --git-dir=server.git log -1 --format=%s $BRANCH | sed "s/^Merge //") &&
+	: >"dirs/.git/refs/tags/$tag.lock" &&
+	test_expect_code 128 git -C dirs rolling fetch -q origin 2>err &&
+	grep "cannot lock ref .refs/tags/$tag." err &&
+	rm "dirs/.git/refs/tags/$tag.lock" &&
+	test_path_is_missing dirs/.git/refs/rolling &&
+	git -C dirs for-each-ref refs/tags refs/rolling >refs &&
+	test_must_be_empty refs &&
+	git -C dirs rolling fetch -q origin &&
+	test_path_is_dir dirs/.git/refs/rolling
+'
+
 test_done
