@@ -267,4 +267,24 @@ test_expect_success 'usage errors exit 129' '
 	grep -e "--\[no-\]signoff" out
 '
 
+# next-rc1 takes a series once mainline has tagged a later one and the
+# series has a release after its first: a scheme whose first releases
+# are X.Y.0 (CPython's) must wait for X.Y.1.
+test_expect_success 'next-rc1 waits for a point release where the first is X.Y.0' '
+	git init -q point &&
+	for tag in v1.0.0 v1.0.1 v1.1.0 v1.2.0-rc1
+	do
+		git -C point commit -q --allow-empty -m $tag &&
+		git -C point tag -a -m $tag $tag || return 1
+	done &&
+	git -C point rolling init --switch next-rc1 \
+		--release-pattern "v(?<major>[0-9]+)\.(?<minor>[0-9]+)\.(?<patch>[0-9]+)" \
+		--mainline-pattern "v(?<major>[0-9]+)\.(?<minor>[0-9]+)\.0-rc[0-9]+" rb >out &&
+	grep "^policy stable follows 1.0$" out &&
+	git -C point commit -q --allow-empty -m v1.1.1 &&
+	git -C point tag -a -m v1.1.1 v1.1.1 &&
+	git -C point rolling advance --dry-run --porcelain rb >plan &&
+	grep "v1.1.1" plan
+'
+
 test_done
