@@ -226,4 +226,28 @@ test_expect_success 'detection says how many of the version-like tags it reads' 
 	grep "^tags read as preset git (reads $read of $total version-like tags: " out
 '
 
+# The clear majority is two thirds of the version-like tags, at least:
+# at exactly two thirds the preset is taken, one tag more and it is not.
+test_expect_success 'two thirds exactly is a clear majority, one version-like tag more is not' '
+	cp -R linux third &&
+	cd third &&
+	git rolling init count >out &&
+	git branch -D -q count && git config --remove-section rolling.count &&
+	reads=$(sed -n "s/^tags read as preset linux (reads \([0-9]*\) of \([0-9]*\) .*/\1/p" out) &&
+	total=$(sed -n "s/^tags read as preset linux (reads \([0-9]*\) of \([0-9]*\) .*/\2/p" out) &&
+	edge=$((reads * 3 / 2)) &&
+	test $total -le $edge &&
+	n=$total &&
+	while test $n -lt $edge
+	do
+		n=$((n + 1)) &&
+		git tag junk-$n || return 1
+	done &&
+	git rolling init at-edge >out &&
+	grep "^tags read as preset linux (reads $reads of $edge version-like tags" out &&
+	git tag junk-0 &&
+	test_expect_code 128 git rolling init past-edge 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of $((edge + 1)) version-like tags" err
+'
+
 test_done
