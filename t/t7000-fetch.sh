@@ -476,4 +476,19 @@ test_expect_success REFFILES 'a failed fetch leaves no directory it made' '
 	test_path_is_dir dirs/.git/refs/rolling
 '
 
+# The release tags the steps need that the consumer has already (a
+# plain clone brings them all) are no tags to create: the fetch takes
+# them as they are.
+test_expect_success 'the tags the steps need, fetched by git already, are kept' '
+	git clone -q -b $BRANCH "file://$TRASH_DIRECTORY/server.git" tagged &&
+	git -C tagged rolling init -q --follow origin/$BRANCH &&
+	git -C tagged for-each-ref refs/tags >tags.before &&
+	git -C tagged rolling fetch origin >out &&
+	grep "^origin/$BRANCH: verified" out &&
+	test "$(git -C tagged rev-parse refs/rolling/verified/origin/$BRANCH)" = \
+		"$(git --git-dir=server.git rev-parse refs/heads/$BRANCH)" &&
+	git -C tagged for-each-ref refs/tags >tags.after &&
+	test_cmp tags.before tags.after
+'
+
 test_done
