@@ -515,7 +515,8 @@ static int write_refs(struct rolling_fetch_view *v, git_repository *repo,
 	else if (r.err)
 		err = r.err;
 	if (!err) {
-		qsort(r.refs, r.nr, sizeof(*r.refs), by_name);
+		if (r.nr)       /* a repository with no refs has no array */
+			qsort(r.refs, r.nr, sizeof(*r.refs), by_name);
 		if (!(err = write_packed_refs(v, &r)))
 			err = keep_names(v, &r);
 	}

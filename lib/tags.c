@@ -355,7 +355,8 @@ int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *pattern
 	git_odb_free(l.odb);
 	if (err < 0)
 		return err;
-	qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
+	if (tags->releases_nr)  /* as above: none may be no array */
+		qsort(tags->releases, tags->releases_nr, sizeof(*tags->releases), cmp_release);
 	drop_duplicates(tags);
 	free(tags->series);
 	tags->series = NULL;
