@@ -118,6 +118,41 @@ test_expect_success 'safe.bareRepository=explicit in the .git directory of a wor
 	fi
 '
 
+# A bare repository embedded in someone's work tree (test fixtures, a
+# submodule's git directory) names a gpg.program and carries a release
+# tag with a signature: verify --signatures would run that program.
+# Under "explicit" git refuses the repository; so must git rolling,
+# before it reads any of its configuration.
+test_expect_success 'safe.bareRepository=explicit: an embedded bare repository runs nothing of its own' '
+	git init -q outer &&
+	mkdir outer/fixtures &&
+	git clone -q --bare shapes outer/fixtures/embedded.git &&
+	embedded=outer/fixtures/embedded.git &&
+	git --git-dir=$embedded rolling init -q rs &&
+	tag=$(git --git-dir=$embedded tag --points-at rs | head -n 1) &&
+	test -n "$tag" &&
+	{
+		git --git-dir=$embedded cat-file tag $tag &&
+		printf -- "-----BEGIN PGP SIGNATURE-----\n\njunk\n-----END PGP SIGNATURE-----\n"
+	} >junk.tag &&
+	junk=$(git --git-dir=$embedded hash-object -t tag -w --stdin <junk.tag) &&
+	git --git-dir=$embedded update-ref refs/tags/$tag $junk &&
+	printf "#!/bin/sh\ntouch \"%s/gpg-ran\"\nexit 1\n" "$TRASH_DIRECTORY" >fake-gpg &&
+	chmod +x fake-gpg &&
+	git --git-dir=$embedded config gpg.program "$TRASH_DIRECTORY/fake-gpg" &&
+	# where git uses the repository, the program runs: the attack is real
+	(cd $embedded && git -c safe.bareRepository=all rolling verify --signatures rs \
+		>/dev/null 2>&1; :) &&
+	test_path_is_file gpg-ran &&
+	rm gpg-ran &&
+	(cd $embedded && test_expect_code 128 git -c safe.bareRepository=explicit rev-parse --git-dir) \
+		2>expect &&
+	(cd $embedded && test_expect_code 128 git -c safe.bareRepository=explicit rolling verify \
+		--signatures rs) 2>actual &&
+	test_cmp expect actual &&
+	test_path_is_missing gpg-ran
+'
+
 test_expect_success 'setup: a SHA-256 repository' '
 	git init -q --object-format=sha256 sha256 &&
 	test_commit -C sha256 one &&
