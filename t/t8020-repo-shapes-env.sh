@@ -63,6 +63,29 @@ test_expect_success 'GIT_DIR and GIT_WORK_TREE relative, from a subdirectory' '
 	)
 '
 
+# extensions.worktreeConfig: core.worktree in config.worktree, which
+# libgit2 before 1.8 does not read, relative to the git directory as git
+# reads it; from a subdirectory, where a path taken relative to the
+# current directory would be another.
+test_expect_success 'core.worktree relative, in config.worktree: the work tree git finds' '
+	git clone -q server cwt &&
+	mv cwt/.git cwt.git &&
+	git --git-dir=cwt.git config core.repositoryFormatVersion 1 &&
+	git --git-dir=cwt.git config extensions.worktreeConfig true &&
+	git --git-dir=cwt.git config --worktree core.worktree ../cwt &&
+	git --git-dir=cwt.git rolling init -q --at v6.0.2 linux-rolling-stable &&
+	week 14 --git-dir=cwt.git &&
+	(
+		GIT_DIR="$TRASH_DIRECTORY/cwt.git" &&
+		export GIT_DIR &&
+		git -C cwt checkout -q linux-rolling-stable &&
+		test "$(cd cwt/drivers && git rev-parse --show-toplevel)" = "$TRASH_DIRECTORY/cwt" &&
+		shape_like_git cwt/drivers
+	) &&
+	git --git-dir=cwt.git --work-tree=cwt status --porcelain >status &&
+	test_must_be_empty status
+'
+
 test_expect_success 'GIT_DIR alone: the current directory is the work tree, as for git' '
 	week 16 --git-dir=apart.git &&
 	(
