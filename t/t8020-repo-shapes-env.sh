@@ -86,6 +86,18 @@ test_expect_success 'core.worktree relative, in config.worktree: the work tree g
 	test_must_be_empty status
 '
 
+# Without extensions.worktreeConfig git reads no config.worktree: a
+# core.worktree there is nothing, for git and for git rolling.
+test_expect_success 'config.worktree without the extension is not read, as in git' '
+	git clone -q server noext &&
+	git -C noext rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C noext checkout -q linux-rolling-stable &&
+	printf "[core]\n\tworktree = %s/nowhere\n" "$TRASH_DIRECTORY" >noext/.git/config.worktree &&
+	test "$(git -C noext rev-parse --show-toplevel)" = "$TRASH_DIRECTORY/noext" &&
+	week 15 -C noext &&
+	shape_like_git noext
+'
+
 test_expect_success 'GIT_DIR alone: the current directory is the work tree, as for git' '
 	week 16 --git-dir=apart.git &&
 	(
