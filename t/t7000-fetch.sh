@@ -90,6 +90,14 @@ test_expect_success 'init --follow: more branches, and mistakes that change noth
 	echo three >expect &&
 	git -C scratch config --get-all rolling.remote.up/nested.branches >actual &&
 	test_cmp expect actual &&
+	# the longest remote name wins whatever the order of the configuration
+	git -C scratch config remote.down/nested.url "$TRASH_DIRECTORY/server.git" &&
+	git -C scratch config remote.down.url "$TRASH_DIRECTORY/server.git" &&
+	git -C scratch rolling init -q --follow down/nested/four &&
+	echo four >expect &&
+	git -C scratch config --get-all rolling.remote.down/nested.branches >actual &&
+	test_cmp expect actual &&
+	test_must_fail git -C scratch config rolling.remote.down.branches &&
 	test "$(git -C scratch config rolling.remote.up.signatures)" = true &&
 	git -C scratch config rolling.remote.up.releasePattern >actual &&
 	grep "?<major>" actual &&
@@ -462,6 +470,9 @@ test_expect_success PERL,SCRIPT 'server text on the terminal cannot hide what fe
 # them again: nothing of it is left.
 test_expect_success REFFILES 'a failed fetch leaves no directory it made' '
 	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" dirs &&
+	# whatever tags a git release'"'"'s clone brings: none, so that fetch needs them
+	git -C dirs for-each-ref --format="delete %(refname)" refs/tags |
+	git -C dirs update-ref --stdin &&
 	git -C dirs rolling init -q --follow origin/$BRANCH &&
 	test_path_is_missing dirs/.git/refs/rolling &&
 	tag=$(git --git-dir=server.git log -1 --format=%s $BRANCH | sed "s/^Merge //") &&
