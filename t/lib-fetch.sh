@@ -44,3 +44,14 @@ no_leftovers () {
 	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
 	test_must_be_empty leftovers
 }
+
+# counting_upload_pack: $TRASH_DIRECTORY/counting-upload-pack, a
+# remote.<name>.uploadpack that appends a line to "connections" for each
+# connection and runs git upload-pack; $COUNTING_UPLOAD_PACK names it as
+# the shell that runs it wants (the trash directory's name has spaces).
+COUNTING_UPLOAD_PACK="'$TRASH_DIRECTORY/counting-upload-pack'"
+counting_upload_pack () {
+	printf "#!/bin/sh\necho run >>\"%s/connections\"\nexec git upload-pack \"\$@\"\n" \
+		"$TRASH_DIRECTORY" >"$TRASH_DIRECTORY/counting-upload-pack" &&
+	chmod +x "$TRASH_DIRECTORY/counting-upload-pack"
+}

@@ -30,8 +30,6 @@ clone, replace refs, alternates, a --no-tags clone.
 BRANCH=linux-rolling-stable
 VERIFIED=refs/rolling/verified/origin/$BRANCH
 SERVER_URL="file://$TRASH_DIRECTORY/server.git"
-# Run by the shell: the trash directory'"'"'s name has spaces.
-COUNTING_UPLOAD_PACK="'$TRASH_DIRECTORY/counting-upload-pack'"
 
 # fetched REPO: its verified ref is the server's branch.
 fetched () {
@@ -95,9 +93,7 @@ tags_read_times () {
 }
 
 test_expect_success 'setup: a consumer with its refs packed and its objects in one pack' '
-	printf "#!/bin/sh\necho run >>\"%s/connections\"\nexec git upload-pack \"\$@\"\n" \
-		"$TRASH_DIRECTORY" >counting-upload-pack &&
-	chmod +x counting-upload-pack &&
+	counting_upload_pack &&
 	setup_upstream &&
 	publish 12 &&
 	git init -q consumer &&

@@ -17,8 +17,6 @@ refs as over any transport.
 
 BRANCH=linux-rolling-stable
 VERIFIED=refs/rolling/verified/origin/$BRANCH
-# Run by the shell: the trash directory'"'"'s name has spaces.
-COUNTING_UPLOAD_PACK="'$TRASH_DIRECTORY/counting-upload-pack'"
 
 # connections_were N: upload-pack ran N times since the last call.
 connections_were () {
@@ -44,9 +42,7 @@ series_of () {
 }
 
 test_expect_success 'setup: a server, an upload-pack that counts its runs' '
-	printf "#!/bin/sh\necho run >>\"%s/connections\"\nexec git upload-pack \"\$@\"\n" \
-		"$TRASH_DIRECTORY" >counting-upload-pack &&
-	chmod +x counting-upload-pack &&
+	counting_upload_pack &&
 	setup_upstream &&
 	publish 12 &&
 	for repo in consumer reference
