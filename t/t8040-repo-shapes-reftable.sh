@@ -418,6 +418,44 @@ test_expect_success REFTABLE 'a compare-and-swap lost to another git: nothing wr
 	no_loose_refs rt
 '
 
+# full_disk_sweep REPO STRIDE MAX GIT-ARGS...: run git GIT-ARGS in a copy
+# of REPO on the small file system filled to leave 0, STRIDE, 2 STRIDE,
+# ... pages (below MAX) until it succeeds.  Every failure names the full
+# disk and changes no ref and no table, and leaves no lock; there was at
+# least one, and the success warns of nothing but git's compaction after
+# the new table was in (the refs are written then).  The copy that
+# succeeded is $SMALL/repo.
+full_disk_sweep () {
+	fds_from=$1 fds_stride=$2 fds_max=$3 &&
+	shift 3 &&
+	refs_of "$fds_from" >refs.before &&
+	(cd "$fds_from/.git/reftable" && ls) >tables.before &&
+	fds_units=0 fds_failed=0 &&
+	while test $fds_units -lt $fds_max
+	do
+		rm -rf "$SMALL/repo" &&
+		cp -a "$fds_from" "$SMALL/repo" &&
+		small_fs_leave $((fds_units * small_fs_page)) &&
+		if git -C "$SMALL/repo" "$@" 2>err
+		then
+			small_fs_unfill &&
+			break
+		fi &&
+		small_fs_unfill &&
+		fds_failed=$((fds_failed + 1)) &&
+		{ grep -i "no space left on device\\|out of diskspace" err || { cat err; false; }; } &&
+		refs_of "$SMALL/repo" >refs.after &&
+		test_cmp refs.before refs.after &&
+		(cd "$SMALL/repo/.git/reftable" && ls) >tables.after &&
+		test_cmp tables.before tables.after &&
+		test_path_is_missing "$SMALL/repo/.git/reftable/tables.list.lock" &&
+		fds_units=$((fds_units + fds_stride)) || return 1
+	done &&
+	test $fds_failed -gt 0 &&
+	echo "$fds_failed failures before git $* went through" &&
+	! grep -v "^warning: the refs were written, then git update-ref failed: " err
+}
+
 # Each run on a copy of the twin on a small tmpfs filled to leave 0, 1,
 # 2, ... pages, until it succeeds: every failure changes no ref and
 # leaves no table or lock behind.
@@ -428,33 +466,8 @@ test_expect_success REFTABLE,SMALL_FS 'a full disk: advance writes all or nothin
 	want=$(git -C files rev-parse linux-rolling-stable) &&
 	old=$(git -C rt rev-parse linux-rolling-stable) &&
 	test "$want" != "$old" &&
-	refs_of rt >refs.before &&
-	(cd rt/.git/reftable && ls) >tables.before &&
 	small_fs_mount tmpfs 8m &&
-	units=0 failed=0 &&
-	while test $units -lt 64
-	do
-		rm -rf "$SMALL/repo" &&
-		cp -a rt "$SMALL/repo" &&
-		small_fs_leave $((units * small_fs_page)) &&
-		if git -C "$SMALL/repo" rolling advance -q linux-rolling-stable 2>err
-		then
-			small_fs_unfill &&
-			break
-		fi &&
-		small_fs_unfill &&
-		failed=$((failed + 1)) &&
-		{ grep -i "no space left on device\\|out of diskspace" err || { cat err; false; }; } &&
-		refs_of "$SMALL/repo" >refs.after &&
-		test_cmp refs.before refs.after &&
-		(cd "$SMALL/repo/.git/reftable" && ls) >tables.after &&
-		test_cmp tables.before tables.after &&
-		units=$((units + 1)) || return 1
-	done &&
-	test $failed -gt 0 &&
-	# git may fail to compact the stack once the new table is in: the
-	# refs are written, and only a warning says what git said.
-	! grep -v "^warning: the refs were written, then git update-ref failed: " err &&
+	full_disk_sweep rt 1 64 rolling advance -q linux-rolling-stable &&
 	test "$(git -C "$SMALL/repo" rev-parse linux-rolling-stable)" = "$want" &&
 	no_loose_refs "$SMALL/repo" &&
 	small_fs_umount
@@ -469,34 +482,12 @@ test_expect_success REFTABLE,SMALL_FS 'a full disk: fetch writes all or nothing'
 	git --git-dir=rt.git fetch -q "$TRASH_DIRECTORY/tree" "+refs/tags/*:refs/tags/*" &&
 	git --git-dir=rt.git rolling advance -q &&
 	want=$(git --git-dir=rt.git rev-parse linux-rolling-stable) &&
-	refs_of rt-consumer >refs.before &&
 	small_fs_mount tmpfs 16m &&
-	units=0 failed=0 &&
-	while test $units -lt 400
-	do
-		rm -rf "$SMALL/repo" &&
-		cp -a rt-consumer "$SMALL/repo" &&
-		small_fs_leave $((units * small_fs_page)) &&
-		if git -C "$SMALL/repo" rolling fetch -q origin 2>err
-		then
-			small_fs_unfill &&
-			break
-		fi &&
-		small_fs_unfill &&
-		failed=$((failed + 1)) &&
-		{ grep -i "no space left on device\\|out of diskspace" err || { cat err; false; }; } &&
-		refs_of "$SMALL/repo" >refs.after &&
-		test_cmp refs.before refs.after &&
-		test_path_is_missing "$SMALL/repo/.git/reftable/tables.list.lock" &&
-		units=$((units + 2)) || return 1
-	done &&
-	test $failed -gt 0 &&
-	! grep -v "^warning: the refs were written, then git update-ref failed: " err &&
+	full_disk_sweep rt-consumer 2 400 rolling fetch -q origin &&
 	test "$(git -C "$SMALL/repo" rev-parse refs/rolling/verified/origin/linux-rolling-stable)" = "$want" &&
 	test "$(git -C "$SMALL/repo" rev-parse refs/remotes/origin/linux-rolling-stable)" = "$want" &&
 	git -C "$SMALL/repo" rolling verify -q origin/linux-rolling-stable &&
 	no_loose_refs "$SMALL/repo" &&
-	echo "$failed failures before the fetch went through" &&
 	small_fs_umount
 '
 
