@@ -441,7 +441,10 @@ static const char *tip_name(const struct rolling_fetch_branch *f)
 
 /*
  * The updates, with messages[i] for branch i and messages[nr] for the
- * tags, and tag_refs[i] the ref of needed tag i.
+ * tags, and tag_refs[i] the ref of needed tag i.  The tags come first and
+ * the verified ref of each branch last: the commit renames in this order,
+ * so a run killed in its renames never leaves a verified ref whose tags
+ * are missing, and the next fetch plans them again.
  */
 static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update *updates,
 			size_t *nr, char **messages, char **tag_refs)
@@ -450,18 +453,6 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 
 	if (!(messages[p->nr] = format("rolling fetch %s: release tag", p->remote)))
 		return rolling_error_nomem();
-	for (i = 0; i < p->nr; i++) {
-		struct rolling_fetch_branch *f = &p->branches[i];
-
-		if (!(messages[i] = format("rolling fetch %s: %s %s", p->remote,
-					   f->rewound ? "rewound, verified in full, at" : "verified",
-					   tip_name(f))))
-			return rolling_error_nomem();
-		add_update(updates, nr, f->tracking_ref, &f->tip, f->has_tracking, &f->tracking,
-			   messages[i]);
-		add_update(updates, nr, f->verified_ref, &f->tip, f->has_verified, &f->verified,
-			   messages[i]);
-	}
 	for (i = 0; i < p->needed_nr; i++) {
 		git_oid now;
 		int has;
@@ -475,6 +466,18 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 			continue;
 		add_update(updates, nr, tag_refs[i], &p->needed[i].target, 0, NULL,
 			   messages[p->nr]);
+	}
+	for (i = 0; i < p->nr; i++) {
+		struct rolling_fetch_branch *f = &p->branches[i];
+
+		if (!(messages[i] = format("rolling fetch %s: %s %s", p->remote,
+					   f->rewound ? "rewound, verified in full, at" : "verified",
+					   tip_name(f))))
+			return rolling_error_nomem();
+		add_update(updates, nr, f->tracking_ref, &f->tip, f->has_tracking, &f->tracking,
+			   messages[i]);
+		add_update(updates, nr, f->verified_ref, &f->tip, f->has_verified, &f->verified,
+			   messages[i]);
 	}
 	return 0;
 }

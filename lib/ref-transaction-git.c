@@ -39,22 +39,32 @@ static size_t common_head(const char **list, size_t nr)
 	return len >= 2 ? len : 0;
 }
 
+static int is_tag(const char *refname)
+{
+	return !strncmp(refname, "refs/tags/", strlen("refs/tags/"));
+}
+
 char *rolling_ref_transaction_message(const struct rolling_ref_update *updates, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char **list;
 	size_t all = 0, distinct = 0, i, j, head;
+	int pass;
 
 	for (i = 0; i < nr; i++)
 		all += updates[i].moves_nr ? updates[i].moves_nr : 1;
 	if (!(list = calloc(all ? all : 1, sizeof(*list))))
 		return NULL;
-	for (i = 0; i < nr; i++) {
-		if (!updates[i].moves_nr)
-			add_message(&list, &distinct, updates[i].message);
-		for (j = 0; j < updates[i].moves_nr; j++)
-			add_message(&list, &distinct, updates[i].moves[j].message);
-	}
+	/* The branches' first, the tags' after: whatever order the refs are written in. */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < nr; i++) {
+			if (is_tag(updates[i].refname) != pass)
+				continue;
+			if (!updates[i].moves_nr)
+				add_message(&list, &distinct, updates[i].message);
+			for (j = 0; j < updates[i].moves_nr; j++)
+				add_message(&list, &distinct, updates[i].moves[j].message);
+		}
 	head = distinct ? common_head(list, distinct) : 0;
 	strbuf_add(&sb, distinct ? list[0] : "", head);
 	for (i = 0; i < distinct; i++)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "ref-transaction.h"
 #include "ref-transaction-git.h"
+#include "ref-journal.h"
 #include "repo-format.h"
 #include "alloc.h"
 #include "error.h"
@@ -37,18 +38,34 @@ struct file_swap {
 	int renamed;     /* the lock became the file */
 };
 
+/*
+ * A reflog, appended to as git appends to it: under the lock of its ref
+ * (HEAD's under HEAD.lock), so that no other writer's line is lost, and
+ * cut back to its old size to undo.
+ */
+struct log_append {
+	char *path;      /* NULL: no reflog is written */
+	off_t old_size;
+	int existed;
+	int written;     /* lines were appended, perhaps in part */
+};
+
 struct tx_ref {
 	const struct rolling_ref_update *u;
-	struct file_swap ref, log;   /* log.path NULL: no reflog is written */
+	struct file_swap ref;
+	struct log_append log;
 };
 
 struct tx {
 	git_repository *repo;
 	struct tx_ref *refs;
 	size_t nr;
-	struct file_swap head_log;   /* path NULL unless HEAD names a ref that moves */
+	/* When HEAD names a ref that moves: HEAD.lock, taken as git takes it, and logs/HEAD */
+	struct file_swap head_lock;
+	struct log_append head_log;
 	const struct tx_ref *head_ref;
 	git_signature *who;
+	struct rolling_ref_journal journal;
 	char **dirs;                 /* directories this transaction created */
 	size_t dirs_nr, dirs_alloc;
 };
@@ -173,14 +190,14 @@ static int remove_empty_tree(const char *path)
 	return err ? err : rmdir(path);
 }
 
-static int lock_ref(struct tx *tx, struct tx_ref *r)
+/* 0 with the lock taken, 1 when another holds it after `tries`, or an error. */
+static int lock_ref(struct tx *tx, struct tx_ref *r, int tries)
 {
 	const char *common = git_repository_commondir(tx->repo);
 	struct stat st;
 	int err;
 
-	if ((err = swap_init(&r->ref, common, r->u->refname)) < 0 ||
-	    (err = make_parents(tx, common, r->ref.path)) < 0)
+	if ((err = make_parents(tx, common, r->ref.path)) < 0)
 		return err;
 	if (!lstat(r->ref.path, &st) && S_ISDIR(st.st_mode) && remove_empty_tree(r->ref.path) < 0)
 		return errno == ENOTEMPTY || errno == EEXIST ?
@@ -188,15 +205,59 @@ static int lock_ref(struct tx *tx, struct tx_ref *r)
 				     " ('%s': refs below it exist)", r->u->refname, r->ref.path) :
 		       rolling_error("cannot update %s: cannot remove the empty directory '%s'"
 				     " in its place: %s", r->u->refname, r->ref.path, strerror(errno));
-	if (!take_lock(&r->ref, LOCK_TRIES))
+	if (!take_lock(&r->ref, tries))
 		return 0;
 	if (errno == EEXIST)
-		return rolling_error("cannot lock ref '%s': '%s' exists\n"
-				     "another git process seems to be running in this"
-				     " repository; if none is, one crashed earlier: remove"
-				     " the file and try again", r->u->refname, r->ref.lock);
+		return 1;
 	return rolling_error("cannot lock ref '%s': cannot create '%s': %s", r->u->refname,
 			     r->ref.lock, strerror(errno));
+}
+
+/*
+ * Every ref locked, or an error.  Locks another writer holds are waited
+ * for a little (the first) and then named all at once: a run killed in
+ * its renames leaves several, and each is to be removed by hand, as git
+ * asks.
+ */
+static int lock_refs(struct tx *tx)
+{
+	const char *common = git_repository_commondir(tx->repo);
+	struct strbuf held = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 2];
+	size_t i, nr_held = 0;
+	int err = 0;
+
+	for (i = 0; i < tx->nr; i++)
+		if ((err = swap_init(&tx->refs[i].ref, common, tx->refs[i].u->refname)) < 0)
+			return err;
+	for (i = 0; i < tx->nr && err >= 0; i++) {
+		struct tx_ref *r = &tx->refs[i];
+
+		if ((err = lock_ref(tx, r, nr_held ? 1 : LOCK_TRIES)) == 1) {
+			strbuf_addf(&held, "%scannot lock ref '%s': '%s' exists",
+				    nr_held++ ? "\n" : "", r->u->refname, r->ref.lock);
+			err = 0;
+		}
+	}
+	if (err >= 0 && nr_held)
+		err = strbuf_oom(&held) ? rolling_error_nomem() :
+		      rolling_error("%s\nanother git process seems to be running in this"
+				    " repository; if none is, one crashed earlier: remove"
+				    " the file%s and try again", held.buf, nr_held > 1 ? "s" : "");
+	strbuf_release(&held);
+	if (err < 0)
+		return err;
+	/*
+	 * Each lock in the journal once it is ours (a run killed before
+	 * this leaves locks git names, as it names any): whoever finds
+	 * them after a crash knows whose they are.
+	 */
+	for (i = 0; i < tx->nr; i++) {
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &tx->refs[i].u->new_oid);
+		strcat(hex, "\n");
+		rolling_ref_journal_lock(&tx->journal, tx->refs[i].ref.lock, hex);
+	}
+	return rolling_ref_journal_write(&tx->journal, common);
 }
 
 static int check_old(git_repository *repo, const struct rolling_ref_update *u)
@@ -317,50 +378,60 @@ static void add_log_lines(struct strbuf *sb, const git_signature *who,
 	}
 }
 
-/* Copy `from` (the old reflog) into the lock. */
-static int copy_into(int to, const char *from, int *had_file)
+/*
+ * Append the lines of `u` to the reflog, creating it (its directories
+ * were made in prepare).  Nobody else appends to it meanwhile: git
+ * writes a reflog only under the lock of its ref, which is ours.
+ */
+static int log_append(struct log_append *l, const git_signature *who,
+		      const struct rolling_ref_update *u)
 {
-	int fd = open(from, O_RDONLY | O_CLOEXEC);
+	struct strbuf lines = STRBUF_INIT;
+	struct stat st;
+	int fd, err = 0;
 
-	*had_file = fd >= 0;
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (rolling_copy_fd(to, fd) < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
+	if (!l->path)
+		return 0;
+	add_log_lines(&lines, who, u);
+	if (strbuf_oom(&lines))
+		return rolling_error_nomem();
+	fd = open(l->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	l->existed = fd >= 0;
+	if (fd < 0 && errno == ENOENT)
+		fd = open(l->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		err = rolling_error("cannot update %s: cannot open '%s': %s", u->refname,
+				    l->path, strerror(errno));
+		goto out;
 	}
-	close(fd);
+	l->old_size = st.st_size;
+	l->written = 1;
+	if (rolling_write_all(fd, lines.buf, lines.len) < 0 || close(fd) < 0)
+		err = rolling_error("cannot update %s: cannot write '%s': %s", u->refname,
+				    l->path, strerror(errno));
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&lines);
+	return err;
+}
+
+/* 0 when the reflog is as it was before log_append(). */
+static int log_undo(struct log_append *l)
+{
+	if (!l->written)
+		return 0;
+	if (l->existed ? truncate(l->path, l->old_size) < 0 : unlink(l->path) < 0)
+		return -1;
+	l->written = 0;
 	return 0;
 }
 
-/*
- * The reflog's new content in its lock.  The ref's lock is ours, and git
- * writes a reflog only under the lock of its ref: a lock of the reflog
- * left now was left by a process that died.
- */
-static int write_log(struct tx *tx, struct file_swap *s, const char *base,
-		     const struct rolling_ref_update *u)
+static void log_release(struct log_append *l)
 {
-	struct strbuf lines = STRBUF_INIT;
-	int err;
-
-	if ((err = make_parents(tx, base, s->path)) < 0)
-		return err;
-	if (take_lock(s, 1) < 0 && (errno != EEXIST || unlink(s->lock) < 0 || take_lock(s, 1) < 0))
-		return rolling_error("cannot update %s: cannot create '%s': %s",
-				     u->refname, s->lock, strerror(errno));
-	add_log_lines(&lines, tx->who, u);
-	if (strbuf_oom(&lines)) {
-		strbuf_release(&lines);
-		return rolling_error_nomem();
-	}
-	err = copy_into(s->fd, s->path, &s->had_file) < 0 ||
-	      rolling_write_all(s->fd, lines.buf, lines.len) < 0;
-	strbuf_release(&lines);
-	return finish_lock(s, err, u->refname);
+	free(l->path);
+	memset(l, 0, sizeof(*l));
 }
 
 /* The file that is replaced, kept under a second name to be put back. */
@@ -409,36 +480,76 @@ static int signature(git_signature **who, git_repository *repo)
 	return 0;
 }
 
+static int head_lock_text(char **text, const char *refname)
+{
+	if (asprintf(text, "ref: %s\n", refname) < 0) {
+		*text = NULL;
+		return rolling_error_nomem();
+	}
+	return 0;
+}
+
+/* The reflog at `path` is appended to before `lock` is renamed. */
+static void journal_log(struct tx *tx, const char *path, const char *lock)
+{
+	struct stat st;
+
+	rolling_ref_journal_log(&tx->journal, path, stat(path, &st) < 0 ? -1 : st.st_size, lock);
+}
+
+/* Where each reflog goes, its directories made; HEAD locked when it moves. */
 static int prepare_logs(struct tx *tx)
 {
 	const char *common = git_repository_commondir(tx->repo);
-	struct strbuf dir = STRBUF_INIT;
+	const char *git_dir = git_repository_path(tx->repo);
+	char *text;
 	size_t i;
-	int err;
+	int err = 0;
 
-	strbuf_addf(&dir, "%slogs/", common);
-	if (strbuf_oom(&dir))
-		return rolling_error_nomem();
-	for (i = 0, err = 0; i < tx->nr && !err; i++) {
+	for (i = 0; i < tx->nr && !err; i++) {
 		struct tx_ref *r = &tx->refs[i];
+		char *path;
 
-		if ((err = swap_init(&r->log, dir.buf, r->u->refname)) < 0)
-			break;
-		if (!wants_log(tx->repo, r->u->refname, r->log.path)) {
-			swap_release(&r->log);
-			continue;
+		if (asprintf(&path, "%slogs/%s", common, r->u->refname) < 0)
+			return rolling_error_nomem();
+		if (wants_log(tx->repo, r->u->refname, path)) {
+			r->log.path = path;
+			journal_log(tx, path, r->ref.lock);
+			err = make_parents(tx, common, path);
+		} else {
+			free(path);
 		}
-		if ((err = write_log(tx, &r->log, common, r->u)) < 0)
-			break;
-		if (!tx->head_ref && is_head_of(tx->repo, r->u->refname))
+		if (!err && !tx->head_ref && is_head_of(tx->repo, r->u->refname))
 			tx->head_ref = r;
 	}
-	strbuf_release(&dir);
 	if (err || !tx->head_ref)
 		return err;
-	if ((err = swap_init(&tx->head_log, git_repository_path(tx->repo), "logs/HEAD")) < 0)
+	/* git locks HEAD to write its reflog line (refs/files-backend.c, split_head_update) */
+	if ((err = swap_init(&tx->head_lock, git_dir, "HEAD")) < 0)
 		return err;
-	return write_log(tx, &tx->head_log, git_repository_path(tx->repo), tx->head_ref->u);
+	if (take_lock(&tx->head_lock, LOCK_TRIES) < 0)
+		return errno == EEXIST ?
+		       rolling_error("cannot lock ref 'HEAD': '%s' exists\n"
+				     "another git process seems to be running in this"
+				     " repository; if none is, one crashed earlier: remove"
+				     " the file and try again", tx->head_lock.lock) :
+		       rolling_error("cannot lock ref 'HEAD': cannot create '%s': %s",
+				     tx->head_lock.lock, strerror(errno));
+	/* What HEAD holds: harmless if renamed, and how a sweep knows the lock is ours. */
+	if ((err = head_lock_text(&text, tx->head_ref->u->refname)) < 0)
+		return err;
+	rolling_ref_journal_lock(&tx->journal, tx->head_lock.lock, text);
+	err = finish_lock(&tx->head_lock, rolling_write_all(tx->head_lock.fd, text, strlen(text)) < 0,
+			  "HEAD");
+	free(text);
+	if (err < 0)
+		return err;
+	if (asprintf(&tx->head_log.path, "%slogs/HEAD", git_dir) < 0) {
+		tx->head_log.path = NULL;
+		return rolling_error_nomem();
+	}
+	journal_log(tx, tx->head_log.path, tx->head_ref->ref.lock);
+	return make_parents(tx, git_dir, tx->head_log.path);
 }
 
 static int write_new(struct tx *tx)
@@ -449,13 +560,14 @@ static int write_new(struct tx *tx)
 	for (i = 0; i < tx->nr; i++)
 		if ((err = write_ref(&tx->refs[i])) < 0)
 			return err;
-	if ((err = signature(&tx->who, tx->repo)) < 0 || (err = prepare_logs(tx)) < 0)
+	if ((err = signature(&tx->who, tx->repo)) < 0 || (err = prepare_logs(tx)) < 0 ||
+	    (err = rolling_ref_journal_write(&tx->journal,
+					     git_repository_commondir(tx->repo))) < 0)
 		return err;
 	for (i = 0; i < tx->nr; i++)
-		if ((err = keep_old(&tx->refs[i].ref, tx->refs[i].u->refname)) < 0 ||
-		    (err = keep_old(&tx->refs[i].log, tx->refs[i].u->refname)) < 0)
+		if ((err = keep_old(&tx->refs[i].ref, tx->refs[i].u->refname)) < 0)
 			return err;
-	return tx->head_ref ? keep_old(&tx->head_log, tx->head_ref->u->refname) : 0;
+	return 0;
 }
 
 static int prepare(struct tx *tx)
@@ -463,9 +575,8 @@ static int prepare(struct tx *tx)
 	size_t i;
 	int err;
 
-	for (i = 0; i < tx->nr; i++)
-		if ((err = lock_ref(tx, &tx->refs[i])) < 0)
-			return err;
+	if ((err = lock_refs(tx)) < 0)
+		return err;
 	/* Under the locks nobody else can move them: compare, then write. */
 	for (i = 0; i < tx->nr; i++)
 		if ((err = check_old(tx->repo, tx->refs[i].u)) < 0)
@@ -499,9 +610,9 @@ static int swap_undo(struct file_swap *s)
 }
 
 /*
- * Put back what was renamed; name what could not be.  A ref that stays
- * moved keeps the reflog line that records the move, and so does HEAD's
- * reflog: a ref and its reflogs always agree.
+ * Put back what was renamed and cut what was appended; name what could
+ * not be.  A ref that stays moved keeps the reflog line that records the
+ * move, and so does HEAD's reflog: a ref and its reflogs always agree.
  */
 static int roll_back(struct tx *tx)
 {
@@ -513,15 +624,17 @@ static int roll_back(struct tx *tx)
 	while (i--) {
 		struct tx_ref *r = &tx->refs[i];
 
-		if (swap_undo(&r->ref) < 0)
+		if (swap_undo(&r->ref) < 0) {
 			strbuf_addf(&left, "\n\t%s moved", r->u->refname);
-		else if (swap_undo(&r->log) < 0)
+			continue;
+		}
+		if (log_undo(&r->log) < 0)
 			strbuf_addf(&left, "\n\tthe reflog of %s records a move that did not"
 				    " happen", r->u->refname);
+		if (r == tx->head_ref && log_undo(&tx->head_log) < 0)
+			strbuf_addf(&left, "\n\tthe reflog of HEAD records a move of %s that did"
+				    " not happen", r->u->refname);
 	}
-	if (tx->head_ref && !tx->head_ref->ref.renamed && swap_undo(&tx->head_log) < 0)
-		strbuf_addf(&left, "\n\tthe reflog of HEAD records a move of %s that did not"
-			    " happen", tx->head_ref->u->refname);
 	if (!left.len)
 		return 0;
 	why = rolling_error_take();
@@ -533,16 +646,20 @@ static int roll_back(struct tx *tx)
 	return err;
 }
 
+/* Ref by ref as git commits: its reflog lines (and HEAD's), then the rename. */
 static int commit(struct tx *tx)
 {
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < tx->nr && !err; i++)
-		if ((err = swap_commit(&tx->refs[i].log, tx->refs[i].u->refname)) >= 0)
-			err = swap_commit(&tx->refs[i].ref, tx->refs[i].u->refname);
-	if (!err && tx->head_ref)
-		err = swap_commit(&tx->head_log, tx->head_ref->u->refname);
+	for (i = 0; i < tx->nr && !err; i++) {
+		struct tx_ref *r = &tx->refs[i];
+
+		if ((err = log_append(&r->log, tx->who, r->u)) < 0 ||
+		    (r == tx->head_ref && (err = log_append(&tx->head_log, tx->who, r->u)) < 0))
+			break;
+		err = swap_commit(&r->ref, r->u->refname);
+	}
 	if (err < 0 && roll_back(tx) < 0)
 		return ROLLING_EPARTIAL;
 	return err;
@@ -553,10 +670,11 @@ static void tx_release(struct tx *tx, int failed)
 	size_t i;
 
 	for (i = 0; i < tx->nr; i++) {
-		swap_release(&tx->refs[i].log);
+		log_release(&tx->refs[i].log);
 		swap_release(&tx->refs[i].ref);
 	}
-	swap_release(&tx->head_log);
+	log_release(&tx->head_log);
+	swap_release(&tx->head_lock);
 	/* Only empty ones go; deepest first. */
 	for (i = tx->dirs_nr; i--; ) {
 		if (failed)
@@ -566,6 +684,13 @@ static void tx_release(struct tx *tx, int failed)
 	free(tx->dirs);
 	free(tx->refs);
 	git_signature_free(tx->who);
+	rolling_ref_journal_release(&tx->journal);
+}
+
+void rolling_ref_transaction_sweep(git_repository *repo)
+{
+	if (!rolling_repo_is_reftable(repo))
+		rolling_ref_journal_sweep(git_repository_commondir(repo));
 }
 
 int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
@@ -578,17 +703,20 @@ int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_updat
 	/* Never a loose ref file beside a table stack: git writes those. */
 	if (rolling_repo_is_reftable(repo))
 		return rolling_ref_transaction_git(repo, updates, nr);
-	memset(&tx, 0, sizeof(tx));
-	tx.repo = repo;
-	tx.head_log.fd = -1;
 	if (!nr)
 		return 0;
+	memset(&tx, 0, sizeof(tx));
+	tx.repo = repo;
+	tx.head_lock.fd = -1;
+	tx.journal.fd = -1;
+	tx.journal.records = (struct strbuf)STRBUF_INIT;
+	rolling_ref_transaction_sweep(repo);
 	if (!(tx.refs = calloc(nr, sizeof(*tx.refs))))
 		return rolling_error_nomem();
 	tx.nr = nr;
 	for (i = 0; i < nr; i++) {
 		tx.refs[i].u = &updates[i];
-		tx.refs[i].ref.fd = tx.refs[i].log.fd = -1;
+		tx.refs[i].ref.fd = -1;
 	}
 	if ((err = prepare(&tx)) >= 0)
 		err = commit(&tx);

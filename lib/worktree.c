@@ -955,6 +955,8 @@ static int recover_dead(git_repository *repo, const char *gitdir, const char *in
 
 	if (!in->index_locked)
 		return 0;       /* it had changed nothing */
+	/* Its ref transaction's locks, and reflog lines of a move it did not make */
+	rolling_ref_transaction_sweep(repo);
 	remove_own_ref_lock(repo, in);
 	if (git_reference_name_to_id(&now, repo, in->refname) < 0)
 		return rolling_git_error(-1, "cannot read %s", in->refname);

@@ -56,6 +56,62 @@ test_expect_success 'a held index lock: nothing is touched, the lock is named' '
 	consistent $tag
 '
 
+test_expect_success REFFILES 'HEAD locked by another git: refused as git commit refuses; the lock stays' '
+	cd tree &&
+	tag=$(add_release "echo head-lock >head-lock-file") &&
+	state ../before &&
+	cp .git/logs/HEAD ../head-log &&
+	echo "ref: refs/heads/linux-rolling-stable" >.git/HEAD.lock &&
+	test_must_fail git commit -q --allow-empty -m "another commit" 2>../git-err &&
+	grep "cannot lock ref .HEAD." ../git-err &&
+	test_expect_code 128 git rolling advance 2>../err &&
+	grep "^fatal: cannot lock ref .HEAD.: .$(pwd -P)/.git/HEAD.lock. exists$" ../err &&
+	grep "remove the file and try again" ../err &&
+	test_path_is_file .git/HEAD.lock &&
+	test_path_is_missing head-lock-file &&
+	state ../after &&
+	test_cmp ../before ../after &&
+	test_cmp ../head-log .git/logs/HEAD &&
+	rm .git/HEAD.lock &&
+	git rolling advance -q &&
+	consistent $tag
+'
+
+test_expect_success REFFILES 'a lock of the HEAD reflog is not ours to remove' '
+	cd tree &&
+	tag=$(add_release "echo log-lock >log-lock-file") &&
+	echo "another writer" >.git/logs/HEAD.lock &&
+	git rolling advance -q &&
+	consistent $tag &&
+	echo "another writer" >expect &&
+	test_cmp expect .git/logs/HEAD.lock &&
+	rm expect .git/logs/HEAD.lock
+'
+
+# The seam runs just before the branch lock is renamed into place (the
+# second file it sees: the lock'"'"'s creation, its rename), when the
+# lines for the branch'"'"'s reflog and HEAD'"'"'s are written: git appends
+# them, and so does advance, so a line another writer appended to HEAD'"'"'s
+# reflog before that moment stays, and HEAD is locked for it, as git locks it.
+test_expect_success REFFILES 'HEAD is locked while its reflog line is written; no other line is lost' '
+	cd tree &&
+	tag=$(add_release "echo appended >appended-file") &&
+	line="$(git rev-parse HEAD) $(git rev-parse HEAD) Other <other@example.com> 1700000000 +0000	another writer" &&
+	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=2 \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || {
+			cp .git/HEAD.lock ../head-lock-then
+			printf \"%s\\n\" \"$line\" >>.git/logs/HEAD
+		}" git rolling advance -q &&
+	consistent $tag &&
+	echo "ref: refs/heads/linux-rolling-stable" >../expect &&
+	test_cmp ../expect ../head-lock-then &&
+	test_path_is_missing .git/HEAD.lock &&
+	grep "	another writer$" .git/logs/HEAD >../found &&
+	test_line_count = 1 ../found &&
+	grep "^[0-9a-f]* $(git rev-parse HEAD) .*	rolling: merge $tag$" .git/logs/HEAD >../found &&
+	test_line_count = 1 ../found
+'
+
 # A file size limit makes writes fail with EFBIG (SIGXFSZ ignored), as a
 # full disk makes them fail with ENOSPC; messages and the exit status
 # travel through a pipe, which has no limit.
@@ -226,19 +282,32 @@ test_expect_success 'setup: a checked-out branch with a series switch ahead' '
 
 # Between the two moves of a series switch: in reftable both go through
 # one git transaction, with no moment between them.
+# Killed at the rename of the branch lock (the second file the seam
+# sees: its creation, then its rename), after the reflog lines of both
+# moves were appended, as git appends them before its rename too: the
+# next advance cuts those lines, which record moves that did not happen,
+# from the branch'"'"'s reflog and HEAD'"'"'s, and moves it with new ones.
 test_expect_success REFFILES 'a series switch killed before its branch moves: the next advance does both' '
 	(
 		cd switch &&
 		start=$(git rev-parse HEAD) &&
 		git rolling advance --porcelain --dry-run >../plan &&
 		test_line_count = 2 ../plan &&
+		cp .git/logs/HEAD ../head-log-before &&
 		test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=2 \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" git rolling advance -q &&
 		test "$(git rev-parse linux-rolling-stable)" = $start &&
-		git reflog show --format=%H -1 linux-rolling-stable >../top &&
-		echo $start >../expect &&
+		test_path_is_file .git/refs/heads/linux-rolling-stable.lock &&
+		test_path_is_file .git/HEAD.lock &&
+		sed -n "2s/^step [^ ]* [^ ]* [^ ]* \([0-9a-f]*\) .*/\1/p" ../plan >../expect &&
+		tail -n 1 .git/logs/refs/heads/linux-rolling-stable | cut -d" " -f2 >../top &&
 		test_cmp ../expect ../top &&
+		echo $start >../expect &&
 		git rolling advance -q &&
+		test_path_is_missing .git/HEAD.lock &&
+		head -n $(wc -l <../head-log-before) .git/logs/HEAD >../head-log-kept &&
+		test_cmp ../head-log-before ../head-log-kept &&
+		test $(wc -l <.git/logs/HEAD) = $(($(wc -l <../head-log-before) + 2)) &&
 		consistent $(sed -n "2s/^step [^ ]* [^ ]* \([^ ]*\) .*/\1/p" ../plan) &&
 		git reflog show --format="%H %gs" -3 linux-rolling-stable >../reflog &&
 		sed -n "3s/ .*//p" ../reflog >../was &&

@@ -109,4 +109,86 @@ test_expect_success 'the quarantine of a fetch still running is left alone' '
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null
 '
 
+# kill_fetch_at K: a copy of pristine (consumer-k) fetches, killed with
+# kill -9 just before its Kth creation or rename of a ref lock (the
+# seam, t/helper/seam.c): the tags' locks, then the tracking ref's and
+# the verified ref's, then their renames in that order.  Its exit status
+# goes to $status.  (fetch runs the same command itself before its
+# updates, with LD_PRELOAD still set, which the seam removes: that run
+# does nothing.)
+kill_fetch_at () {
+	rm -rf consumer-k &&
+	cp -a pristine consumer-k &&
+	{
+		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/consumer-k/.git/refs/*.lock" \
+			GIT_ROLLING_TEST_SEAM_NTH=$1 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 \$GIT_ROLLING_PID \$PPID" \
+			git -C consumer-k rolling fetch -q origin 2>kill.err
+		status=$?
+	}
+}
+
+# finish_fetch: the next fetch completes, or refuses naming the lock
+# files the killed one left (each of which exists); with them removed,
+# as it asks, the fetch after it completes.
+finish_fetch () {
+	if ! git -C consumer-k rolling fetch -q origin 2>next.err
+	then
+		grep "^fatal: cannot lock ref" next.err &&
+		grep "remove the files\{0,1\} and try again; nothing was updated$" next.err &&
+		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
+		test_line_count -gt 0 named &&
+		while read lock
+		do
+			test_path_is_file "$lock" && rm "$lock" || return 1
+		done <named &&
+		git -C consumer-k rolling fetch -q origin
+	fi
+}
+
+# complete: both refs at the server's tip, every release tag the server
+# has that the consumer needs at its value there, each ref's reflog
+# ending at the ref, the branch verified, nothing left behind.
+complete () {
+	test "$(git -C consumer-k rev-parse refs/remotes/origin/$BRANCH)" = $new &&
+	test "$(git -C consumer-k rev-parse refs/rolling/verified/origin/$BRANCH)" = $new &&
+	for tag in $(cat new-tags)
+	do
+		test "$(git -C consumer-k rev-parse refs/tags/$tag)" = \
+			"$(git --git-dir=server.git rev-parse refs/tags/$tag)" || return 1
+	done &&
+	for ref in refs/remotes/origin/$BRANCH refs/rolling/verified/origin/$BRANCH
+	do
+		test "$(tail -n 1 consumer-k/.git/logs/$ref | cut -d" " -f2)" = \
+			"$(git -C consumer-k rev-parse $ref)" || return 1
+	done &&
+	git -C consumer-k rolling verify -q refs/rolling/verified/origin/$BRANCH &&
+	no_leftovers consumer-k &&
+	git -C consumer-k fsck --no-progress
+}
+
+test_expect_success REFFILES 'killed at each lock and rename of its refs: the next fetch finishes it' '
+	rm -rf pristine &&
+	cp -a consumer pristine &&
+	git -C pristine tag -l >tags-before &&
+	publish 16 &&
+	publish 17 &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	git -C consumer rolling fetch -q origin &&
+	git -C consumer tag -l >tags-after &&
+	comm -13 tags-before tags-after >new-tags &&
+	test_line_count -gt 1 new-tags &&
+	k=1 &&
+	while kill_fetch_at $k && test $status = 137
+	do
+		echo "killed at $k" >>kills &&
+		finish_fetch &&
+		complete || { echo "not complete after a kill at $k" && cat kill.err next.err && return 1; }
+		k=$((k + 1))
+	done &&
+	test $status = 0 &&
+	complete &&
+	test_line_count -ge $((2 * ($(wc -l <new-tags) + 2))) kills
+'
+
 test_done

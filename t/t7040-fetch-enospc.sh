@@ -5,7 +5,7 @@ test_description='git rolling fetch on a full disk: all its refs move, or none
 The consumer repository lives on a small tmpfs that the test fills to
 leave 0, 1, 2, ... pages free, so that the disk runs out at every stage
 of a fetch in turn: the objects, the quarantine, the ref locks, the
-reflog copies, the renames.  After every failure the tracking ref, the
+reflog appends, the renames.  After every failure the tracking ref, the
 verified ref, the release tags and their reflogs are exactly as they
 were, no lock is left, git fsck is content, and the message names the
 real cause; after a success all of them moved, with a reflog line each.
@@ -87,7 +87,8 @@ failure_stage () {
 	/^fatal: cannot update/ { update = 1 }
 	/nothing was updated$/ { nothing = 1 }
 	/these could not be put back/ { notback = 1 }
-	/cannot update .*: cannot write .*\/logs\/.*\.lock/ { s["reflog copy"] = 1 }
+	/cannot update .*: cannot (write|open) .*\/logs\// { s["reflog append"] = 1 }
+	/rolling-ref-tx\./ { s["ref journal"] = 1 }
 	$0 ~ "cannot update " tracking ": cannot write .*" tracking ".lock" ||
 	$0 ~ "cannot update " verified ": cannot write .*" verified ".lock" { s["ref lock"] = 1 }
 	/cannot update refs\/tags\/.*: cannot write .*refs\/tags\/.*\.lock/ { s["tag ref lock"] = 1 }
@@ -103,7 +104,7 @@ failure_stage () {
 		if (update && !nothing) { print "cannot update, but not: nothing was updated" >"/dev/stderr"; bad = 1 }
 		if (notback) { print "something could not be put back" >"/dev/stderr"; bad = 1 }
 		if (bad) exit 1
-		n = split("reflog copy|ref lock|tag ref lock|lock creation|ref directory|keeping the old file|rename|the server'"'"'s ref list (git ls-remote'"'"'s output)|quarantine", order, "|")
+		n = split("reflog append|ref journal|ref lock|tag ref lock|lock creation|ref directory|keeping the old file|rename|the server'"'"'s ref list (git ls-remote'"'"'s output)|quarantine", order, "|")
 		for (i = 1; i <= n; i++)
 			if (order[i] in s) { print order[i]; exit 0 }
 		print "objects"
@@ -159,7 +160,7 @@ test_expect_success SMALL_FS 'tmpfs: a full disk at every stage; the refs and re
 	enospc_loop tmpfs &&
 	grep "objects failed" outcomes-tmpfs &&
 	grep "ref lock failed" outcomes-tmpfs &&
-	grep "reflog copy failed" outcomes-tmpfs &&
+	grep "reflog append failed" outcomes-tmpfs &&
 	grep "fetch succeeded" outcomes-tmpfs
 '
 

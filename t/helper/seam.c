@@ -1,7 +1,7 @@
 /*
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
- * before the command first creates (or renames away) a file matching
+ * before the command first creates, appends to (or renames away) a file matching
  * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default the lock a
  * branch's writer takes: the branch's own, under refs/heads/ and ending in
  * .lock, or in a reftable repository the table stack's, which the git
@@ -54,7 +54,8 @@ static void before_open(const char *path, int flags)
 
 	const char *nth = getenv("GIT_ROLLING_TEST_SEAM_NTH");
 
-	if (fired || !command || !*command || !(flags & O_CREAT) || !is_seam_path(path))
+	if (fired || !command || !*command || !(flags & (O_CREAT | O_APPEND)) ||
+	    !is_seam_path(path))
 		return;
 	/* $GIT_ROLLING_TEST_SEAM_NTH: at the Nth such file (default: the first) */
 	if (++seen < (nth ? atoi(nth) : 1))
