@@ -416,21 +416,27 @@ struct view_refs {
 };
 
 /*
- * For an older release tag (a newer release of its series stands for
- * it), the newest's commit; NULL for any other ref.
+ * For a release tag, the commit of the newest release of its series
+ * whose tag objects lead to it (rolling_release_check(): packed-refs'
+ * peeled values are not taken): it stands for the older ones.  NULL for
+ * any other ref, or a series with no sound release.
  */
 static const git_oid *newest_of_series(const struct view_refs *r, const char *refname)
 {
-	const struct rolling_release *release, *newest;
+	const struct rolling_release *release;
 	const struct rolling_series_info *series;
+	const char *problem;
+	size_t i;
 
 	if (strncmp(refname, TAG_PREFIX, strlen(TAG_PREFIX)))
 		return NULL;
 	release = rolling_tags_find_name(r->tags, r->patterns, refname + strlen(TAG_PREFIX));
 	if (!release || !(series = rolling_tags_find_series(r->tags, &release->version.series)))
 		return NULL;
-	newest = &r->tags->releases[series->first + series->count - 1];
-	return release == newest ? NULL : &newest->commit;
+	for (i = series->first + series->count; i-- > series->first;)
+		if (rolling_release_check(&problem, r->tags, &r->tags->releases[i]) > 0)
+			return &r->tags->releases[i].commit;
+	return NULL;
 }
 
 /* Names the fetch writes into (rolling_fetch_view_ref()), which the repository's must not take. */
@@ -450,14 +456,20 @@ static int add_view_ref(git_reference *ref, void *data)
 
 	if (git_reference_type(ref) != GIT_REFERENCE_DIRECT || in_fetch_namespace(name))
 		goto out;
-	if (!(oid = newest_of_series(r, name)) && !(oid = git_reference_target_peel(ref)))
-		oid = git_reference_target(ref);
 	if (ALLOC_GROW(r->refs, r->nr + 1, r->alloc) < 0 ||
 	    !(r->refs[r->nr].name = strdup(name))) {
 		r->err = rolling_error_nomem();
 		git_reference_free(ref);
 		return 1;
 	}
+	/*
+	 * Any other ref as it is, a tag object unpeeled: git reads it, as
+	 * it would in the repository.  packed-refs' peeled values ("^"
+	 * lines, git_reference_target_peel()) are a cache the repository
+	 * may lie in, and a have git is given is taken as complete.
+	 */
+	if (!(oid = newest_of_series(r, name)))
+		oid = git_reference_target(ref);
 	git_oid_cpy(&r->refs[r->nr++].oid, oid);
 out:
 	git_reference_free(ref);

@@ -46,10 +46,10 @@
  *   follows no tag the repository has by name (a kernel clone would
  *   otherwise get its 5,000 tags written into the view at each fetch,
  *   a second or more), and replace refs work as in the repository.  The
- *   values are the objects git needs as haves: each ref's object,
- *   peeled to the object it finally names where packed-refs records
- *   that, except that of the release tags only the newest of each
- *   series is its own; the older ones are given the newest's commit.
+ *   values are the objects git needs as haves: each ref's own object,
+ *   except that of the release tags only the newest sound one of each
+ *   series (its tag objects read to its commit) stands for them all,
+ *   given as that commit.
  *   packed-refs is written here directly: git would write each ref
  *   given to it as a loose file.
  *
@@ -57,7 +57,8 @@
  * connectivity check walks from the new tips down to everything --all
  * names.  In the repository both read every annotated tag object to
  * reach its commit (on the p7000 bench, 5,435 tags, twice per fetch);
- * through the view both start from the commits, and read no tag object.
+ * through the view both start from the ~100 series' commits and read
+ * only the other tags (435 there).
  *
  * The connectivity check stays whole.  The objects it starts from are
  * those the refs finally name: each is complete because its ref is
@@ -65,10 +66,14 @@
  * the tag objects left out only end a walk earlier where a walk reaches
  * them, which it does not from a fetched commit or tree (nothing but a
  * tag names a tag).  Fewer starting points can only make git walk and
- * check more.  The peeled values come from the same packed-refs file,
- * written in the same write, as the refs they belong to: trusting them
- * is trusting the refs, as git's own --all does; a ref that packed-refs
- * does not peel (a loose one) is given as it is, and git reads its tag.
+ * check more.  Nothing is peeled from packed-refs' "^" lines (or a
+ * reftable record's peeled value): those are a cache a hostile or
+ * damaged repository can lie in, and a commit named as a have is taken
+ * as complete: a lie naming a planted commit without its tree would let
+ * a fetch move the verified ref onto history whose trees are missing.
+ * The release commits come from their tag objects
+ * (rolling_release_check()); every other tag is given unpeeled and git
+ * reads it, as it does in the repository.
  * The older releases of a series are ancestors of the newest on the
  * series' branch, so the walks stop at them all the same, and a
  * kernel's 5,400 tags become its ~100 series (git parses every distinct

@@ -502,4 +502,39 @@ test_expect_success 'the tags the steps need, fetched by git already, are kept' 
 	test_cmp tags.before tags.after
 '
 
+# A peeled line of packed-refs is a cache: one that says a decoy tag
+# peels to the new release commit, planted without its tree, would make
+# the view offer that commit as a have, and git take its history as
+# present.  The fetch peels by reading the tag objects, as git does: the
+# release'"'"'s tree comes (the merge'"'"'s tree is the same one).
+test_expect_success REFFILES 'a lying peeled line in packed-refs decides nothing present' '
+	good=$(server_tip) &&
+	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $good" &&
+	prev=$(git --git-dir=server.git rev-parse $good^1) &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $prev &&
+	git init -q lying &&
+	git -C lying remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C lying rolling init -q --follow origin/$BRANCH &&
+	git -C lying rolling fetch -q origin &&
+	git -C lying tag -a -m decoy decoy $prev &&
+	git --git-dir=server.git update-ref refs/heads/$BRANCH $good &&
+	release=$(git --git-dir=server.git rev-parse $good^2) &&
+	test_must_fail git -C lying cat-file -e $release &&
+	git --git-dir=server.git cat-file commit $release >release-commit &&
+	git -C lying hash-object -t commit -w --stdin <release-commit >planted &&
+	echo $release >expect &&
+	test_cmp expect planted &&
+	test_must_fail git -C lying cat-file -e "$release^{tree}" &&
+	git -C lying pack-refs --all &&
+	sed "/ refs\/tags\/decoy$/{n;s/^^.*/^$release/;}" lying/.git/packed-refs >packed &&
+	mv packed lying/.git/packed-refs &&
+	grep -A1 " refs/tags/decoy$" lying/.git/packed-refs >decoy-lines &&
+	grep "^^$release$" decoy-lines &&
+	git -C lying rolling fetch origin >out &&
+	grep "^origin/$BRANCH: verified$" out &&
+	test "$(git -C lying rev-parse refs/rolling/verified/origin/$BRANCH)" = $good &&
+	git -C lying cat-file -e "$release^{tree}" &&
+	git -C lying rev-list --objects $good >/dev/null
+'
+
 test_done
