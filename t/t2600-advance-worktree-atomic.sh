@@ -112,6 +112,66 @@ test_expect_success REFFILES 'HEAD is locked while its reflog line is written; n
 	test_line_count = 1 ../found
 '
 
+# kill_advance_at K: a copy of the work tree (killed) advances, killed
+# with kill -9 just before the Kth file it (or a git it runs) creates,
+# appends to or renames in its git directory: objects, the intent file,
+# the index lock, the branch'"'"'s lock, HEAD.lock, the journal, the
+# reflogs, the renames.  Its exit status goes to $status.  (advance runs
+# the same command itself, with LD_PRELOAD still set: that does nothing.)
+kill_advance_at () {
+	rm -rf killed &&
+	cp -a tree-pristine killed &&
+	{
+		(
+			cd killed &&
+			env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed/.git/*" \
+				GIT_ROLLING_TEST_SEAM_NTH=$1 \
+				GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+				setsid -w git rolling advance -q 2>../kill.err
+		)
+		status=$?
+	}
+}
+
+# finished TAG: the next advance left the branch, index and files at the
+# merge of TAG, the branch'"'"'s reflog and HEAD'"'"'s ending at it, with no line
+# of a move that was not made, and nothing behind.
+finished () {
+	(
+		cd killed &&
+		consistent $1 &&
+		tip=$(git rev-parse HEAD) &&
+		test "$(tail -n 1 .git/logs/refs/heads/linux-rolling-stable | cut -d" " -f2)" = $tip &&
+		test "$(tail -n 1 .git/logs/HEAD | cut -d" " -f2)" = $tip &&
+		grep -c "^[0-9a-f]* $tip " .git/logs/HEAD >../moves &&
+		echo 1 >../one &&
+		test_cmp ../one ../moves &&
+		find .git -name "*.lock" -o -name "rolling-ref-tx.*" -o -name "ROLLING_ADVANCE*" >../left &&
+		test_must_be_empty ../left &&
+		git fsck --no-progress
+	)
+}
+
+test_expect_success REFFILES 'killed at each file it writes: the next advance finishes it' '
+	(
+		cd tree &&
+		add_release "echo killed-loop >killed-loop-file" >../tag
+	) &&
+	rm -rf tree-pristine && cp -a tree tree-pristine &&
+	tag=$(cat tag) &&
+	k=1 &&
+	while kill_advance_at $k && test $status = 137
+	do
+		echo "killed at $k" >>kills &&
+		(cd killed && git rolling advance -q 2>../next.err) &&
+		finished $tag || { echo "not finished after a kill at $k" && cat kill.err next.err && return 1; }
+		k=$((k + 1))
+	done &&
+	test $status = 0 &&
+	finished $tag &&
+	test_line_count -ge 8 kills
+'
+
 # A file size limit makes writes fail with EFBIG (SIGXFSZ ignored), as a
 # full disk makes them fail with ENOSPC; messages and the exit status
 # travel through a pipe, which has no limit.

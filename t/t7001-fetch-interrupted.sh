@@ -122,8 +122,8 @@ kill_fetch_at () {
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/consumer-k/.git/refs/*.lock" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 \$GIT_ROLLING_PID \$PPID" \
-			git -C consumer-k rolling fetch -q origin 2>kill.err
+			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+			setsid -w git -C consumer-k rolling fetch -q origin 2>kill.err
 		status=$?
 	}
 }

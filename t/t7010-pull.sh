@@ -137,4 +137,83 @@ test_expect_success 'a pull killed after its branch moved is finished by the nex
 	git -C killed diff --quiet HEAD
 '
 
+# kill_pull_at K: a copy of pristine (killed-k) pulls, killed with kill
+# -9 just before the Kth file that pull, or the fetch or a git it runs,
+# creates, appends to or renames in its git directory (each process
+# counts its own: the Kth of each; the first to reach it kills them all,
+# the process group of a session of their own, as a power cut would).
+# Its exit status goes to $status.  (fetch and advance run the command
+# themselves, with LD_PRELOAD still set: that does nothing.)
+kill_pull_at () {
+	rm -rf killed-k &&
+	cp -a pristine killed-k &&
+	{
+		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed-k/.git/*" \
+			GIT_ROLLING_TEST_SEAM_NTH=$1 \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+			setsid -w git -C killed-k rolling pull -q 2>kill.err
+		status=$?
+	}
+}
+
+# next_pull: the next pull completes, or refuses naming the lock files
+# a killed fetch took before it could write them down (each exists);
+# with them removed, as it asks, the pull after it completes.  A
+# quarantine left without its owner file (killed between mkdtemp() and
+# the owner'"'"'s creation) is removed once it is a minute old: made old.
+next_pull () {
+	for dir in killed-k/.git/objects/rolling-incoming-*
+	do
+		test -e "$dir/owner" || test ! -d "$dir" || touch -d "2 minutes ago" "$dir" || return 1
+	done &&
+	if ! git -C killed-k rolling pull -q 2>next.err
+	then
+		grep "^fatal: cannot lock ref" next.err &&
+		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
+		test_line_count -gt 0 named &&
+		while read lock
+		do
+			test_path_is_file "$lock" && rm "$lock" || return 1
+		done <named &&
+		git -C killed-k rolling pull -q
+	fi
+}
+
+pulled () {
+	test "$(git -C killed-k rev-parse HEAD)" = $new &&
+	test "$(git -C killed-k symbolic-ref HEAD)" = refs/heads/$BRANCH &&
+	test "$(git -C killed-k rev-parse refs/rolling/verified/origin/$BRANCH)" = $new &&
+	git -C killed-k status --porcelain >status &&
+	test_must_be_empty status &&
+	git -C killed-k rolling verify -q refs/rolling/verified/origin/$BRANCH &&
+	for ref in HEAD refs/heads/$BRANCH refs/rolling/verified/origin/$BRANCH
+	do
+		test "$(tail -n 1 killed-k/.git/logs/$ref | cut -d" " -f2)" = $new || return 1
+	done &&
+	find killed-k/.git -name "*.lock" -o -name "rolling-ref-tx.*" -o -name "ROLLING_ADVANCE*" >left &&
+	test_must_be_empty left &&
+	! ls -d killed-k/.git/objects/rolling-incoming-* 2>/dev/null &&
+	git -C killed-k fsck --no-progress
+}
+
+test_expect_success REFFILES 'killed at each file it writes: the next pull finishes it' '
+	rm -rf pristine &&
+	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" pristine &&
+	git -C pristine rolling init -q --follow origin/$BRANCH &&
+	git -C pristine rolling pull -q &&
+	publish 20 &&
+	new=$(server_tip) &&
+	k=1 &&
+	while kill_pull_at $k && test $status = 137
+	do
+		echo "killed at $k" >>kills &&
+		next_pull &&
+		pulled || { echo "not pulled after a kill at $k" && cat kill.err next.err && return 1; }
+		k=$((k + 1))
+	done &&
+	test $status = 0 &&
+	pulled &&
+	test_line_count -ge 10 kills
+'
+
 test_done
