@@ -130,6 +130,34 @@ test_expect_success 'run accepts -- and passes options on to the command' '
 	git bisect reset >/dev/null 2>&1
 '
 
+# git bisect run relays the tester'"'"'s output and the culprit'"'"'s subject
+# raw; a tester that leaves the terminal concealing (ESC[8m) must not
+# hide the report that follows: the terminal is reset after git bisect
+# run, on the terminals stdout and stderr are.
+test_expect_success PERL,SCRIPT 'text that git bisect run relays cannot hide the report' '
+	cd tree &&
+	culprit=$(git rev-list --reverse v6.1.8..v6.1.9 | tail -n 1) &&
+	git rolling bisect-helper start v6.1.10 v6.1.7 >start.out &&
+	cat >../concealing-test <<-EOF &&
+	#!/bin/sh
+	printf "\033[8m"
+	printf "\033[8m" >&2
+	exec "$TRASH_DIRECTORY/culprit-test" "\$@"
+	EOF
+	chmod +x ../concealing-test &&
+	script -qec "git rolling bisect-helper run \"$TRASH_DIRECTORY/concealing-test\" $culprit" \
+		/dev/null >../typescript &&
+	grep -a "first shipped: linux-rolling-stable at v6.1.9" ../typescript &&
+	cat >../reset-before-report.pl <<-\EOF &&
+	local $/;
+	my $text = <STDIN>;
+	$text =~ /.*\e\[8m(.*?)first bad commit:/s or exit 2;
+	exit($1 =~ /\e\[0?m/ ? 0 : 1);
+	EOF
+	perl ../reset-before-report.pl <../typescript &&
+	git bisect reset >/dev/null 2>&1
+'
+
 test_expect_success 'a command that aborts git bisect run leaves the bisection to the user' '
 	cd tree &&
 	git rolling bisect-helper start v6.4.6 v5.19.2 >start.out &&
