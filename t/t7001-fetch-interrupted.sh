@@ -191,4 +191,45 @@ test_expect_success REFFILES 'killed at each lock and rename of its refs: the ne
 	test_line_count -ge $((2 * ($(wc -l <new-tags) + 2))) kills
 '
 
+# A journal of a ref transaction (rolling-ref-tx.<pid>) names the locks
+# its run holds and what they hold.  One whose flock is held belongs to
+# a living run: its locks are not touched.  One whose run is gone lets
+# the next run remove the locks that hold what it says, and only those.
+test_expect_success REFFILES 'a living run'"'"'s journal is left alone; a dead one'"'"'s locks are removed' '
+	rm -rf consumer-k &&
+	cp -a pristine consumer-k &&
+	lock="$TRASH_DIRECTORY/consumer-k/.git/refs/rolling/verified/origin/$BRANCH.lock" &&
+	journal=consumer-k/.git/rolling-ref-tx.424242 &&
+	echo $new >"$lock" &&
+	printf "L%s\n\000%s\000" $new "$lock" >"$journal" &&
+	{ flock -o "$journal" sleep 60 & } &&
+	holder=$! &&
+	while flock -n "$journal" true
+	do
+		sleep 0.1
+	done &&
+	test_expect_code 128 git -C consumer-k rolling fetch -q origin 2>err &&
+	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .$lock. exists$" err &&
+	test_path_is_file "$lock" &&
+	test_path_is_file "$journal" &&
+	{ kill $holder; wait $holder; true; } &&
+	git -C consumer-k rolling fetch -q origin &&
+	complete &&
+	test_path_is_missing "$journal"
+'
+
+test_expect_success REFFILES 'a dead run'"'"'s journal does not make another writer'"'"'s lock its own' '
+	rm -rf consumer-k &&
+	cp -a pristine consumer-k &&
+	lock="$TRASH_DIRECTORY/consumer-k/.git/refs/rolling/verified/origin/$BRANCH.lock" &&
+	git -C consumer-k rev-parse refs/remotes/origin/$BRANCH >"$lock" &&
+	printf "L%s\n\000%s\000" $new "$lock" >consumer-k/.git/rolling-ref-tx.424242 &&
+	test_expect_code 128 git -C consumer-k rolling fetch -q origin 2>err &&
+	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .$lock. exists$" err &&
+	test_path_is_file "$lock" &&
+	rm "$lock" &&
+	git -C consumer-k rolling fetch -q origin &&
+	complete
+'
+
 test_done

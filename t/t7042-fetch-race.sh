@@ -106,6 +106,18 @@ test_expect_success 'the other process moved only the tracking ref, elsewhere: f
 	test_cmp seam-refs now
 '
 
+test_expect_success 'the other process made a release tag the fetch needs, elsewhere: failure, nothing changed' '
+	fresh &&
+	release=$(git --git-dir=server.git log -1 --format=%s $(cat week13) | sed "s/^Merge //") &&
+	test -z "$(git -C consumer tag -l $release)" &&
+	elsewhere=$(git -C pristine rev-parse $TRACKING^) &&
+	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" tag $release $elsewhere && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
+		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
+	grep "^fatal: refs/tags/$release was changed by another process; nothing was updated$" err &&
+	git -C consumer for-each-ref >now &&
+	test_cmp seam-refs now
+'
+
 test_expect_success 'plain git fetch moved the tracking ref to the same tip: the verified ref follows' '
 	fresh &&
 	new=$(cat week13) &&
