@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include "ref-journal.h"
+#include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
 
@@ -103,72 +104,166 @@ static void cut_log(const char *log, long long size)
 		return;         /* gone, or not ours to cut: git will say */
 }
 
-/* One pass over the records: the reflogs (pass 0), then the locks (pass 1). */
-static void undo_records(const char *buf, size_t len, int pass)
+/*
+ * The records of a journal in turn: *kind 'L' with `lock` and its
+ * `content`, or 'T' with `log`, its `size` and `lock`.  0 at the end or
+ * at a record cut short (its run died writing it).
+ */
+struct record {
+	char kind;
+	const char *lock, *content, *log, *size;
+};
+
+static int next_record(struct record *r, const char **p, const char *end)
 {
-	const char *p = buf, *end = buf + len;
+	const char *field[3];
+	int i, n;
 
-	while (p < end) {
-		const char *a = p + 1, *b, *c = NULL;
+	if (*p >= end || (**p != 'L' && **p != 'T'))
+		return 0;
+	r->kind = **p;
+	n = r->kind == 'L' ? 2 : 3;
+	field[0] = *p + 1;
+	for (i = 0; i < n; i++) {
+		const char *nul = memchr(field[i], '\0', end - field[i]);
 
-		if (!(b = memchr(a, '\0', end - a)) || ++b >= end || !memchr(b, '\0', end - b))
-			return;         /* a record cut short: the run died writing it */
-		if (*p == 'T') {
-			c = b + strlen(b) + 1;
-			if (c >= end || !memchr(c, '\0', end - c))
-				return;
-			/* the lock still there: its rename, which the lines record, never happened */
-			if (!pass && !access(c, F_OK))
-				cut_log(b, strtoll(a, NULL, 10));
-			p = c + strlen(c) + 1;
-		} else if (*p == 'L') {
-			if (pass && is_own_lock(b, a))
-				unlink(b);
-			if (pass)
-				remove_old_file(b);
-			p = b + strlen(b) + 1;
-		} else {
-			return;
-		}
+		if (!nul)
+			return 0;
+		if (i + 1 < n)
+			field[i + 1] = nul + 1;
+		else
+			*p = nul + 1;
+	}
+	if (r->kind == 'L') {
+		r->content = field[0];
+		r->lock = field[1];
+	} else {
+		r->size = field[0];
+		r->log = field[1];
+		r->lock = field[2];
+	}
+	return 1;
+}
+
+/* What the journal says `lock` holds, NULL when it names no such lock. */
+static const char *lock_content(const struct strbuf *records, const char *lock)
+{
+	const char *p = records->buf, *end = records->buf + records->len;
+	struct record r;
+
+	while (next_record(&r, &p, end))
+		if (r.kind == 'L' && !strcmp(r.lock, lock))
+			return r.content;
+	return NULL;
+}
+
+/*
+ * Undo what the dead run of `records` left, but for the files of a
+ * lock a living run names in `living` (which took it since): first the
+ * reflog lines whose ref's lock is still the dead run's own (its rename
+ * never happened), then its locks and the old files kept beside them.
+ */
+static void undo_records(const struct strbuf *records, const struct strbuf *living)
+{
+	const char *end = records->buf + records->len, *p;
+	struct record r;
+
+	for (p = records->buf; next_record(&r, &p, end);) {
+		const char *content;
+
+		if (r.kind == 'T' && !lock_content(living, r.lock) &&
+		    (content = lock_content(records, r.lock)) && is_own_lock(r.lock, content))
+			cut_log(r.log, strtoll(r.size, NULL, 10));
+	}
+	for (p = records->buf; next_record(&r, &p, end);) {
+		if (r.kind != 'L' || lock_content(living, r.lock))
+			continue;
+		if (is_own_lock(r.lock, r.content))
+			unlink(r.lock);
+		remove_old_file(r.lock);
 	}
 }
 
-static void sweep_one(const char *path)
+/* Append what `fd` holds, up to the end of its last whole record. */
+static void read_records(struct strbuf *sb, int fd)
 {
-	struct strbuf records = STRBUF_INIT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct strbuf one = STRBUF_INIT;
+	const char *p, *end;
+	struct record r;
 
-	if (fd < 0)
-		return;
-	/* Held: its run is alive (or it is ours, from a run with our pid: not yet written). */
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
-		return;
+	if (strbuf_read_fd(&one, fd) >= 0) {
+		for (p = one.buf, end = one.buf + one.len; next_record(&r, &p, end);)
+			;
+		strbuf_add(sb, one.buf, p - one.buf);
 	}
-	if (strbuf_read_fd(&records, fd) >= 0 && !strbuf_oom(&records)) {
-		undo_records(records.buf, records.len, 0);
-		undo_records(records.buf, records.len, 1);
-		unlink(path);
-	}
-	strbuf_release(&records);
-	close(fd);
+	strbuf_release(&one);
 }
 
-void rolling_ref_journal_sweep(const char *common_dir)
+struct dead_journal {
+	char *path;
+	int fd;          /* its flock, ours while we undo it */
+	struct strbuf records;
+};
+
+/*
+ * The journals in `common_dir`: the dead ones (whose flock we could
+ * take, and hold) in *dead, the records of the living ones (their run
+ * holds the flock: it is alive, or is this one) in `living`.
+ */
+static int list_journals(struct dead_journal **dead, size_t *nr, struct strbuf *living,
+			 const char *common_dir)
 {
 	DIR *dir = opendir(common_dir);
 	struct dirent *entry;
+	size_t alloc = 0;
 
 	if (!dir)
-		return;
+		return -1;
 	while ((entry = readdir(dir))) {
+		struct dead_journal *d;
 		char *path;
+		int fd;
 
 		if (strncmp(entry->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) ||
 		    asprintf(&path, "%s%s", common_dir, entry->d_name) < 0)
 			continue;
-		sweep_one(path);
-		free(path);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			free(path);
+			continue;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0 || ALLOC_GROW(*dead, *nr + 1, alloc) < 0) {
+			read_records(living, fd);
+			close(fd);
+			free(path);
+			continue;
+		}
+		d = &(*dead)[(*nr)++];
+		d->path = path;
+		d->fd = fd;
+		d->records = (struct strbuf)STRBUF_INIT;
+		read_records(&d->records, fd);
 	}
 	closedir(dir);
+	return 0;
+}
+
+void rolling_ref_journal_sweep(const char *common_dir)
+{
+	struct strbuf living = STRBUF_INIT;
+	struct dead_journal *dead = NULL;
+	size_t nr = 0, i;
+
+	if (!list_journals(&dead, &nr, &living, common_dir) && !strbuf_oom(&living))
+		for (i = 0; i < nr; i++)
+			if (!strbuf_oom(&dead[i].records)) {
+				undo_records(&dead[i].records, &living);
+				unlink(dead[i].path);
+			}
+	for (i = 0; i < nr; i++) {
+		close(dead[i].fd);
+		free(dead[i].path);
+		strbuf_release(&dead[i].records);
+	}
+	free(dead);
+	strbuf_release(&living);
 }
