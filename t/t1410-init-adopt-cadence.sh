@@ -122,4 +122,14 @@ test_expect_success 'one release in a row is not enough to read a cadence' '
 	test_must_fail git config rolling.short.steps
 '
 
+test_expect_success 'two releases in a row, then one passed over: the default' '
+	cd tree &&
+	git worktree add -q --detach ../gap-wt v6.1.1 &&
+	by_hand ../gap-wt $(sed -n "1p;2p;4p" each-list) &&
+	git branch gap "$(git -C ../gap-wt rev-parse HEAD)" &&
+	git rolling verify gap >/dev/null &&
+	git rolling init -q --adopt gap &&
+	test_must_fail git config rolling.gap.steps
+'
+
 test_done

@@ -421,6 +421,22 @@ test_expect_success 'alternates of its own: in the view, their refs listed by gi
 # a reference-transaction hook (git would run it for the view'"'"'s refs;
 # in a reftable repository git writes the repository'"'"'s own refs, and runs
 # it for those, as for any ref git updates), a bundle URI (a connection of its own, git 2.41 and later).
+# GIT_ALTERNATE_OBJECT_DIRECTORIES reaches the git that writes into the
+# quarantine after the quarantine itself, as git'"'"'s own receive-pack
+# does: what the consumer has there is not sent again, and stays there.
+test_expect_success 'GIT_ALTERNATE_OBJECT_DIRECTORIES: what is there is not fetched again' '
+	git init -q envalt &&
+	git -C envalt remote add origin "$SERVER_URL" &&
+	git -C envalt rolling init -q --follow origin/$BRANCH &&
+	old=$(cat old) &&
+	GIT_ALTERNATE_OBJECT_DIRECTORIES="$TRASH_DIRECTORY/consumer/.git/objects" \
+		git -C envalt rolling fetch -q --no-signatures origin &&
+	test "$(git -C envalt rev-parse $VERIFIED)" = "$(git --git-dir=server.git rev-parse $BRANCH)" &&
+	test_must_fail git -C envalt cat-file -e $old &&
+	GIT_ALTERNATE_OBJECT_DIRECTORIES="$TRASH_DIRECTORY/consumer/.git/objects" \
+		git -C envalt fsck --connectivity-only --no-dangling --no-progress
+'
+
 test_expect_success 'fetch.prune, fetch.pruneTags, hooks and fetch.bundleURI change nothing' '
 	other=$(echo "another series" | git --git-dir=server.git commit-tree $(git --git-dir=server.git rev-parse $BRANCH^{tree})) &&
 	git --git-dir=server.git tag -a -m "Linux 9.9.1" v9.9.1 $other &&
