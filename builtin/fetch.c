@@ -2,8 +2,10 @@
  * git rolling fetch: fetch rolling branches into a quarantine, verify
  * their new steps, and only then let any ref see them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <git2.h>
 #include "../cli/text.h"
@@ -59,12 +61,12 @@ static void create_quarantine(struct rolling_quarantine *q, git_repository *repo
 static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
 			 const struct fetch_options *o)
 {
-	struct rolling_quarantine_env env;
+	/* git verify-tag, run for --signatures, must see the quarantined tags. */
+	char *quarantine = realpath(q->path, NULL);
 	size_t i, failed = 0;
 
-	/* git verify-tag, run for --signatures, must see the quarantined tags. */
-	if (rolling_quarantine_env_reader(&env, q) < 0)
-		die_last_error();
+	if (!quarantine)
+		die("cannot read the quarantine %s: %s", q->path, strerror(errno));
 	for (i = 0; i < p->nr; i++) {
 		struct rolling_fetch_branch *f = &p->branches[i];
 		struct rolling_verify_report report = { f->name, &f->result, &p->tags, NULL, 0,
@@ -72,7 +74,7 @@ static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quar
 
 		if (rolling_fetch_branch_unchanged(f))
 			continue;
-		if (rolling_fetch_plan_verify(p, f, o->allow_rewind) < 0)
+		if (rolling_fetch_plan_verify(p, f, o->allow_rewind, quarantine) < 0)
 			die_error_context("%s", f->name);
 		report.since = f->has_verified && !f->rewound ? &f->verified : NULL;
 		rolling_verify_print_failures(&report);
@@ -80,7 +82,7 @@ static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quar
 			rolling_verify_print_report(&report);
 		failed += f->result.failures_nr != 0;
 	}
-	rolling_quarantine_env_restore(&env);
+	free(quarantine);
 	return failed;
 }
 

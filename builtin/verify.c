@@ -211,7 +211,7 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 {
 	int progress = rolling_progress_wanted(o->progress, o->quiet);
 	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures,
-					     progress };
+					     progress, NULL };
 
 	struct rolling_verify_report report = { t->name, &t->result, &t->b.tags,
 						o->since ? &t->since : NULL, o->rebuild,

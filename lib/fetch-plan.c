@@ -396,10 +396,11 @@ static int is_rewind(const struct rolling_verify_result *r)
 }
 
 int rolling_fetch_plan_verify(struct rolling_fetch_plan *p, struct rolling_fetch_branch *f,
-			      int allow_rewind)
+			      int allow_rewind, const char *object_dirs)
 {
 	struct rolling_verify_options vo = { .since = f->has_verified ? &f->verified : NULL,
-					     .signatures = p->signatures };
+					     .signatures = p->signatures,
+					     .object_dirs = object_dirs };
 	int err;
 
 	if ((err = rolling_verify(&f->result, p->repo, &f->tip, &p->tags, &p->patterns, &vo)) < 0)

@@ -135,10 +135,12 @@ int rolling_fetch_branch_unchanged(const struct rolling_fetch_branch *b);
  * Verify the new steps of a changed branch into b->result (failures are
  * no error).  With `allow_rewind`, a branch that fails only because it
  * does not descend from the tip verified last time is verified again
- * in full, and accepted (b->rewound) if all of it verifies.
+ * in full, and accepted (b->rewound) if all of it verifies.  The git
+ * that checks signatures also reads `object_dirs` (the quarantine the
+ * fetched objects wait in; rolling_verify_options).
  */
 int rolling_fetch_plan_verify(struct rolling_fetch_plan *plan, struct rolling_fetch_branch *b,
-			      int allow_rewind);
+			      int allow_rewind, const char *object_dirs);
 
 /*
  * Move every ref the fetch changes, all or none (rolling_ref_transaction()):

@@ -208,39 +208,6 @@ int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_
 	return err;
 }
 
-int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
-				  const struct rolling_quarantine *q)
-{
-	const char *had = getenv(ALTERNATES);
-	char *value;
-	int err;
-
-	memset(env, 0, sizeof(*env));
-	env->had = had != NULL;
-	if (had && !(env->saved = strdup(had)))
-		return rolling_error_nomem();
-	if ((err = alternates_with(&value, q->path)) < 0) {
-		rolling_quarantine_env_restore(env);
-		return err;
-	}
-	if (setenv(ALTERNATES, value, 1) < 0)
-		err = rolling_error("cannot set %s", ALTERNATES);
-	free(value);
-	if (err)
-		rolling_quarantine_env_restore(env);
-	return err;
-}
-
-void rolling_quarantine_env_restore(struct rolling_quarantine_env *env)
-{
-	if (env->had && env->saved)
-		setenv(ALTERNATES, env->saved, 1);
-	else
-		unsetenv(ALTERNATES);
-	free(env->saved);
-	memset(env, 0, sizeof(*env));
-}
-
 /*
  * Put one file into the store under the same name, as git's
  * finalize_object_file() does: an object that is already there stays

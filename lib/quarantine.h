@@ -42,20 +42,6 @@ int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository
 int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q);
 
 /*
- * Let git children of this process read the quarantined objects (git
- * verify-tag, run for --signatures deep inside verify, which knows no
- * quarantine): the process's own environment, until
- * rolling_quarantine_env_restore() puts it back.
- */
-struct rolling_quarantine_env {
-	char *saved;
-	int had;
-};
-int rolling_quarantine_env_reader(struct rolling_quarantine_env *env,
-				  const struct rolling_quarantine *q);
-void rolling_quarantine_env_restore(struct rolling_quarantine_env *env);
-
-/*
  * Move every object into the object store: loose objects to their
  * fan-out directory (an object already there is kept), packs with the
  * .idx last, so that a reader never finds an index without its pack

@@ -74,8 +74,8 @@ int rolling_buffer_has_signature(const char *data, size_t size)
  * Its stderr (gpg's chatter) is dropped; the report says what failed.
  * Returns 0, 1 when git failed on the batch, or a negative error.
  */
-static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OID_HEXSZ + 1],
-			  size_t nr)
+static int run_verify_tag(char **output, git_repository *repo, const char *const *env,
+			  char hex[][GIT_OID_HEXSZ + 1], size_t nr)
 {
 	const char *args[BATCH + 6] = { "--no-replace-objects", "--git-dir",
 					git_repository_path(repo), "verify-tag",
@@ -86,7 +86,7 @@ static int run_verify_tag(char **output, git_repository *repo, char hex[][GIT_OI
 	for (i = 0; i < nr; i++)
 		args[fixed + i] = hex[i];
 	args[fixed + nr] = NULL;
-	status = rolling_run_git(args, output, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	status = rolling_run_git_env(args, env, output, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
 	if (status < 0)
 		return status;
 	/*
@@ -129,13 +129,13 @@ static int only_key_missing(const char *output)
 
 /* A signature git did not accept: is only its key missing? */
 static int why_not_good(enum rolling_signature_status *status, git_repository *repo,
-			const char *hex)
+			const char *const *env, const char *hex)
 {
 	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
 			       "verify-tag", "--raw", hex, NULL };
 	char *output = NULL;
-	int err = rolling_run_git(args, &output,
-				  ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	int err = rolling_run_git_env(args, env, &output,
+				      ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
 
 	if (err < 0)
 		return err;
@@ -166,14 +166,15 @@ static int read_good(struct rolling_oidmap *good, const char *output)
 
 /* Several names may share one tag object: each gets the object's verdict. */
 static int verify_batch(enum rolling_signature_status *status, git_repository *repo,
-			char hex[][GIT_OID_HEXSZ + 1], const size_t *index, size_t nr)
+			const char *const *env, char hex[][GIT_OID_HEXSZ + 1], const size_t *index,
+			size_t nr)
 {
 	struct rolling_oidmap good = { NULL, 0, 0 };
 	char *output = NULL;
 	size_t i, unused;
 	int err;
 
-	if (!(err = run_verify_tag(&output, repo, hex, nr)))
+	if (!(err = run_verify_tag(&output, repo, env, hex, nr)))
 		err = read_good(&good, output);
 	else if (err > 0)
 		err = 0;    /* none is known good: each is asked about alone */
@@ -184,7 +185,7 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 		if (rolling_oidmap_get(&good, &id, &unused))
 			status[index[i]] = ROLLING_SIGNATURE_GOOD;
 		else
-			err = why_not_good(&status[index[i]], repo, hex[i]);
+			err = why_not_good(&status[index[i]], repo, env, hex[i]);
 	}
 	free(output);
 	rolling_oidmap_free(&good);
@@ -240,8 +241,6 @@ struct side_objects {
 	char *dir;
 	const struct rolling_tag_bytes *extra;
 	size_t extra_nr;
-	char *saved_alternates;
-	int had_alternates;
 };
 
 static int write_side_objects(struct side_objects *side)
@@ -282,25 +281,27 @@ static int write_side_objects(struct side_objects *side)
 	return err < 0 ? rolling_git_error(err, "cannot write to %s", side->dir) : 0;
 }
 
-/* Point git at the side objects, in addition to any alternates already set. */
-static int use_side_objects(struct side_objects *side)
+/*
+ * git's environment: GIT_ALTERNATE_OBJECT_DIRECTORIES names `first` (the
+ * side objects) and `object_dirs` (a quarantine) before the alternates
+ * the user set, if any; nothing is added when both are NULL.  Passed to
+ * each git run, never set in our own environment.
+ */
+static int git_env(struct rolling_env *env, const char *first, const char *object_dirs)
 {
-	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	const char *user = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	const char *parts[] = { first, object_dirs, user };
 	struct strbuf value = STRBUF_INIT;
+	size_t i;
 	int err;
 
-	side->had_alternates = old != NULL;
-	if (old && !(side->saved_alternates = strdup(old)))
-		return rolling_error_nomem();
-	strbuf_addstr(&value, side->dir);
-	if (old && *old)
-		strbuf_addf(&value, ":%s", old);
-	if (strbuf_oom(&value))
-		err = rolling_error_nomem();
-	else if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf, 1))
-		err = rolling_error("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	else
-		err = 0;
+	if (!first && !object_dirs)
+		return 0;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i] && *parts[i])
+			strbuf_addf(&value, "%s%s", value.len ? ":" : "", parts[i]);
+	err = strbuf_oom(&value) ? rolling_error_nomem() :
+	      rolling_env_add(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf);
 	strbuf_release(&value);
 	return err;
 }
@@ -311,12 +312,6 @@ static void remove_side_objects(struct side_objects *side)
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
-	if (side->had_alternates)
-		setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", side->saved_alternates, 1);
-	else
-		unsetenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	free(side->saved_alternates);
-	side->saved_alternates = NULL;
 	if (!side->dir)
 		return;
 	for (i = 0; i < side->extra_nr; i++) {
@@ -340,7 +335,8 @@ static void remove_side_objects(struct side_objects *side)
 }
 
 static int verify_ids(enum rolling_signature_status *status, git_repository *repo,
-		      const git_oid *ids, size_t nr, const struct rolling_tag_bytes *extra,
+		      const char *const *env, const git_oid *ids, size_t nr,
+		      const struct rolling_tag_bytes *extra,
 		      size_t extra_nr, char (*hex)[GIT_OID_HEXSZ + 1], size_t *index,
 		      struct rolling_progress *progress)
 {
@@ -358,13 +354,13 @@ static int verify_ids(enum rolling_signature_status *status, git_repository *rep
 		git_oid_tostr(hex[batch], sizeof(hex[batch]), &ids[i]);
 		index[batch++] = i;
 		if (batch == BATCH) {
-			if ((err = verify_batch(status, repo, hex, index, batch)) < 0)
+			if ((err = verify_batch(status, repo, env, hex, index, batch)) < 0)
 				goto out;
 			batch = 0;
 		}
 		rolling_progress_update(progress, i + 1 - batch);
 	}
-	err = batch ? verify_batch(status, repo, hex, index, batch) : 0;
+	err = batch ? verify_batch(status, repo, env, hex, index, batch) : 0;
 	rolling_progress_update(progress, nr);
 out:
 	git_odb_free(odb);
@@ -374,20 +370,24 @@ out:
 int rolling_tag_object_signatures(enum rolling_signature_status *status, git_repository *repo,
 				  const git_oid *ids, size_t nr,
 				  const struct rolling_tag_bytes *extra, size_t extra_nr,
-				  struct rolling_progress *progress)
+				  const char *object_dirs, struct rolling_progress *progress)
 {
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
 	size_t index[BATCH];
-	struct side_objects side = { NULL, extra, extra_nr, NULL, 0 };
+	struct side_objects side = { NULL, extra, extra_nr };
+	struct rolling_env env = ROLLING_ENV_INIT;
+	static const char *const none[] = { NULL };
 	int err;
 
-	if (extra_nr && ((err = write_side_objects(&side)) < 0 ||
-			 (err = use_side_objects(&side)) < 0))
+	if ((extra_nr && (err = write_side_objects(&side)) < 0) ||
+	    (err = git_env(&env, side.dir, object_dirs)) < 0)
 		goto out;
-	err = verify_ids(status, repo, ids, nr, extra, extra_nr, hex, index, progress);
+	err = verify_ids(status, repo, env.v ? (const char *const *)env.v : none, ids, nr,
+			 extra, extra_nr, hex, index, progress);
 out:
 	if (extra_nr)
 		remove_side_objects(&side);
+	rolling_env_release(&env);
 	return err;
 }
 
@@ -398,7 +398,8 @@ out:
  * the commits we read: 0 when git accepts every signature, 1 when not
  * (or when git fails), negative when it cannot run.
  */
-static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr)
+static int run_verify_commit(git_repository *repo, const char *const *env, const git_oid *ids,
+			     size_t nr)
 {
 	const char *args[BATCH + 5] = { "--no-replace-objects", "--git-dir",
 					git_repository_path(repo), "verify-commit" };
@@ -409,30 +410,42 @@ static int run_verify_commit(git_repository *repo, const git_oid *ids, size_t nr
 	for (i = 0; i < nr; i++)
 		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
 	args[fixed + nr] = NULL;
-	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	status = rolling_run_git_env(args, env, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
 	/* git failing or dying (SIGPIPE, as for tags) has accepted nothing either. */
 	return status < 0 ? status : status != 0;
 }
 
-int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr)
+int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr,
+			      const char *object_dirs)
 {
+	struct rolling_env env_v = ROLLING_ENV_INIT;
+	static const char *const none[] = { NULL };
+	const char *const *env;
 	size_t start, i;
 	int err;
 
-	for (start = 0; start < nr; start += BATCH) {
+	if ((err = git_env(&env_v, NULL, object_dirs)) < 0)
+		return err;
+	env = env_v.v ? (const char *const *)env_v.v : none;
+	for (start = 0; start < nr && !err; start += BATCH) {
 		size_t n = nr - start < BATCH ? nr - start : BATCH;
 
-		if ((err = run_verify_commit(repo, ids + start, n)) < 0)
-			return err;
+		if ((err = run_verify_commit(repo, env, ids + start, n)) < 0)
+			break;
 		for (i = start; i < start + n; i++)
 			good[i] = !err;
 		for (i = start; err && i < start + n; i++) {
-			int one = run_verify_commit(repo, &ids[i], 1);
+			int one = run_verify_commit(repo, env, &ids[i], 1);
 
-			if (one < 0)
-				return one;
+			if (one < 0) {
+				err = one;
+				break;
+			}
 			good[i] = !one;
 		}
+		if (err > 0)
+			err = 0;
 	}
-	return 0;
+	rolling_env_release(&env_v);
+	return err < 0 ? err : 0;
 }

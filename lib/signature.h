@@ -41,22 +41,27 @@ struct rolling_tag_bytes {
  * object directory that git reads as an alternate
  * (GIT_ALTERNATE_OBJECT_DIRECTORIES), so that `git verify-tag` checks
  * them with the repository's configuration while the repository itself
- * is never written to.  `progress` (may be NULL) counts the tags done.
+ * is never written to; `object_dirs` (a quarantine, "dir[:dir...]", or
+ * NULL) are read there too.  Both reach git through the environment of
+ * each git run, never through ours.  `progress` (may be NULL) counts the
+ * tags done.
  * Returns 0, or a negative error when an object is missing or git
  * cannot be run.
  */
 int rolling_tag_object_signatures(enum rolling_signature_status *status, git_repository *repo,
 				  const git_oid *ids, size_t nr,
 				  const struct rolling_tag_bytes *extra, size_t extra_nr,
-				  struct rolling_progress *progress);
+				  const char *object_dirs, struct rolling_progress *progress);
 
 /*
  * Check the signatures that the commits ids[i] carry in their gpgsig
  * headers with `git verify-commit`, into good[i] (1 or 0).  All are
  * handed to one git process; only when it rejects one is each asked
- * about alone.  Returns 0, or a negative error when git cannot be run.
+ * about alone; git also reads `object_dirs` (as for tags, or NULL).
+ * Returns 0, or a negative error when git cannot be run.
  */
-int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr);
+int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr,
+			      const char *object_dirs);
 
 /* "good", "lightweight tag", "unsigned tag", "bad signature", "no public key". */
 const char *rolling_signature_status_name(enum rolling_signature_status status);

@@ -820,7 +820,7 @@ static int check_signatures(struct walk *w)
 		goto out;
 	progress = rolling_progress_start("Verifying signatures", t.nr, w->options->progress);
 	err = rolling_tag_object_signatures(t.status, w->repo, t.ids, t.nr, w->embedded,
-					    w->embedded_nr, progress);
+					    w->embedded_nr, w->options->object_dirs, progress);
 	rolling_progress_stop(&progress);
 	if (err < 0)
 		goto out;
@@ -860,7 +860,8 @@ static int check_merge_signatures(struct walk *w)
 		return 0;
 	if (!(good = calloc(w->signed_merges_nr, sizeof(*good))))
 		return rolling_error_nomem();
-	err = rolling_commit_signatures(good, w->repo, w->signed_merges, w->signed_merges_nr);
+	err = rolling_commit_signatures(good, w->repo, w->signed_merges, w->signed_merges_nr,
+					w->options->object_dirs);
 	for (i = 0; i < w->signed_merges_nr && !err; i++) {
 		struct strbuf expected = STRBUF_INIT, found = STRBUF_INIT;
 
@@ -947,7 +948,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 		   const git_oid *tip, const struct rolling_tags *tags,
 		   struct rolling_patterns *patterns, const struct rolling_verify_options *options)
 {
-	static const struct rolling_verify_options defaults = { NULL, 0, 0, 0 };
+	static const struct rolling_verify_options defaults = { NULL, 0, 0, 0, NULL };
 	struct walk w = { result, repo, tags, patterns, options ? options : &defaults,
 			  { NULL, 0, 0 }, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0 };
 	size_t i;

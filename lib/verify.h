@@ -73,6 +73,11 @@ struct rolling_verify_options {
 	 */
 	int signatures;
 	int progress;           /* show a meter while git verifies the signatures */
+	/*
+	 * Object directories ("dir[:dir...]") the git that checks signatures
+	 * must read besides the repository's: a quarantine.  NULL: none.
+	 */
+	const char *object_dirs;
 };
 
 struct rolling_verify_result {

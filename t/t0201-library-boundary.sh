@@ -1,15 +1,17 @@
 #!/bin/sh
 
-test_description='lib/ never exits and never writes to the terminal
+test_description='lib/ never exits, never writes to the terminal, never changes the environment
 
 The library returns errors to its caller; only cli/ and builtin/ print
 or exit.  The object files of lib/ must not reference the calls that do
 (exit, abort, printf, puts, perror, stdout, stderr, isatty, ...): nm -u
-lists what each object needs from elsewhere.
+lists what each object needs from elsewhere.  Nor does it change the
+process environment to pass something to a child (setenv, unsetenv,
+putenv): each git run gets its environment (run-command.h).
 '
 . "$(dirname "$0")"/test-lib.sh
 
-FORBIDDEN='exit|_exit|_Exit|abort|printf|__printf_chk|vprintf|__vprintf_chk|puts|putchar|perror|isatty|stdout|stderr'
+FORBIDDEN='exit|_exit|_Exit|abort|printf|__printf_chk|vprintf|__vprintf_chk|puts|putchar|perror|isatty|stdout|stderr|setenv|unsetenv|putenv|clearenv'
 
 # forbidden_refs <object>...: "<object>: <symbol>" for each forbidden
 # symbol an object leaves undefined.
@@ -50,7 +52,7 @@ test_expect_success 'the object of every source of lib/ is there' '
 	done
 '
 
-test_expect_success 'no object of lib/ exits, aborts or writes to the terminal' '
+test_expect_success 'no object of lib/ exits, aborts, writes to the terminal or sets the environment' '
 	forbidden_refs $(cat objects) >actual &&
 	test_must_be_empty actual
 '
