@@ -180,7 +180,10 @@ test_expect_success 'two real fetches at once, until one loses the race: both su
 	grep "^lost$" outcomes
 '
 
-test_expect_success 'a fetch racing a pull, until one loses the race: both succeed' '
+# Under memcheck (make valgrind) the pull's fetch starts seconds after
+# the other has finished: no race is lost in ten tries (so it was on the
+# code before issue 30 too).
+test_expect_success !UNDER_VALGRIND 'a fetch racing a pull, until one loses the race: both succeed' '
 	new=$(cat week13) &&
 	: >outcomes &&
 	i=0 &&
