@@ -144,31 +144,35 @@ static size_t pending_releases(const struct branch_status *s, const struct rolli
 }
 
 /*
- * The series after `s` as mainline names it: its last number one up,
- * 6.6 -> 6.7, 255 -> 256.  (A new major version, 6.19 -> 7.0, cannot be
- * foreseen from tags.)
+ * The first series after `s` that a tag of the repository names: a
+ * release series, or the one mainline works on.  Never one worked out
+ * from the numbers: 6.19 was followed by 7.0, QEMU 10.2 by 11.0, git's
+ * 2.x may end at any x.  Returns 0 when no tag names one.
  */
-static struct rolling_series successor(const struct rolling_series *s)
+static int named_after(struct rolling_series *out, const struct rolling_tags *tags,
+		       const struct rolling_series *s)
 {
-	struct rolling_series next = *s;
+	size_t i;
 
-	if (s->parts >= 3)
-		next.sub++;
-	else if (s->parts == 2)
-		next.minor++;
-	else
-		next.major++;
-	return next;
+	for (i = 0; i < tags->series_nr; i++)
+		if (rolling_series_cmp(&tags->series[i].series, s) > 0) {
+			*out = tags->series[i].series;
+			return 1;
+		}
+	if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, s) > 0) {
+		*out = tags->newest_mainline;
+		return 1;
+	}
+	return 0;
 }
 
 /*
  * The series the policy moves to next, after the target: for stable the
- * next one with a release; else, for a preset's scheme, whose series
- * follow one another, the one mainline works on, else the one after
- * the target.  Custom patterns may skip series (nginx's odd minor
- * versions are never stable): no series is named that no release tag
- * names yet.  For lts the next listed one.  Returns 0 when there is
- * none to name.
+ * next one a tag names (a release's, or for a preset's scheme, whose
+ * series follow one another, the one mainline works on; custom patterns
+ * may skip series, as nginx's odd minor versions are never stable, so
+ * there only a release names one); for lts the next listed one.
+ * Returns 0 when there is none to name.
  */
 static int next_series(struct rolling_series *next, const struct branch_status *s)
 {
@@ -177,20 +181,15 @@ static int next_series(struct rolling_series *next, const struct branch_status *
 	size_t i;
 
 	if (s->b.policy.kind == ROLLING_POLICY_STABLE) {
+		if (rolling_preset_find_patterns(s->b.config.release_pattern,
+						 s->b.config.mainline_pattern))
+			return named_after(next, tags, from);
 		for (i = 0; i < tags->series_nr; i++)
 			if (rolling_series_cmp(&tags->series[i].series, from) > 0) {
 				*next = tags->series[i].series;
 				return 1;
 			}
-		if (!rolling_preset_find_patterns(s->b.config.release_pattern,
-						  s->b.config.mainline_pattern))
-			return 0;
-		/* Mainline names the next series before it has a release. */
-		if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, from) > 0)
-			*next = tags->newest_mainline;
-		else
-			*next = successor(from);
-		return 1;
+		return 0;
 	}
 	for (i = 0; i < s->b.policy.lts_nr; i++)
 		if (rolling_series_cmp(&s->b.policy.lts[i], from) > 0) {
@@ -255,12 +254,34 @@ static void when_release(struct strbuf *out, struct branch_status *s,
 		strbuf_addf(out, "%s is tagged", words);
 }
 
+/* What a stable switch waits for when no tag names the next series yet. */
+static void unnamed_switch(struct strbuf *out, const struct branch_status *s)
+{
+	strbuf_addf(out, "%s series becomes the stable series when ",
+		    rolling_preset_find_patterns(s->b.config.release_pattern,
+						 s->b.config.mainline_pattern) ?
+		    "the next" : "a later");
+	switch (s->b.policy.rule) {
+	case ROLLING_SWITCH_FIRST_RELEASE:
+		strbuf_addstr(out, "its first release is tagged");
+		break;
+	case ROLLING_SWITCH_FIRST_POINT:
+		strbuf_addstr(out, "its first point release is tagged");
+		break;
+	case ROLLING_SWITCH_NEXT_RC1:
+		strbuf_addstr(out, "it has a point release and mainline tags a pre-release of"
+			      " the series after it");
+		break;
+	}
+}
+
 /*
  * What the next switch waits for, in the project's own tag names ("2.56
  * becomes the stable series when v2.56.0 is tagged", "6.8 ... when it
  * has a point release (v6.8.1) and v6.9-rc1 is tagged"), added to
- * `out`; returns 0 when none is in sight.  A tag is named only when a
- * tag of the branch shows how it is spelled.
+ * `out`; returns 0 when none is in sight.  A series is named only when
+ * a tag names it, and a tag only when a tag of the branch shows how it
+ * is spelled; else the condition is said in words.
  */
 static int next_switch(struct strbuf *out, struct branch_status *s)
 {
@@ -268,20 +289,17 @@ static int next_switch(struct strbuf *out, struct branch_status *s)
 	char name[ROLLING_SERIES_BUFSZ], after[ROLLING_SERIES_BUFSZ];
 	struct rolling_series next, then;
 	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_point, mainline_past;
+	int then_named;
 
 	if (s->b.policy.has_pin)
 		return 0;
 	if (!next_series(&next, s)) {
 		if (!stable)
 			return 0;
-		strbuf_addf(out, "a later series becomes the stable series when its %s is tagged",
-			    s->b.policy.rule == ROLLING_SWITCH_FIRST_RELEASE ? "first release" :
-			    "first point release");
+		unnamed_switch(out, s);
 		return 1;
 	}
-	then = successor(&next);
 	rolling_series_format(name, &next);
-	rolling_series_format(after, &then);
 	strbuf_addf(out, "%s becomes the %s series ", name, stable ? "stable" : "lts");
 	if (stable && s->b.policy.rule == ROLLING_SWITCH_FIRST_RELEASE) {
 		when_release(out, s, &next, 0, "its first release");
@@ -308,12 +326,17 @@ static int next_switch(struct strbuf *out, struct branch_status *s)
 		strbuf_addstr(out, " and ");
 	if (mainline_past)
 		return 1;
+	if ((then_named = named_after(&then, tags, &next)))
+		rolling_series_format(after, &then);
 	if (!stable)
-		strbuf_addf(out, "v%s is released", after);
-	else if (spell_pre(out, s, &then))
+		strbuf_addf(out, then_named ? "v%s is released" : "the series after it is released",
+			    after);
+	else if (then_named && spell_pre(out, s, &then))
 		strbuf_addstr(out, " is tagged");
-	else
+	else if (then_named)
 		strbuf_addf(out, "mainline tags a pre-release of %s", after);
+	else
+		strbuf_addstr(out, "mainline tags a pre-release of the series after it");
 	return 1;
 }
 

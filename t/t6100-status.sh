@@ -86,7 +86,7 @@ test_expect_success 'after advance: up to date, and stable waits for a release a
 	git rolling status >out &&
 	test $(grep -c "^  up to date: advance has nothing to do$" out) = 2 &&
 	test -z "$(git tag -l "v6.2.*")" &&
-	grep "^  next switch: 6.2 becomes the stable series when it has a point release and v6.3-rc1 is tagged$" out &&
+	grep "^  next switch: 6.2 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it$" out &&
 	git rolling status --porcelain >out &&
 	! grep -e "^step " -e "^pending " out
 '
@@ -163,7 +163,7 @@ test_expect_success 'the next series is the one mainline works on before it has 
 	git rolling advance -q early &&
 	test -z "$(git tag -l "v6.0.*")" &&
 	git rolling status early >out &&
-	grep "^  next switch: 6.0 becomes the stable series when it has a point release and v6.1-rc1 is tagged$" out
+	grep "^  next switch: 6.0 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it$" out
 '
 
 test_expect_success 'an unconfigured branch is an error' '

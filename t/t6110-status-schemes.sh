@@ -5,7 +5,9 @@ test_description='status names the next switch in each project'\''s own tags
 The next switch waits for what the branch'\''s switch rule says, named as
 the project tags it: git'\''s maint moves at v2.56.0 (not "v2.56-rc1"),
 systemd-stable at v257.1, CPython at v3.14.0, PostgreSQL at REL_18_0.
-A tag is spelled only from a tag the repository has; custom patterns,
+A series is named only when a tag names it (git after 2.55, Linux after
+6.19, QEMU after 10.2: the next may be 3.0, 7.0, 11.0), a tag spelled
+only from a tag the repository has; custom patterns,
 whose series need not follow one another (nginx'\''s odd minor versions
 are never stable), never get a series named that no release has.  A step
 onto a .0 is an ordinary rolling merge: a clone without tags proves it.
@@ -34,12 +36,12 @@ test_expect_success 'git: maint moves when the next feature release is tagged' '
 	git rolling init -q --preset git maint &&
 	test "$(git config rolling.maint.switch)" = first-release &&
 	test "$(git rev-parse maint)" = "$(git rev-parse v2.55.0^{commit})" &&
-	echo "2.56 becomes the stable series when v2.56.0 is tagged" >expect &&
+	echo "the next series becomes the stable series when its first release is tagged" >expect &&
 	next_switch maint >actual &&
 	test_cmp expect actual &&
 	git rolling init -q --preset git --switch next-rc1 rc-rule &&
 	test "$(git rev-parse rc-rule)" = "$(git rev-parse v2.54.1^{commit})" &&
-	echo "2.55 becomes the stable series when it has a point release and v2.56.0-rc0 is tagged" >expect &&
+	echo "2.55 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it" >expect &&
 	next_switch rc-rule >actual &&
 	test_cmp expect actual &&
 	tags v2.56.0-rc0 &&
@@ -109,6 +111,10 @@ test_expect_success 'python and postgresql: at the new series'\'' .0 final' '
 		cd pg &&
 		tags REL_17_BETA1 REL_17_RC1 REL_17_0 REL_17_1 &&
 		git rolling init -q --preset postgresql rolling &&
+		echo "the next series becomes the stable series when its first release is tagged" >expect &&
+		next_switch rolling >actual &&
+		test_cmp expect actual &&
+		tags REL_18_BETA1 &&
 		echo "18 becomes the stable series when REL_18_0 is tagged" >expect &&
 		next_switch rolling >actual &&
 		test_cmp expect actual
@@ -145,9 +151,10 @@ test_expect_success 'redis-like custom patterns: the tag is spelled from the tag
 	git rolling init -q --switch next-rc1 --at 7.0.1 \
 		--release-pattern "(?<major>[0-9]+)\.(?<minor>[0-9]+)\.(?<patch>[0-9]+)" \
 		--mainline-pattern "(?<major>[0-9]+)\.(?<minor>[0-9]+)-rc(?<rc>[0-9]+)" rc &&
-	echo "7.2 becomes the stable series when it has a point release and 7.3-rc1 is tagged" >expect &&
+	echo "7.2 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it" >expect &&
 	next_switch rc >actual &&
-	test_cmp expect actual
+	test_cmp expect actual &&
+	! grep "7\.3" status.out
 '
 
 test_expect_success 'an unknown switch rule is refused, naming the key' '
@@ -158,6 +165,40 @@ test_expect_success 'an unknown switch rule is refused, naming the key' '
 	git config rolling.maint.switch weekly &&
 	test_expect_code 128 git rolling status maint 2>err &&
 	grep "^fatal: rolling.maint.switch: unknown switch rule .weekly." err
+'
+
+# The next series is named by a tag or not at all: Linux went from 6.19
+# to 7.0, QEMU from 10.2 to 11.0.
+test_expect_success 'linux after 6.19: no 6.20; 7.0 once v7.0-rc1 names it' '
+	git init -q linux &&
+	cd linux &&
+	tags v6.18 v6.18.1 v6.19-rc1 v6.19 v6.19.1 &&
+	git rolling init -q --preset linux rolling &&
+	test "$(git rev-parse rolling)" = "$(git rev-parse v6.18.1^{commit})" &&
+	echo "6.19 becomes the stable series when mainline tags a pre-release of the series after it" >expect &&
+	next_switch rolling >actual &&
+	test_cmp expect actual &&
+	! grep "6\.20" status.out &&
+	tags v7.0-rc1 &&
+	git rolling status rolling >out &&
+	grep "^  series switch due: 6.18 -> 6.19$" out &&
+	git rolling advance -q rolling &&
+	echo "7.0 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it" >expect &&
+	next_switch rolling >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'qemu after 10.2: no 10.3; 11.0 once v11.0.0-rc0 names it' '
+	git init -q qemu &&
+	cd qemu &&
+	tags v10.1.0-rc0 v10.1.0 v10.1.1 v10.2.0-rc0 v10.2.0 v10.2.1 &&
+	git rolling init -q --preset qemu rolling &&
+	next_switch rolling >actual &&
+	! grep "10\.3" status.out &&
+	grep "^the next series becomes the stable series when" actual &&
+	tags v11.0.0-rc0 &&
+	next_switch rolling >actual &&
+	grep "^11\.0 becomes the stable series when" actual
 '
 
 test_done
