@@ -11,6 +11,8 @@
 #include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
+#include "../lib/fetch-plan.h"
+#include "../lib/remote-config.h"
 #include "../lib/ident.h"
 #include "../lib/merge.h"
 #include "../lib/repo.h"
@@ -487,6 +489,98 @@ static void free_status(struct branch_status *s)
 	rolling_branch_free(&s->b);
 }
 
+/* --- branches followed from a remote (init --follow) --------------------- */
+
+/* The release at a verified tip: its merge's second parent, or the tip itself (a base). */
+static const struct rolling_release *release_at(git_repository *repo,
+						const struct rolling_tags *tags, const git_oid *tip)
+{
+	const struct rolling_release *release = NULL;
+	git_commit *commit;
+
+	if (git_commit_lookup(&commit, repo, tip) < 0)
+		return NULL;
+	if (git_commit_parentcount(commit) == 2)
+		release = rolling_tags_find_commit(tags, git_commit_parent_id(commit, 1));
+	if (!release)
+		release = rolling_tags_find_commit(tags, tip);
+	git_commit_free(commit);
+	return release;
+}
+
+static void print_followed_human(git_repository *repo, const struct rolling_fetch_plan *p,
+				 const struct rolling_fetch_branch *f,
+				 const struct rolling_release *release)
+{
+	char id[GIT_OID_HEXSZ + 1];
+	const char *sigs = p->signatures ? ", release tag signatures included" : "";
+
+	printf("%s: followed, verified by git rolling fetch %s\n", qtext(f->name),
+	       qtext(p->remote));
+	if (f->has_verified)
+		printf("  verified tip: %s (%s)\n", release ? qtext(release->name) : "not a release",
+		       rolling_abbrev(id, repo, &f->verified));
+	else
+		printf("  verified tip: none yet\n");
+	if (!f->has_tracking)
+		printf("  remote-tracking ref: none yet\n");
+	else if (f->has_verified && git_oid_equal(&f->tracking, &f->verified))
+		printf("  remote-tracking ref: at the verified tip\n");
+	else
+		printf("  remote-tracking ref: at %s, which no git rolling fetch verified\n",
+		       rolling_abbrev(id, repo, &f->tracking));
+	if (!f->has_verified)
+		printf("  next fetch: verifies the whole branch from its base%s, then moves %s\n",
+		       sigs, qtext(f->tracking_ref));
+	else if (release)
+		printf("  next fetch: verifies the steps after %s%s, then moves %s\n",
+		       qtext(release->name), sigs, qtext(f->tracking_ref));
+	else
+		printf("  next fetch: verifies the steps after %s%s, then moves %s\n",
+		       rolling_abbrev(id, repo, &f->verified), sigs, qtext(f->tracking_ref));
+}
+
+/*
+ * "follow <remote>/<branch> <verified id> <its release> <tracking id>
+ * <signatures 0|1>", "-" for what is not there.
+ */
+static void print_followed_porcelain(const struct rolling_fetch_plan *p,
+				     const struct rolling_fetch_branch *f,
+				     const struct rolling_release *release)
+{
+	char v[GIT_OID_HEXSZ + 1], t[GIT_OID_HEXSZ + 1];
+
+	printf("follow %s %s %s %s %d\n", f->name,
+	       f->has_verified ? git_oid_tostr(v, sizeof(v), &f->verified) : "-",
+	       release ? release->name : "-",
+	       f->has_tracking ? git_oid_tostr(t, sizeof(t), &f->tracking) : "-", p->signatures);
+}
+
+/* The branches followed from `remote`, as git rolling fetch <remote> reads them. */
+static void status_followed(git_repository *repo, const char *remote, int porcelain)
+{
+	const struct rolling_scheme_options scheme = { NULL, NULL, NULL };
+	struct rolling_fetch_plan p;
+	struct rolling_tags tags;
+	size_t i;
+
+	if (rolling_fetch_plan_init(&p, repo, remote, NULL, 0, -1, &scheme) < 0 ||
+	    rolling_tags_load(&tags, repo, &p.patterns) < 0)
+		die_error_context("%s", remote);
+	for (i = 0; i < p.nr; i++) {
+		const struct rolling_fetch_branch *f = &p.branches[i];
+		const struct rolling_release *release =
+			f->has_verified ? release_at(repo, &tags, &f->verified) : NULL;
+
+		if (porcelain)
+			print_followed_porcelain(&p, f, release);
+		else
+			print_followed_human(repo, &p, f, release);
+	}
+	rolling_tags_free(&tags);
+	rolling_fetch_plan_free(&p);
+}
+
 static int cmd_status(int argc, const char **argv)
 {
 	int porcelain = 0;
@@ -495,15 +589,22 @@ static int cmd_status(int argc, const char **argv)
 		OPT_END(),
 	};
 	git_repository *repo;
-	char **branches = NULL;
+	char **branches = NULL, **remotes;
 	unsigned hazards;
-	size_t nr, i;
+	size_t nr, remotes_nr, i;
+	int err;
 
 	argc = parse_options_or_usage(argc, argv, "status", options, status_usage);
-	if (rolling_repo_open(&repo) < 0 || rolling_repo_hazards(&hazards, repo) < 0)
+	if (rolling_repo_open(&repo) < 0 || rolling_repo_hazards(&hazards, repo) < 0 ||
+	    rolling_remote_followed(&remotes, &remotes_nr, repo) < 0)
 		die_last_error();
-	if (rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc) < 0)
+	err = rolling_config_branches_or_named(&branches, &nr, repo, argv, (size_t)argc);
+	if (err == ROLLING_ENOTFOUND && !argc && remotes_nr)
+		nr = 0;
+	else if (err < 0)
 		die("%s; see git rolling init", rolling_last_error());
+	for (i = 0; !argc && i < remotes_nr; i++)
+		status_followed(repo, remotes[i], porcelain);
 	for (i = 0; i < nr; i++) {
 		struct branch_status s;
 
@@ -515,6 +616,7 @@ static int cmd_status(int argc, const char **argv)
 		free_status(&s);
 	}
 	rolling_config_free_branches(branches, nr);
+	rolling_remote_followed_free(remotes, remotes_nr);
 	git_repository_free(repo);
 	return 0;
 }

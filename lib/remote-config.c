@@ -198,3 +198,44 @@ void rolling_remote_config_free(struct rolling_remote_config *rc)
 	free(rc->mainline_pattern);
 	memset(rc, 0, sizeof(*rc));
 }
+
+int rolling_remote_followed(char ***remotes, size_t *nr, git_repository *repo)
+{
+	git_strarray names = { NULL, 0 };
+	size_t i, alloc = 0;
+	int err;
+
+	*remotes = NULL;
+	*nr = 0;
+	if ((err = git_remote_list(&names, repo)) < 0)
+		return rolling_git_error(err, "cannot list the remotes");
+	for (i = 0; i < names.count && !err; i++) {
+		struct rolling_remote_config rc;
+
+		if ((err = rolling_remote_config_read(&rc, repo, names.strings[i])) < 0)
+			break;
+		if (rc.branches_nr &&
+		    (ALLOC_GROW(*remotes, *nr + 2, alloc) < 0 ||
+		     !((*remotes)[*nr] = strdup(names.strings[i]))))
+			err = rolling_error_nomem();
+		else if (rc.branches_nr)
+			(*remotes)[++*nr] = NULL;
+		rolling_remote_config_free(&rc);
+	}
+	git_strarray_dispose(&names);
+	if (err < 0) {
+		rolling_remote_followed_free(*remotes, *nr);
+		*remotes = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
+void rolling_remote_followed_free(char **remotes, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(remotes[i]);
+	free(remotes);
+}

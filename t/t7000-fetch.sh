@@ -537,4 +537,36 @@ test_expect_success REFFILES 'a lying peeled line in packed-refs decides nothing
 	git -C lying rev-list --objects $good >/dev/null
 '
 
+# A branch set up with init --follow is what status shows there: the
+# remote branch, the tip fetch verified (the release, as git log names
+# it), where the remote-tracking ref is, and what the next fetch checks.
+test_expect_success 'status shows the followed branches' '
+	git -C consumer rolling status >out &&
+	verified=$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH) &&
+	release=$(git -C consumer log -1 --format=%s $verified | sed "s/^Merge //") &&
+	cat >expect <<-EOF &&
+	origin/$BRANCH: followed, verified by git rolling fetch origin
+	  verified tip: $release ($(git -C consumer rev-parse --short $verified))
+	  remote-tracking ref: at the verified tip
+	  next fetch: verifies the steps after $release, then moves refs/remotes/origin/$BRANCH
+	EOF
+	test_cmp expect out &&
+	git -C consumer rolling status --porcelain >out &&
+	echo "follow origin/$BRANCH $verified $release $verified 0" >expect &&
+	test_cmp expect out &&
+	git init -q following &&
+	git -C following remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C following rolling init -q --signatures --follow origin/$BRANCH &&
+	git -C following rolling status >out &&
+	grep "^  verified tip: none yet$" out &&
+	grep "^  remote-tracking ref: none yet$" out &&
+	grep "^  next fetch: verifies the whole branch from its base, release tag signatures included, then moves refs/remotes/origin/$BRANCH$" out &&
+	git -C following fetch -q origin &&
+	git -C following rolling status >out &&
+	grep "^  remote-tracking ref: at $(git -C following rev-parse --short origin/$BRANCH), which no git rolling fetch verified$" out &&
+	git -C following rolling status --porcelain >out &&
+	echo "follow origin/$BRANCH - - $(git -C following rev-parse origin/$BRANCH) 1" >expect &&
+	test_cmp expect out
+'
+
 test_done
