@@ -199,36 +199,70 @@ void rolling_remote_config_free(struct rolling_remote_config *rc)
 	memset(rc, 0, sizeof(*rc));
 }
 
+/* <remote> of "rolling.remote.<remote>.branches" (names are lower-cased but for <remote>), else NULL. */
+static char *followed_remote(const char *name)
+{
+	static const char prefix[] = "rolling.remote.", suffix[] = ".branches";
+	size_t len = strlen(name), p = sizeof(prefix) - 1, q = sizeof(suffix) - 1;
+
+	if (len <= p + q || strncmp(name, prefix, p) || strcmp(name + len - q, suffix))
+		return NULL;
+	return strndup(name + p, len - p - q);
+}
+
+static int has(char **list, size_t nr, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(list[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * Every entry of the configuration, without a regex: libgit2 before
+ * 1.6.1 leaks the match data of the iterators that take one (see
+ * git2-compat.h), as git_remote_list() does.
+ */
 int rolling_remote_followed(char ***remotes, size_t *nr, git_repository *repo)
 {
-	git_strarray names = { NULL, 0 };
-	size_t i, alloc = 0;
+	git_config *config = NULL;
+	git_config_iterator *iter = NULL;
+	git_config_entry *entry;
+	size_t alloc = 0;
 	int err;
 
 	*remotes = NULL;
 	*nr = 0;
-	if ((err = git_remote_list(&names, repo)) < 0)
-		return rolling_git_error(err, "cannot list the remotes");
-	for (i = 0; i < names.count && !err; i++) {
-		struct rolling_remote_config rc;
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
+	    (err = git_config_iterator_new(&iter, config)) < 0) {
+		git_config_free(config);
+		return rolling_git_error(err, "cannot read the configuration");
+	}
+	while (!(err = git_config_next(&entry, iter))) {
+		char *remote = followed_remote(entry->name);
 
-		if ((err = rolling_remote_config_read(&rc, repo, names.strings[i])) < 0)
+		if (!remote || has(*remotes, *nr, remote)) {
+			free(remote);
+			continue;
+		}
+		if (ALLOC_GROW(*remotes, *nr + 2, alloc) < 0) {
+			free(remote);
+			err = ROLLING_ERROR;
 			break;
-		if (rc.branches_nr &&
-		    (ALLOC_GROW(*remotes, *nr + 2, alloc) < 0 ||
-		     !((*remotes)[*nr] = strdup(names.strings[i]))))
-			err = rolling_error_nomem();
-		else if (rc.branches_nr)
-			(*remotes)[++*nr] = NULL;
-		rolling_remote_config_free(&rc);
+		}
+		(*remotes)[(*nr)++] = remote;
+		(*remotes)[*nr] = NULL;
 	}
-	git_strarray_dispose(&names);
-	if (err < 0) {
-		rolling_remote_followed_free(*remotes, *nr);
-		*remotes = NULL;
-		*nr = 0;
-	}
-	return err;
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	if (err == GIT_ITEROVER)
+		return 0;
+	rolling_remote_followed_free(*remotes, *nr);
+	*remotes = NULL;
+	*nr = 0;
+	return err == ROLLING_ERROR ? err : rolling_git_error(err, "cannot read the configuration");
 }
 
 void rolling_remote_followed_free(char **remotes, size_t nr)
