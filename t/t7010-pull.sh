@@ -139,7 +139,8 @@ test_expect_success 'a pull killed after its branch moved is finished by the nex
 
 # kill_pull_at K: a copy of pristine (killed-k) pulls, killed with kill
 # -9 just before the Kth file that pull, or the fetch or a git it runs,
-# creates, appends to or renames in its git directory (each process
+# creates, appends to or renames in its git directory outside objects/
+# (t7001 kills a fetch in its quarantine and its move; each process
 # counts its own: the Kth of each; the first to reach it kills them all,
 # the process group of a session of their own, as a power cut would).
 # Its exit status goes to $status.  (fetch and advance run the command
@@ -148,7 +149,7 @@ kill_pull_at () {
 	rm -rf killed-k &&
 	cp -a pristine killed-k &&
 	{
-		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed-k/.git/*" \
+		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed-k/.git/[!o]*" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
 			setsid -w git -C killed-k rolling pull -q 2>kill.err
