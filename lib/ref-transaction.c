@@ -213,6 +213,19 @@ static int lock_ref(struct tx *tx, struct tx_ref *r, int tries)
 			     r->ref.lock, strerror(errno));
 }
 
+/* The journal's records so far on disk; a failure (a full disk) names the refs. */
+static int journal_write(struct tx *tx)
+{
+	int err = rolling_ref_journal_write(&tx->journal, git_repository_commondir(tx->repo));
+
+	if (err >= 0)
+		return err;
+	if (tx->nr == 1)
+		return rolling_error_prefix(err, "cannot update %s", tx->refs[0].u->refname);
+	return rolling_error_prefix(err, "cannot update %s and %zu other refs",
+				    tx->refs[0].u->refname, tx->nr - 1);
+}
+
 /*
  * Every ref locked, or an error.  Locks another writer holds are waited
  * for a little (the first) and then named all at once: a run killed in
@@ -257,7 +270,7 @@ static int lock_refs(struct tx *tx)
 		strcat(hex, "\n");
 		rolling_ref_journal_lock(&tx->journal, tx->refs[i].ref.lock, hex);
 	}
-	return rolling_ref_journal_write(&tx->journal, common);
+	return journal_write(tx);
 }
 
 static int check_old(git_repository *repo, const struct rolling_ref_update *u)
@@ -561,8 +574,7 @@ static int write_new(struct tx *tx)
 		if ((err = write_ref(&tx->refs[i])) < 0)
 			return err;
 	if ((err = signature(&tx->who, tx->repo)) < 0 || (err = prepare_logs(tx)) < 0 ||
-	    (err = rolling_ref_journal_write(&tx->journal,
-					     git_repository_commondir(tx->repo))) < 0)
+	    (err = journal_write(tx)) < 0)
 		return err;
 	for (i = 0; i < tx->nr; i++)
 		if ((err = keep_old(&tx->refs[i].ref, tx->refs[i].u->refname)) < 0)
