@@ -145,9 +145,16 @@ static const char *thousands(char *buf, size_t size, size_t n)
 	return buf;
 }
 
-/* "the 6.8 merge window", or "the 6.7 and 6.8 merge windows" when a switch skips series. */
+/*
+ * "the 6.8 merge window", or "the 6.7 and 6.8 merge windows" when a
+ * switch skips series; in each preset's words ("the 18 development
+ * cycle"), and neutral ones for patterns of no preset.
+ */
 static void print_windows(const struct shown_branch *s, size_t i)
 {
+	const struct rolling_preset *preset =
+		rolling_preset_find_patterns(s->b.config.release_pattern, s->b.config.mainline_pattern);
+	const char *cycle = preset && preset->cycle ? preset->cycle : ROLLING_DEFAULT_CYCLE;
 	const struct rolling_tags *tags = &s->b.tags;
 	const struct rolling_series *from = &s->steps.v[i - 1].release->version.series;
 	const struct rolling_series *to = &s->steps.v[i].release->version.series;
@@ -167,7 +174,7 @@ static void print_windows(const struct shown_branch *s, size_t i)
 		printf("%s%s", seen == 1 ? "" : seen == nr ? " and " : ", ",
 		       rolling_series_format(name, &tags->series[k].series));
 	}
-	printf(" merge window%s", nr > 1 ? "s" : "");
+	printf(" %s%s", cycle, nr > 1 ? "s" : "");
 }
 
 static void print_brought(const struct shown_branch *s, size_t i)

@@ -26,6 +26,7 @@ static const struct rolling_preset presets[] = {
 		"|(?<major>" FROM_3 ")\\.(?<minor>" NUM "))(?:-rc(?<rc>" POS "))?",
 		"4.4 4.9 4.14 4.19 5.4 5.10 5.15 6.1 6.6 6.12 6.18",
 		"next-rc1",  /* kernel.org, "Active kernel releases" */
+		"merge window",
 	},
 	{
 		/* v255.4 releases; v256 and v256-rc1 on mainline */
@@ -33,6 +34,7 @@ static const struct rolling_preset presets[] = {
 		"v(?<major>" POS ")\\.(?<patch>" POS ")",
 		"v(?<major>" POS ")(?:-rc(?<rc>" POS "))?",
 		"", "first-point-release",  /* systemd docs/BACKPORTS.md: vNNN.X on vNNN-stable */
+		"development cycle",
 	},
 	{
 		/*
@@ -49,6 +51,7 @@ static const struct rolling_preset presets[] = {
 		"|(?<major>1)\\.(?<minor>9|[1-9][0-9]+)\\.0"
 		"|(?<major>" FROM_2 ")\\.(?<minor>" NUM ")\\.0)-rc(?<rc>" NUM ")",
 		"", "first-release",
+		"development cycle",
 	},
 	{
 		/* v8.2.0 and its v8.2.1 stable releases; v8.2.0-rc0 candidates */
@@ -56,6 +59,7 @@ static const struct rolling_preset presets[] = {
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")\\.(?<patch>" NUM ")",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")\\.0-rc(?<rc>" NUM ")",
 		"", "first-release",  /* QEMU docs/devel/stable-process.rst */
+		"development cycle",
 	},
 	{
 		/* v3.13.0 and its v3.13.1 bugfix releases, old finals v2.7; v3.13.0a1, b1, rc1 */
@@ -63,6 +67,7 @@ static const struct rolling_preset presets[] = {
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")(?:\\.(?<patch>" NUM "))?",
 		"v(?<major>" NUM ")\\.(?<minor>" NUM ")(?:\\.0)?(?:a|b|rc)(?<rc>" POS ")",
 		"", "first-release",  /* devguide.python.org/versions/ */
+		"development cycle",
 	},
 	{
 		/* REL_17_0 and its REL_17_1 minor releases, REL_17_BETA1, REL_17_RC1; before 10 REL9_6_* */
@@ -71,6 +76,7 @@ static const struct rolling_preset presets[] = {
 		"REL(?:_(?<major>" FROM_10 ")|(?<major>[1-9])_(?<minor>" NUM "))"
 		"_(?:BETA|RC)(?<rc>" POS ")",
 		"", "first-release",  /* postgresql.org/support/versioning/ */
+		"development cycle",
 	},
 };
 

@@ -25,7 +25,16 @@ struct rolling_preset {
 	 * only the pre-releases with its mainline pattern.
 	 */
 	const char *switch_rule;
+	/*
+	 * What a series switch takes in, in the project's words, for log
+	 * ("the 6.8 merge window", "the 18 development cycle"): the kernel's
+	 * two weeks of merges are its own term.  Patterns of no preset get
+	 * ROLLING_DEFAULT_CYCLE.
+	 */
+	const char *cycle;
 };
+
+#define ROLLING_DEFAULT_CYCLE "development cycle"
 
 /*
  * The tag scheme as the commands take it: --preset, --release-pattern,

@@ -54,7 +54,8 @@ log_counts_ () {
 # step, newest first: the id abbreviated as git abbreviates ids (%h of
 # git log, which is git rev-parse --short), and what the step brought
 # counted with git rev-list --count <previous release>..<release>.  A step that changes series (v6.6.4 -> 6.6,
-# v255.3 -> 255) also names the merge windows it includes: the series
+# v255.3 -> 255) also names the merge windows it includes ($LOG_CYCLE:
+# a preset's words for them, the kernel's by default): the series
 # with release tags after the old one up to the new one, in version
 # order (sort -V).  One git log abbreviates every id and one git tag
 # lists the series; log_counts_ counts; awk writes the lines (14872
@@ -69,7 +70,7 @@ expected_log_fields () {
 	grep -E "$LOG_RELEASE_RE" "$TRASH_DIRECTORY/log.tags" |
 	sed -e 's/^v//' -e 's/\.[0-9]*$//' >"$TRASH_DIRECTORY/log.series.all" &&
 	sort -u -V "$TRASH_DIRECTORY/log.series.all" >"$TRASH_DIRECTORY/log.series" &&
-	awk '
+	awk -v cycle="${LOG_CYCLE:-merge window}" '
 		function series(release) {
 			sub(/^v/, "", release)
 			sub(/\.[0-9]*$/, "", release)
@@ -98,7 +99,7 @@ expected_log_fields () {
 			s = list[1]
 			for (i = 2; i <= n; i++)
 				s = s (i == n ? " and " : ", ") list[i]
-			return "the " s " merge window" (n > 1 ? "s" : "")
+			return "the " s " " cycle (n > 1 ? "s" : "")
 		}
 		FILENAME == ARGV[1] { all[++ns] = $0; next }
 		FILENAME == ARGV[2] { short[FNR] = $0; next }

@@ -191,7 +191,7 @@ do
 
 	test_expect_success "$kind: log and log --json name every step whole" '
 		git -C $T rolling log >out &&
-		grep -F " $P/v1.1.1 " out | grep -F "series 1.0 -> 1.1, includes the 1.1 merge window" &&
+		grep -F " $P/v1.1.1 " out | grep -F "series 1.0 -> 1.1, includes the 1.1 development cycle" &&
 		grep -F " $P/v1.0.1 " out | grep " base$" &&
 		git -C $T rolling log --json >json &&
 		python3 -c "
