@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,13 +547,17 @@ static int write_refs(struct rolling_fetch_view *v, git_repository *repo,
  */
 static int cwd_inside_git_dir(git_repository *repo)
 {
-	char cwd[PATH_MAX], git_dir[PATH_MAX];
+	char *cwd = getcwd(NULL, 0), *git_dir = realpath(git_repository_path(repo), NULL);
 	size_t len;
+	int inside = 1;     /* unknown: git stays where it is, and so does the view */
 
-	if (!getcwd(cwd, sizeof(cwd)) || !realpath(git_repository_path(repo), git_dir))
-		return 1;
-	len = strlen(git_dir);
-	return !strncmp(cwd, git_dir, len) && (cwd[len] == '/' || !cwd[len]);
+	if (cwd && git_dir) {
+		len = strlen(git_dir);
+		inside = !strncmp(cwd, git_dir, len) && (cwd[len] == '/' || !cwd[len]);
+	}
+	free(cwd);
+	free(git_dir);
+	return inside;
 }
 
 static int has_own_alternates(const struct rolling_quarantine *q)
