@@ -15,21 +15,6 @@
 
 #define TAG_PREFIX "refs/tags/"
 
-/* A string of any length, or NULL when memory ran out. */
-static char *format(const char *fmt, ...) ROLLING_PRINTF(1, 2);
-
-static char *format(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
-}
-
 /* --- the remote and its branches ---------------------------------------- */
 
 /* 1 and *oid when the ref exists, 0 when not, or a negative error. */
@@ -86,10 +71,10 @@ static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, con
 	int err;
 
 	f->branch = branch;
-	if (!(f->name = format("%s/%s", remote, branch)) ||
-	    !(f->remote_ref = format("refs/heads/%s", branch)) ||
-	    !(f->tracking_ref = format("refs/remotes/%s/%s", remote, branch)) ||
-	    !(f->verified_ref = format(ROLLING_VERIFIED_REF_FORMAT, remote, branch)))
+	if (!(f->name = rolling_strfmt("%s/%s", remote, branch)) ||
+	    !(f->remote_ref = rolling_strfmt("refs/heads/%s", branch)) ||
+	    !(f->tracking_ref = rolling_strfmt("refs/remotes/%s/%s", remote, branch)) ||
+	    !(f->verified_ref = rolling_strfmt(ROLLING_VERIFIED_REF_FORMAT, remote, branch)))
 		return rolling_error_nomem();
 	if (branch[0] == '-' || !git_reference_is_valid_name(f->remote_ref))
 		return rolling_error("'%s' is not a valid branch name", branch);
@@ -112,7 +97,8 @@ static int open_branch(struct rolling_fetch_branch *f, git_repository *repo, con
  */
 static int check_remote(git_repository *repo, const char *remote)
 {
-	char *refname = format("refs/remotes/%s", remote), *key = format("remote.%s.url", remote);
+	char *refname = rolling_strfmt("refs/remotes/%s", remote);
+	char *key = rolling_strfmt("remote.%s.url", remote);
 	git_config *config = NULL;
 	char *url = NULL;
 	int err = 0;
@@ -146,8 +132,8 @@ static int setup_patterns(struct rolling_fetch_plan *p, const struct rolling_sch
 		release_key = strdup("--release-pattern");
 		mainline_key = strdup("--mainline-pattern");
 	} else {
-		release_key = format("rolling.remote.%s.releasePattern", p->remote);
-		mainline_key = format("rolling.remote.%s.mainlinePattern", p->remote);
+		release_key = rolling_strfmt("rolling.remote.%s.releasePattern", p->remote);
+		mainline_key = rolling_strfmt("rolling.remote.%s.mainlinePattern", p->remote);
 		if (p->config.release_pattern) {
 			release_re = p->config.release_pattern;
 			mainline_re = p->config.mainline_pattern;
@@ -284,7 +270,7 @@ static int need_named(struct rolling_fetch_plan *p, const char *name)
 
 	if (!is_release_name(p, name) || rolling_tags_find_name(&p->tags, &p->patterns, name))
 		return 0;
-	if (!(refname = format(TAG_PREFIX "%s", name)))
+	if (!(refname = rolling_strfmt(TAG_PREFIX "%s", name)))
 		return rolling_error_nomem();
 	if ((ref = rolling_remote_refs_find(&p->advertised, refname)))
 		err = need_tag(p, ref);
@@ -452,13 +438,13 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 {
 	size_t i;
 
-	if (!(messages[p->nr] = format("rolling fetch %s: release tag", p->remote)))
+	if (!(messages[p->nr] = rolling_strfmt("rolling fetch %s: release tag", p->remote)))
 		return rolling_error_nomem();
 	for (i = 0; i < p->needed_nr; i++) {
 		git_oid now;
 		int has;
 
-		if (!(tag_refs[i] = format(TAG_PREFIX "%s", p->needed[i].name)))
+		if (!(tag_refs[i] = rolling_strfmt(TAG_PREFIX "%s", p->needed[i].name)))
 			return rolling_error_nomem();
 		/* One another process created meanwhile, as this run would. */
 		if ((has = read_ref(&now, p->repo, tag_refs[i])) < 0)
@@ -471,7 +457,7 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 	for (i = 0; i < p->nr; i++) {
 		struct rolling_fetch_branch *f = &p->branches[i];
 
-		if (!(messages[i] = format("rolling fetch %s: %s %s", p->remote,
+		if (!(messages[i] = rolling_strfmt("rolling fetch %s: %s %s", p->remote,
 					   f->rewound ? "rewound, verified in full, at" : "verified",
 					   tip_name(f))))
 			return rolling_error_nomem();

@@ -35,15 +35,6 @@ static int has_suffix_icase(const char *s, const char *suffix)
 	return len >= n && !strcasecmp(s + len - n, suffix);
 }
 
-/* <dir>/<name>, or NULL when out of memory. */
-static char *path_in(const char *dir, const char *name)
-{
-	char *path;
-
-	return asprintf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name) < 0 ?
-	       NULL : path;
-}
-
 static int write_file(const char *path, const char *text, size_t len)
 {
 	FILE *out = fopen(path, "w");
@@ -64,7 +55,7 @@ static int write_file(const char *path, const char *text, size_t len)
 /* <view>/<name> holding `text`. */
 static int write_in(const struct rolling_fetch_view *v, const char *name, const struct strbuf *text)
 {
-	char *path = path_in(v->git_dir, name);
+	char *path = rolling_path_join(v->git_dir, name);
 	int err;
 
 	if (!path || strbuf_oom(text))
@@ -79,7 +70,7 @@ static int write_in(const struct rolling_fetch_view *v, const char *name, const 
 static int copy_if_present(const struct rolling_fetch_view *v, const char *dir, const char *name)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *from = path_in(dir, name);
+	char *from = rolling_path_join(dir, name);
 	int err = 0;
 
 	if (!from)
@@ -97,7 +88,7 @@ static int copy_if_present(const struct rolling_fetch_view *v, const char *dir, 
 
 static int make_dir_in(const char *dir, const char *name)
 {
-	char *path = path_in(dir, name);
+	char *path = rolling_path_join(dir, name);
 	int err = 0;
 
 	if (!path)
@@ -562,7 +553,7 @@ static int cwd_inside_git_dir(git_repository *repo)
 
 static int has_own_alternates(const struct rolling_quarantine *q)
 {
-	char *path = path_in(q->objects, "info/alternates");
+	char *path = rolling_path_join(q->objects, "info/alternates");
 	int has;
 
 	if (!path)
@@ -581,7 +572,7 @@ static int setup(struct rolling_fetch_view *v, git_repository *repo,
 
 	if (!quarantine)
 		return rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
-	if (!(v->git_dir = path_in(quarantine, VIEW)) ||
+	if (!(v->git_dir = rolling_path_join(quarantine, VIEW)) ||
 	    (work_tree && !git_repository_is_bare(repo) && !cwd_inside_git_dir(repo) &&
 	     !(v->work_tree = strdup(work_tree))))
 		err = rolling_error_nomem();

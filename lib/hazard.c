@@ -141,14 +141,6 @@ int rolling_hazard_replacements(struct rolling_hazard **out, size_t *nr, git_rep
 	return finish(out, nr, &l, err);
 }
 
-/* "<dir>/<name>", whether or not dir ends in '/'; the caller frees it. */
-static char *join_path(const char *dir, const char *name)
-{
-	struct strbuf path = STRBUF_INIT;
-
-	strbuf_addf(&path, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-	return strbuf_detach(&path);
-}
 
 /* $<variable>, else <name> in the common git directory; the caller frees it. */
 static char *git_file(git_repository *repo, const char *variable, const char *name)
@@ -157,7 +149,7 @@ static char *git_file(git_repository *repo, const char *variable, const char *na
 
 	if (set && *set)
 		return strdup(set);
-	return join_path(git_repository_commondir(repo), name);
+	return rolling_path_join(git_repository_commondir(repo), name);
 }
 
 /* Call `line_fn` for each line of a file, without its "\n"; a missing file has none. */
@@ -264,7 +256,8 @@ static int strict_file(const char *path, const char *what)
 
 int rolling_hazard_check_graft_files(const char *gitdir, const char *commondir)
 {
-	char *grafts = join_path(commondir, "info/grafts"), *shallow = join_path(gitdir, "shallow");
+	char *grafts = rolling_path_join(commondir, "info/grafts");
+	char *shallow = rolling_path_join(gitdir, "shallow");
 	int err;
 
 	if (!grafts || !shallow)

@@ -70,18 +70,12 @@ struct tx {
 	size_t dirs_nr, dirs_alloc;
 };
 
-static char *join(const char *a, const char *b)
-{
-	char *s;
-
-	return asprintf(&s, "%s%s", a, b) < 0 ? NULL : s;
-}
-
 static int swap_init(struct file_swap *s, const char *dir, const char *name)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
-	if (!(s->path = join(dir, name)) || !(s->lock = join(s->path, ".lock")))
+	if (!(s->path = rolling_strfmt("%s%s", dir, name)) ||
+	    !(s->lock = rolling_strfmt("%s.lock", s->path)))
 		return rolling_error_nomem();
 	return 0;
 }
@@ -457,7 +451,7 @@ static int keep_old(struct file_swap *s, const char *refname)
 	s->had_file = !lstat(s->path, &st);
 	if (!s->had_file)
 		return 0;
-	if (!(s->old = join(s->path, OLD_SUFFIX)))
+	if (!(s->old = rolling_strfmt("%s%s", s->path, OLD_SUFFIX)))
 		return rolling_error_nomem();
 	unlink(s->old);
 	if (link(s->path, s->old) < 0) {

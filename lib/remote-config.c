@@ -199,7 +199,7 @@ void rolling_remote_config_free(struct rolling_remote_config *rc)
 	memset(rc, 0, sizeof(*rc));
 }
 
-/* <remote> of "rolling.remote.<remote>.branches" (names are lower-cased but for <remote>), else NULL. */
+/* <remote> of "rolling.remote.<remote>.branches", else NULL. */
 static char *followed_remote(const char *name)
 {
 	static const char prefix[] = "rolling.remote.", suffix[] = ".branches";

@@ -160,3 +160,22 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->len = len;
 	sb->buf[len] = '\0';
 }
+
+char *rolling_strfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+char *rolling_path_join(const char *dir, const char *name)
+{
+	size_t len = strlen(dir);
+
+	return rolling_strfmt("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+}

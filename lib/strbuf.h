@@ -59,6 +59,16 @@ void strbuf_reset(struct strbuf *sb);
 /* Cut it to `len` bytes (len <= sb->len). */
 void strbuf_setlen(struct strbuf *sb, size_t len);
 
+/*
+ * One string formatted as printf formats it, of any length, for the
+ * caller to free: the library's one helper for that (NULL when memory
+ * ran out).
+ */
+char *rolling_strfmt(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+/* "<dir>/<name>" with one '/' between, whether or not dir ends in one; NULL when memory ran out. */
+char *rolling_path_join(const char *dir, const char *name);
+
 /* Whether an addition failed. */
 static inline int strbuf_oom(const struct strbuf *sb)
 {

@@ -28,13 +28,6 @@
 /* How long a killed run's git read-tree may take to finish, in 10 ms. */
 #define FLOCK_WAIT 300
 
-static char *path_join(const char *dir, const char *name)
-{
-	char *path;
-
-	return asprintf(&path, "%s%s", dir, name) < 0 ? NULL : path;
-}
-
 static int exists(const char *path)
 {
 	struct stat st;
@@ -70,7 +63,7 @@ int rolling_worktree_check_idle(git_repository *repo, const char *branch)
 	size_t i;
 
 	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
-		char *path = path_join(gitdir, states[i].file);
+		char *path = rolling_strfmt("%s%s", gitdir, states[i].file);
 		int in_progress = path && exists(path);
 
 		free(path);
@@ -113,7 +106,7 @@ static int head_names_ref(git_repository *repo, int reftable, const char *gitdir
 	int names;
 
 	if (!reftable) {
-		path = path_join(gitdir, "HEAD");
+		path = rolling_strfmt("%sHEAD", gitdir);
 		names = path && file_names_ref(path, "ref: ", refname);
 		free(path);
 		return names;
@@ -144,7 +137,7 @@ static int gitdir_has_branch(git_repository *repo, int reftable, const char *git
 	int found = head_names_ref(repo, reftable, gitdir, head_ref, refname);
 
 	for (i = 0; !found && i < sizeof(where) / sizeof(where[0]); i++) {
-		char *path = path_join(gitdir, where[i].file);
+		char *path = rolling_strfmt("%s%s", gitdir, where[i].file);
 		const char *name = where[i].short_name ? refname + strlen("refs/heads/") : refname;
 
 		found = path && file_names_ref(path, where[i].prefix, name);
@@ -164,7 +157,7 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 {
 	const char *common = git_repository_commondir(repo);
 	const char *own = git_repository_path(repo);
-	char *dir = path_join(common, "worktrees/");
+	char *dir = rolling_strfmt("%sworktrees/", common);
 	int reftable = rolling_repo_is_reftable(repo);
 	struct dirent *entry;
 	DIR *worktrees;
@@ -285,7 +278,7 @@ static int index_lock_exists_error(const char *lock)
 /* Take index.lock as git does, with a copy of the index in it. */
 static int lock_index(struct rolling_worktree_tx *tx)
 {
-	char *lock = path_join(tx->index, ".lock");
+	char *lock = rolling_strfmt("%s.lock", tx->index);
 	const char *index = tx->index;
 	int fd = -1, from = -1, err = 0;
 
@@ -325,7 +318,7 @@ out:
 
 static void unlock_index(const char *index)
 {
-	char *lock = path_join(index, ".lock"), *lock2 = path_join(index, ".lock.lock");
+	char *lock = rolling_strfmt("%s.lock", index), *lock2 = rolling_strfmt("%s.lock.lock", index);
 
 	/* git read-tree's own lock on our copy, if it was killed. */
 	if (lock2)
@@ -363,7 +356,7 @@ static int read_link(struct strbuf *target, const char *path, size_t hint)
 static int worktree_blob(git_oid *id, git_repository *repo, const char *path)
 {
 	const char *workdir = git_repository_workdir(repo);
-	char *full = path_join(workdir, path);
+	char *full = rolling_strfmt("%s%s", workdir, path);
 	struct strbuf target = STRBUF_INIT;
 	struct stat st;
 	int found = 0;
@@ -387,7 +380,7 @@ static int worktree_blob(git_oid *id, git_repository *repo, const char *path)
  */
 static int changed_since(git_repository *repo, const char *path, const struct timespec *since)
 {
-	char *full = path_join(git_repository_workdir(repo), path);
+	char *full = rolling_strfmt("%s%s", git_repository_workdir(repo), path);
 	struct stat st;
 	int newer = 0;
 
@@ -401,7 +394,7 @@ static int changed_since(git_repository *repo, const char *path, const struct ti
 /* When the intent file was made; NULL when it cannot be told. */
 static const struct timespec *intent_time(struct timespec *buf, const char *gitdir)
 {
-	char *intent = path_join(gitdir, INTENT_NAME);
+	char *intent = rolling_strfmt("%s%s", gitdir, INTENT_NAME);
 	struct stat st;
 	int ok = intent && !stat(intent, &st);
 
@@ -415,7 +408,7 @@ static const struct timespec *intent_time(struct timespec *buf, const char *gitd
 /* Remove a file we created, and the directories it leaves empty. */
 static void remove_created(git_repository *repo, const char *path)
 {
-	char *full = path_join(git_repository_workdir(repo), path), *slash;
+	char *full = rolling_strfmt("%s%s", git_repository_workdir(repo), path), *slash;
 	size_t root = strlen(git_repository_workdir(repo));
 
 	if (!full || unlink(full) < 0) {
@@ -567,7 +560,7 @@ int rolling_worktree_begin(struct rolling_worktree_tx *tx, git_repository *repo,
 	tx->intent_fd = -1;
 	git_oid_cpy(&tx->old_tip, old_tip);
 	if (!(tx->refname = strdup(refname)) || !(tx->gitdir = strdup(git_repository_path(repo))) ||
-	    !(tx->intent = path_join(tx->gitdir, INTENT_NAME)) ||
+	    !(tx->intent = rolling_strfmt("%s%s", tx->gitdir, INTENT_NAME)) ||
 	    !(tx->index = rolling_repo_index_file(repo))) {
 		err = rolling_error_nomem();
 		goto fail;
@@ -771,7 +764,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 
 int rolling_worktree_commit(struct rolling_worktree_tx *tx)
 {
-	char *lock = path_join(tx->index, ".lock");
+	char *lock = rolling_strfmt("%s.lock", tx->index);
 	int err = 0;
 
 	if (!lock || rename(lock, tx->index) < 0)
@@ -928,7 +921,7 @@ static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 static int roll_forward(git_repository *repo, const char *index, const struct intent *in,
 			size_t done)
 {
-	char *lock = path_join(index, ".lock");
+	char *lock = rolling_strfmt("%s.lock", index);
 	int err = 0;
 
 	/*
@@ -986,7 +979,7 @@ static void remove_dead_drafts(const char *gitdir)
 		int fd;
 
 		if (strncmp(entry->d_name, INTENT_NAME ".", strlen(INTENT_NAME) + 1) ||
-		    !(path = path_join(gitdir, entry->d_name)))
+		    !(path = rolling_strfmt("%s%s", gitdir, entry->d_name)))
 			continue;
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
 			if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -1001,7 +994,7 @@ static void remove_dead_drafts(const char *gitdir)
 int rolling_worktree_recover(git_repository *repo)
 {
 	const char *gitdir = git_repository_path(repo);
-	char *intent = path_join(gitdir, INTENT_NAME), *text = NULL, *index = NULL;
+	char *intent = rolling_strfmt("%s%s", gitdir, INTENT_NAME), *text = NULL, *index = NULL;
 	struct intent in = { 0 };
 	struct stat by_fd, by_name;
 	int fd, err = 0;
@@ -1036,7 +1029,7 @@ int rolling_worktree_recover(git_repository *repo)
 		goto out;
 	}
 	/* The index the run used, whatever $GIT_INDEX_FILE says now. */
-	if (!in.index && !(in.index = index = path_join(gitdir, "index"))) {
+	if (!in.index && !(in.index = index = rolling_strfmt("%sindex", gitdir))) {
 		err = rolling_error_nomem();
 		goto out;
 	}
