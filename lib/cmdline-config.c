@@ -5,37 +5,8 @@
 #include "cmdline-config.h"
 #include "config-worktree.h"
 #include "error.h"
+#include "quote.h"
 #include "strbuf.h"
-
-/*
- * Read one single-quoted word of GIT_CONFIG_PARAMETERS, where git writes
- * a quote inside a word as '\''.  Returns the position after the word,
- * or NULL when the text is malformed.
- */
-static const char *unquote(char **out, const char *p)
-{
-	size_t len = 0;
-	char *word = malloc(strlen(p) + 1);
-
-	*out = word;
-	if (!word || *p != '\'')
-		return NULL;
-	for (p++;;) {
-		if (!*p)
-			return NULL;
-		if (*p != '\'') {
-			word[len++] = *p++;
-			continue;
-		}
-		if (p[1] == '\\' && p[2] == '\'' && p[3] == '\'') {
-			word[len++] = '\'';
-			p += 4;
-			continue;
-		}
-		word[len] = '\0';
-		return p + 1;
-	}
-}
 
 static void write_escaped(FILE *out, const char *s)
 {
@@ -90,14 +61,14 @@ static int write_parameters(FILE *out, const char *params)
 			p++;
 		if (!*p)
 			break;
-		if (!(p = unquote(&key, p))) {
+		if (!(p = rolling_sq_dequote_word(&key, p))) {
 			free(key);
 			return rolling_error("bogus GIT_CONFIG_PARAMETERS: %s", params);
 		}
 		if (*p == '=' && p[1] != '\'') {
 			p++;  /* "git -c key": no value at all, which means true */
 		} else if (*p == '=') {
-			if (!(p = unquote(&value, p + 1))) {
+			if (!(p = rolling_sq_dequote_word(&value, p + 1))) {
 				free(key);
 				free(value);
 				return rolling_error("bogus GIT_CONFIG_PARAMETERS: %s", params);

@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 #include "quote.h"
 #include "utf8.h"
@@ -97,4 +98,29 @@ void rolling_quote_text(struct strbuf *sb, const char *s, size_t len, unsigned f
 void rolling_quote_line(struct strbuf *sb, const char *s)
 {
 	rolling_quote_text(sb, s, strlen(s), 0);
+}
+
+const char *rolling_sq_dequote_word(char **out, const char *p)
+{
+	size_t len = 0;
+	char *word = malloc(strlen(p) + 1);
+
+	*out = word;
+	if (!word || *p != '\'')
+		return NULL;
+	for (p++;;) {
+		if (!*p)
+			return NULL;
+		if (*p != '\'') {
+			word[len++] = *p++;
+			continue;
+		}
+		if (p[1] == '\\' && p[2] == '\'' && p[3] == '\'') {
+			word[len++] = '\'';
+			p += 4;
+			continue;
+		}
+		word[len] = '\0';
+		return p + 1;
+	}
 }

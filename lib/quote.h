@@ -74,4 +74,13 @@ void rolling_quote_text(struct strbuf *sb, const char *s, size_t len, unsigned f
 /* Append the NUL-terminated s quoted as one line (no flags). */
 void rolling_quote_line(struct strbuf *sb, const char *s);
 
+/*
+ * The other way, for text git quoted for the shell: read one
+ * single-quoted word at p, where a quote inside the word is '\'' (as
+ * git's sq_quote_buf() writes it, for GIT_CONFIG_PARAMETERS).  *out is
+ * the word (the caller frees it, also on failure).  Returns the position
+ * after the word, or NULL when the text is malformed or memory ran out.
+ */
+const char *rolling_sq_dequote_word(char **out, const char *p);
+
 #endif
