@@ -13,8 +13,6 @@
 
 #define JOURNAL_PREFIX "rolling-ref-tx."
 #define LOCK_SUFFIX ".lock"
-/* ref-transaction.c keeps a replaced ref file under this name */
-#define OLD_SUFFIX ".rolling-old.lock"
 
 /* Records: 'L' <content> NUL <lock> NUL, or 'T' <size> NUL <log> NUL <lock> NUL. */
 void rolling_ref_journal_lock(struct rolling_ref_journal *j, const char *lock,
@@ -89,19 +87,15 @@ static void remove_old_file(const char *lock)
 	char *old;
 
 	if (len < strlen(LOCK_SUFFIX) ||
-	    asprintf(&old, "%.*s" OLD_SUFFIX, (int)(len - strlen(LOCK_SUFFIX)), lock) < 0)
+	    asprintf(&old, "%.*s" ROLLING_REF_OLD_SUFFIX, (int)(len - strlen(LOCK_SUFFIX)), lock) < 0)
 		return;
 	unlink(old);
 	free(old);
 }
 
-/* Back to `size` bytes; -1: the reflog was not there. */
-static void cut_log(const char *log, long long size)
+int rolling_reflog_cut(const char *log, off_t size)
 {
-	if (size < 0)
-		unlink(log);
-	else if (truncate(log, size) < 0)
-		return;         /* gone, or not ours to cut: git will say */
+	return size < 0 ? unlink(log) : truncate(log, size);
 }
 
 /*
@@ -173,7 +167,7 @@ static void undo_records(const struct strbuf *records, const struct strbuf *livi
 
 		if (r.kind == 'T' && !lock_content(living, r.lock) &&
 		    (content = lock_content(records, r.lock)) && is_own_lock(r.lock, content))
-			cut_log(r.log, strtoll(r.size, NULL, 10));
+			rolling_reflog_cut(r.log, strtoll(r.size, NULL, 10));   /* else git will say */
 	}
 	for (p = records->buf; next_record(&r, &p, end);) {
 		if (r.kind != 'L' || lock_content(living, r.lock))

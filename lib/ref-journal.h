@@ -30,6 +30,16 @@ struct rolling_ref_journal {
 
 #define ROLLING_REF_JOURNAL_INIT { NULL, -1, STRBUF_INIT, 0 }
 
+/* Where a transaction keeps the file a ref's rename replaces: <ref> and this. */
+#define ROLLING_REF_OLD_SUFFIX ".rolling-old.lock"
+
+/*
+ * A reflog back to `size` bytes, or removed when `size` is -1 (it was
+ * not there): how a transaction undoes its lines, and a sweep a dead
+ * run's.  Returns 0 or -1 with errno.
+ */
+int rolling_reflog_cut(const char *log, off_t size);
+
 /* Record that `lock` is to be taken and will hold `content`. */
 void rolling_ref_journal_lock(struct rolling_ref_journal *j, const char *lock,
 			      const char *content);

@@ -24,8 +24,6 @@
 #define LOCK_TRIES 100
 #define LOCK_TICK_NS (10 * 1000 * 1000)
 
-/* Where a replaced file is kept until the commit is over. */
-#define OLD_SUFFIX ".rolling-old.lock"
 
 /* One file replaced by a rename: a loose ref or a reflog. */
 struct file_swap {
@@ -45,8 +43,7 @@ struct file_swap {
  */
 struct log_append {
 	char *path;      /* NULL: no reflog is written */
-	off_t old_size;
-	int existed;
+	off_t old_size;  /* under the ref's lock, from prepare on; -1: not there */
 	int written;     /* lines were appended, perhaps in part */
 };
 
@@ -394,7 +391,6 @@ static int log_append(struct log_append *l, const git_signature *who,
 		      const struct rolling_ref_update *u)
 {
 	struct strbuf lines = STRBUF_INIT;
-	struct stat st;
 	int fd, err = 0;
 
 	if (!l->path)
@@ -402,16 +398,11 @@ static int log_append(struct log_append *l, const git_signature *who,
 	add_log_lines(&lines, who, u);
 	if (strbuf_oom(&lines))
 		return rolling_error_nomem();
-	fd = open(l->path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	l->existed = fd >= 0;
-	if (fd < 0 && errno == ENOENT)
-		fd = open(l->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	if ((fd = open(l->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666)) < 0) {
 		err = rolling_error("cannot update %s: cannot open '%s': %s", u->refname,
 				    l->path, strerror(errno));
 		goto out;
 	}
-	l->old_size = st.st_size;
 	l->written = 1;
 	if (rolling_write_all(fd, lines.buf, lines.len) < 0 || close(fd) < 0)
 		err = rolling_error("cannot update %s: cannot write '%s': %s", u->refname,
@@ -429,7 +420,7 @@ static int log_undo(struct log_append *l)
 {
 	if (!l->written)
 		return 0;
-	if (l->existed ? truncate(l->path, l->old_size) < 0 : unlink(l->path) < 0)
+	if (rolling_reflog_cut(l->path, l->old_size) < 0)
 		return -1;
 	l->written = 0;
 	return 0;
@@ -451,7 +442,7 @@ static int keep_old(struct file_swap *s, const char *refname)
 	s->had_file = !lstat(s->path, &st);
 	if (!s->had_file)
 		return 0;
-	if (!(s->old = rolling_strfmt("%s%s", s->path, OLD_SUFFIX)))
+	if (!(s->old = rolling_strfmt("%s%s", s->path, ROLLING_REF_OLD_SUFFIX)))
 		return rolling_error_nomem();
 	unlink(s->old);
 	if (link(s->path, s->old) < 0) {
@@ -487,21 +478,16 @@ static int signature(git_signature **who, git_repository *repo)
 	return 0;
 }
 
-static int head_lock_text(char **text, const char *refname)
-{
-	if (asprintf(text, "ref: %s\n", refname) < 0) {
-		*text = NULL;
-		return rolling_error_nomem();
-	}
-	return 0;
-}
-
-/* The reflog at `path` is appended to before `lock` is renamed. */
-static void journal_log(struct tx *tx, const char *path, const char *lock)
+/*
+ * The reflog `l` is appended to before `lock` is renamed: its length
+ * now, under the ref's lock, is what an undo or a sweep cuts it back to.
+ */
+static void journal_log(struct tx *tx, struct log_append *l, const char *lock)
 {
 	struct stat st;
 
-	rolling_ref_journal_log(&tx->journal, path, stat(path, &st) < 0 ? -1 : st.st_size, lock);
+	l->old_size = stat(l->path, &st) < 0 ? -1 : st.st_size;
+	rolling_ref_journal_log(&tx->journal, l->path, l->old_size, lock);
 }
 
 /* Where each reflog goes, its directories made; HEAD locked when it moves. */
@@ -521,7 +507,7 @@ static int prepare_logs(struct tx *tx)
 			return rolling_error_nomem();
 		if (wants_log(tx->repo, r->u->refname, path)) {
 			r->log.path = path;
-			journal_log(tx, path, r->ref.lock);
+			journal_log(tx, &r->log, r->ref.lock);
 			err = make_parents(tx, common, path);
 		} else {
 			free(path);
@@ -543,8 +529,8 @@ static int prepare_logs(struct tx *tx)
 		       rolling_error("cannot lock ref 'HEAD': cannot create '%s': %s",
 				     tx->head_lock.lock, strerror(errno));
 	/* What HEAD holds: harmless if renamed, and how a sweep knows the lock is ours. */
-	if ((err = head_lock_text(&text, tx->head_ref->u->refname)) < 0)
-		return err;
+	if (!(text = rolling_strfmt("ref: %s\n", tx->head_ref->u->refname)))
+		return rolling_error_nomem();
 	rolling_ref_journal_lock(&tx->journal, tx->head_lock.lock, text);
 	err = finish_lock(&tx->head_lock, rolling_write_all(tx->head_lock.fd, text, strlen(text)) < 0,
 			  "HEAD");
@@ -555,7 +541,7 @@ static int prepare_logs(struct tx *tx)
 		tx->head_log.path = NULL;
 		return rolling_error_nomem();
 	}
-	journal_log(tx, tx->head_log.path, tx->head_ref->ref.lock);
+	journal_log(tx, &tx->head_log, tx->head_ref->ref.lock);
 	return make_parents(tx, git_dir, tx->head_log.path);
 }
 
