@@ -491,20 +491,17 @@ static void free_status(struct branch_status *s)
 
 /* --- branches followed from a remote (init --follow) --------------------- */
 
-/* The release at a verified tip: its merge's second parent, or the tip itself (a base). */
+/* The release at a verified tip, as advance reads a branch's tip; NULL when it is none. */
 static const struct rolling_release *release_at(git_repository *repo,
-						const struct rolling_tags *tags, const git_oid *tip)
+						const struct rolling_tags *tags,
+						struct rolling_patterns *patterns, const git_oid *tip)
 {
-	const struct rolling_release *release = NULL;
-	git_commit *commit;
+	const struct rolling_release *release;
 
-	if (git_commit_lookup(&commit, repo, tip) < 0)
+	if (rolling_tip_release(&release, repo, tip, tags, patterns) < 0) {
+		free(rolling_error_take());
 		return NULL;
-	if (git_commit_parentcount(commit) == 2)
-		release = rolling_tags_find_commit(tags, git_commit_parent_id(commit, 1));
-	if (!release)
-		release = rolling_tags_find_commit(tags, tip);
-	git_commit_free(commit);
+	}
 	return release;
 }
 
@@ -570,7 +567,7 @@ static void status_followed(git_repository *repo, const char *remote, int porcel
 	for (i = 0; i < p.nr; i++) {
 		const struct rolling_fetch_branch *f = &p.branches[i];
 		const struct rolling_release *release =
-			f->has_verified ? release_at(repo, &tags, &f->verified) : NULL;
+			f->has_verified ? release_at(repo, &tags, &p.patterns, &f->verified) : NULL;
 
 		if (porcelain)
 			print_followed_porcelain(&p, f, release);

@@ -226,7 +226,24 @@ static char *branch_of_key(const char *name)
 	return strndup(start, (size_t)(end - start));
 }
 
-int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
+/* <branch> of "rolling.<branch>.policy", else NULL. */
+static char *branch_of_policy_key(const char *name)
+{
+	return is_policy_key(name) ? branch_of_key(name) : NULL;
+}
+
+static int has_name(char **names, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+int rolling_config_names(char ***names, size_t *nr, git_repository *repo,
+			 char *(*name_of)(const char *key))
 {
 	git_config *config = NULL;
 	git_config_iterator *iter = NULL;
@@ -234,7 +251,7 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 	size_t alloc = 0;
 	int err;
 
-	*branches = NULL;
+	*names = NULL;
 	*nr = 0;
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
 	    (err = git_config_iterator_new(&iter, config)) < 0) {
@@ -246,26 +263,33 @@ int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
 	 * which leaks before libgit2 1.6.1 (git2-compat.h).
 	 */
 	while (!(err = git_config_next(&entry, iter))) {
-		char *branch;
+		char *name = name_of(entry->name);
 
-		if (!is_policy_key(entry->name) || !(branch = branch_of_key(entry->name)))
+		if (!name || has_name(*names, *nr, name)) {
+			free(name);
 			continue;
-		if ((err = ALLOC_GROW(*branches, *nr + 1, alloc)) < 0) {
-			free(branch);
+		}
+		if ((err = ALLOC_GROW(*names, *nr + 1, alloc)) < 0) {
+			free(name);
 			goto out;
 		}
-		(*branches)[(*nr)++] = branch;
+		(*names)[(*nr)++] = name;
 	}
 	err = err == GIT_ITEROVER ? 0 : rolling_git_error(err, "cannot read the configuration");
 out:
 	git_config_iterator_free(iter);
 	git_config_free(config);
 	if (err < 0) {
-		rolling_config_free_branches(*branches, *nr);
-		*branches = NULL;
+		rolling_config_free_branches(*names, *nr);
+		*names = NULL;
 		*nr = 0;
 	}
 	return err;
+}
+
+int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo)
+{
+	return rolling_config_names(branches, nr, repo, branch_of_policy_key);
 }
 
 int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repository *repo,

@@ -45,7 +45,17 @@ int rolling_config_stage(struct rolling_config_tx *tx, git_repository *repo,
 int rolling_config_commit(struct rolling_config_tx *tx);
 void rolling_config_abort(struct rolling_config_tx *tx);
 
-/* The configured branches, in config order, NULL-terminated via *nr. */
+/*
+ * The names `name_of` reads from the configuration's keys (a copy the
+ * walk frees, or NULL for a key that names none), each once, in the
+ * order of the keys; every entry is read without a regex, which libgit2
+ * before 1.6.1 leaks (git2-compat.h).  Free with
+ * rolling_config_free_branches().  Returns 0 or a negative error.
+ */
+int rolling_config_names(char ***names, size_t *nr, git_repository *repo,
+			 char *(*name_of)(const char *key));
+
+/* The configured branches (rolling.<branch>.policy), in config order. */
 int rolling_config_branches(char ***branches, size_t *nr, git_repository *repo);
 
 /*

@@ -96,8 +96,8 @@ static inline int rolling_git_error_is_grafts(void)
  * and git_remote_lookup(), which read the config through such regexes;
  * a multivar iterator without a value regex matches none and does not
  * leak.  Until 1.6.1 is the oldest release supported, lib/config.c
- * (rolling_config_branches()), lib/remote-config.c (add_branch_value(),
- * rolling_remote_followed()), lib/init-plan.c
+ * (rolling_config_names(), which lists the branches and the followed
+ * remotes), lib/remote-config.c (add_branch_value()), lib/init-plan.c
  * (rolling_init_split_followed()) and lib/fetch-plan.c (check_remote())
  * do without those calls, whichever release they are built against:
  * one way that is right on all of them.

@@ -210,66 +210,12 @@ static char *followed_remote(const char *name)
 	return strndup(name + p, len - p - q);
 }
 
-static int has(char **list, size_t nr, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (!strcmp(list[i], s))
-			return 1;
-	return 0;
-}
-
-/*
- * Every entry of the configuration, without a regex: libgit2 before
- * 1.6.1 leaks the match data of the iterators that take one (see
- * git2-compat.h), as git_remote_list() does.
- */
 int rolling_remote_followed(char ***remotes, size_t *nr, git_repository *repo)
 {
-	git_config *config = NULL;
-	git_config_iterator *iter = NULL;
-	git_config_entry *entry;
-	size_t alloc = 0;
-	int err;
-
-	*remotes = NULL;
-	*nr = 0;
-	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
-	    (err = git_config_iterator_new(&iter, config)) < 0) {
-		git_config_free(config);
-		return rolling_git_error(err, "cannot read the configuration");
-	}
-	while (!(err = git_config_next(&entry, iter))) {
-		char *remote = followed_remote(entry->name);
-
-		if (!remote || has(*remotes, *nr, remote)) {
-			free(remote);
-			continue;
-		}
-		if (ALLOC_GROW(*remotes, *nr + 2, alloc) < 0) {
-			free(remote);
-			err = ROLLING_ERROR;
-			break;
-		}
-		(*remotes)[(*nr)++] = remote;
-		(*remotes)[*nr] = NULL;
-	}
-	git_config_iterator_free(iter);
-	git_config_free(config);
-	if (err == GIT_ITEROVER)
-		return 0;
-	rolling_remote_followed_free(*remotes, *nr);
-	*remotes = NULL;
-	*nr = 0;
-	return err == ROLLING_ERROR ? err : rolling_git_error(err, "cannot read the configuration");
+	return rolling_config_names(remotes, nr, repo, followed_remote);
 }
 
 void rolling_remote_followed_free(char **remotes, size_t nr)
 {
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(remotes[i]);
-	free(remotes);
+	rolling_config_free_branches(remotes, nr);
 }

@@ -33,9 +33,8 @@ void rolling_remote_config_free(struct rolling_remote_config *rc);
 
 /*
  * The remotes that have branches followed (rolling.remote.<remote>.branches),
- * in the order of the configuration: *remotes (NULL-terminated when not
- * NULL) to free with rolling_remote_followed_free().  Returns 0 or a
- * negative error.
+ * in the order of the configuration (rolling_config_names()), to free
+ * with rolling_remote_followed_free().  Returns 0 or a negative error.
  */
 int rolling_remote_followed(char ***remotes, size_t *nr, git_repository *repo);
 void rolling_remote_followed_free(char **remotes, size_t nr);
