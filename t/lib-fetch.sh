@@ -39,6 +39,31 @@ refs_and_logs () {
 	 fi)
 }
 
+# rerun_finishes REPO <command> <args>...: git rolling <command> run
+# again in REPO, after a killed run, completes, or refuses naming the
+# lock files the killed run took before it could write them down (each
+# exists), with git'"'"'s advice; the refusal is kept in refused.err (none:
+# no such file).  With the files removed, as it asks, the run after it
+# completes.
+rerun_finishes () {
+	rf_repo=$1 &&
+	shift &&
+	rm -f refused.err &&
+	if ! git -C "$rf_repo" rolling "$@" 2>next.err
+	then
+		grep "^fatal: cannot lock ref" next.err &&
+		grep "remove the files\{0,1\} and try again" next.err &&
+		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
+		test_line_count -gt 0 named &&
+		while read lock
+		do
+			test_path_is_file "$lock" && rm "$lock" || return 1
+		done <named &&
+		cp next.err refused.err &&
+		git -C "$rf_repo" rolling "$@"
+	fi
+}
+
 no_leftovers () {
 	find "$1/.git" -name "*.lock" -o -name ROLLING_ADVANCE >leftovers &&
 	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null

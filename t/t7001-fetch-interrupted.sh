@@ -129,21 +129,14 @@ kill_fetch_at () {
 }
 
 # finish_fetch: the next fetch completes, or refuses naming the lock
-# files the killed one left (each of which exists); with them removed,
-# as it asks, the fetch after it completes.
+# files the killed one left, and says nothing was updated
+# (rerun_finishes, lib-fetch.sh).
 finish_fetch () {
-	if ! git -C consumer-k rolling fetch -q origin 2>next.err
-	then
-		grep "^fatal: cannot lock ref" next.err &&
-		grep "remove the files\{0,1\} and try again; nothing was updated$" next.err &&
-		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
-		test_line_count -gt 0 named &&
-		while read lock
-		do
-			test_path_is_file "$lock" && rm "$lock" || return 1
-		done <named &&
-		git -C consumer-k rolling fetch -q origin
-	fi
+	rerun_finishes consumer-k fetch -q origin &&
+	{
+		test ! -f refused.err ||
+		grep "remove the files\{0,1\} and try again; nothing was updated$" refused.err
+	}
 }
 
 # complete: both refs at the server's tip, every release tag the server

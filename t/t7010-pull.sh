@@ -158,26 +158,16 @@ kill_pull_at () {
 }
 
 # next_pull: the next pull completes, or refuses naming the lock files
-# a killed fetch took before it could write them down (each exists);
-# with them removed, as it asks, the pull after it completes.  A
-# quarantine left without its owner file (killed between mkdtemp() and
-# the owner'"'"'s creation) is removed once it is a minute old: made old.
+# a killed fetch took before it could write them down (rerun_finishes,
+# lib-fetch.sh).  A quarantine left without its owner file (killed
+# between mkdtemp() and the owner'"'"'s creation) is removed once it is a
+# minute old: made old.
 next_pull () {
 	for dir in killed-k/.git/objects/rolling-incoming-*
 	do
 		test -e "$dir/owner" || test ! -d "$dir" || touch -d "2 minutes ago" "$dir" || return 1
 	done &&
-	if ! git -C killed-k rolling pull -q 2>next.err
-	then
-		grep "^fatal: cannot lock ref" next.err &&
-		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
-		test_line_count -gt 0 named &&
-		while read lock
-		do
-			test_path_is_file "$lock" && rm "$lock" || return 1
-		done <named &&
-		git -C killed-k rolling pull -q
-	fi
+	rerun_finishes killed-k pull -q
 }
 
 pulled () {

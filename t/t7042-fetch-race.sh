@@ -84,26 +84,30 @@ test_expect_success 'the other process put a descendant that verifies: success, 
 	git -C consumer fsck --no-progress
 '
 
+# refused_after CMD: the other process runs CMD in the consumer where the
+# seam runs (refs, tags, ...); this fetch then fails (128, its stderr in
+# err) and leaves the refs as CMD left them.
+refused_after () {
+	GIT_ROLLING_TEST_BEFORE_UPDATE="cd \"$TRASH_DIRECTORY/consumer\" && $1 && git for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
+		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
+	git -C consumer for-each-ref >now &&
+	test_cmp seam-refs now
+}
+
 test_expect_success 'the other process put an unverified commit in both refs: failure, nothing changed by this fetch' '
 	fresh &&
 	base=$(cat week13) &&
 	injected=$(git --git-dir=server.git commit-tree -p $base -m "Add a backdoor" $base^{tree}) &&
 	git --git-dir=server.git cat-file commit $injected | git -C consumer hash-object -w -t commit --stdin &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" update-ref $TRACKING $injected && git -C \"$TRASH_DIRECTORY/consumer\" update-ref $VERIFIED $injected && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
-		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
-	grep "^fatal: refs/.* was changed by another process, to $injected, which this fetch did not verify; nothing was updated$" err &&
-	git -C consumer for-each-ref >now &&
-	test_cmp seam-refs now
+	refused_after "git update-ref $TRACKING $injected && git update-ref $VERIFIED $injected" &&
+	grep "^fatal: refs/.* was changed by another process, to $injected, which this fetch did not verify; nothing was updated$" err
 '
 
 test_expect_success 'the other process moved only the tracking ref, elsewhere: failure, nothing changed' '
 	fresh &&
 	elsewhere=$(git -C pristine rev-parse $TRACKING^) &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" update-ref $TRACKING $elsewhere && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
-		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
-	grep "^fatal: $TRACKING was changed by another process, to $elsewhere, which this fetch did not verify; nothing was updated$" err &&
-	git -C consumer for-each-ref >now &&
-	test_cmp seam-refs now
+	refused_after "git update-ref $TRACKING $elsewhere" &&
+	grep "^fatal: $TRACKING was changed by another process, to $elsewhere, which this fetch did not verify; nothing was updated$" err
 '
 
 test_expect_success 'the other process made a release tag the fetch needs, elsewhere: failure, nothing changed' '
@@ -111,11 +115,8 @@ test_expect_success 'the other process made a release tag the fetch needs, elsew
 	release=$(git --git-dir=server.git log -1 --format=%s $(cat week13) | sed "s/^Merge //") &&
 	test -z "$(git -C consumer tag -l $release)" &&
 	elsewhere=$(git -C pristine rev-parse $TRACKING^) &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" tag $release $elsewhere && git -C \"$TRASH_DIRECTORY/consumer\" for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
-		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
-	grep "^fatal: refs/tags/$release was changed by another process; nothing was updated$" err &&
-	git -C consumer for-each-ref >now &&
-	test_cmp seam-refs now
+	refused_after "git tag $release $elsewhere" &&
+	grep "^fatal: refs/tags/$release was changed by another process; nothing was updated$" err
 '
 
 test_expect_success 'plain git fetch moved the tracking ref to the same tip: the verified ref follows' '
