@@ -10,9 +10,9 @@
 #include "../cli/main.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
+#include "../lib/branch-plan.h"
 #include "../cli/color.h"
 #include "../lib/ident.h"
-#include "../lib/merge.h"
 #include "../lib/repo.h"
 #include "../lib/branch-move.h"
 #include "../lib/worktree.h"
@@ -39,10 +39,7 @@ struct advance_options {
 struct pending {
 	struct rolling_branch b;
 	struct rolling_ident ident;
-	git_oid tip;
-	const struct rolling_release *current;
-	const struct rolling_series_info *target;
-	struct rolling_plan plan;
+	struct rolling_branch_plan plan;
 	struct rolling_ref_move *moves;    /* one per step of the plan */
 	char **messages;                   /* their reflog messages */
 };
@@ -50,67 +47,62 @@ struct pending {
 static void load(struct pending *p, git_repository *repo, const char *branch)
 {
 	if (rolling_branch_load(&p->b, repo, branch) < 0 ||
-	    rolling_branch_ident(&p->ident, repo, &p->b) < 0 ||
-	    rolling_branch_tip(&p->tip, repo, branch) < 0)
+	    rolling_branch_ident(&p->ident, repo, &p->b) < 0)
 		die_last_error();
-	if (rolling_tip_release(&p->current, repo, &p->tip, &p->b.tags, &p->b.patterns) < 0)
+	if (rolling_branch_plan_read(&p->plan, repo, &p->b) < 0) {
+		if (git_oid_is_zero(&p->plan.tip))
+			die_last_error();
 		die_error_context("%s", branch);
+	}
 }
 
-/* The series to head for: the one asked for on the command line, else the policy's. */
-static void choose_target(struct pending *p, const char *asked)
+static void warn_pinned(const struct pending *p)
 {
-	const struct rolling_tags *tags = &p->b.tags;
-	struct rolling_series series;
-	struct strbuf key = STRBUF_INIT;
+	const struct rolling_branch_plan *plan = &p->plan;
 	char pin[ROLLING_SERIES_BUFSZ], here[ROLLING_SERIES_BUFSZ];
-	int pin_behind, err;
+	struct strbuf key = STRBUF_INIT;
 
-	if (asked && rolling_series_parse(&series, asked, tags->forms, "--series") < 0)
-		die_last_error();
-	err = rolling_policy_target(&p->target, &pin_behind, &p->b.policy, tags, p->current,
-				    asked ? &series : NULL);
-	if (err == ROLLING_ENOTFOUND)
-		die_last_error();
-	if (err < 0)
-		die_error_context("%s", p->b.config.branch);
-	if (pin_behind == ROLLING_PIN_UNRELEASED)
+	if (!plan->pin_stay)
+		return;
+	rolling_config_key(&key, p->b.config.branch, "pin");
+	rolling_series_format(pin, &p->b.policy.pin);
+	rolling_series_format(here, &plan->target->series);
+	if (plan->pin_stay == ROLLING_PIN_UNRELEASED)
 		rolling_warning("%s: %s is %s, which has no release yet; staying on %s",
-				p->b.config.branch,
-				rolling_config_key(&key, p->b.config.branch, "pin"),
-				rolling_series_format(pin, &p->b.policy.pin),
-				rolling_series_format(here, &p->target->series));
-	else if (pin_behind)
+				p->b.config.branch, key.buf, pin, here);
+	else if (plan->pin_stay)
 		rolling_warning("%s: %s is %s, behind the current series %s; staying on %s",
-				p->b.config.branch,
-				rolling_config_key(&key, p->b.config.branch, "pin"),
-				rolling_series_format(pin, &p->b.policy.pin),
-				rolling_series_format(here, &p->target->series),
-				rolling_series_format(here, &p->target->series));
+				p->b.config.branch, key.buf, pin, here, here);
 	strbuf_release(&key);
 }
 
-/* The releases to merge, and the merges written (with --dry-run, only their ids). */
+/*
+ * Where the branch heads (the series asked for on the command line,
+ * else the policy's), the releases to merge, and their merges written
+ * (with --dry-run, only their ids).
+ */
 static void plan(git_repository *repo, struct pending *p, const struct advance_options *o)
 {
-	git_oid tip = p->tip, *merges;
+	struct rolling_series asked;
 	size_t i;
+	int err;
 
-	if (rolling_plan_steps(&p->plan, &p->b.tags, p->current, p->target,
-			       p->b.policy.steps) < 0)
+	if (o->series && rolling_series_parse(&asked, o->series, p->b.tags.forms, "--series") < 0)
+		die_last_error();
+	err = rolling_branch_plan_steps(&p->plan, repo, &p->b, &p->b.tags,
+					o->series ? &asked : NULL, &p->ident, !o->dry_run);
+	if (err == ROLLING_ENOTFOUND && !p->plan.target)
+		die_last_error();
+	if (err < 0)
 		die_error_context("%s", p->b.config.branch);
-	merges = xcalloc(p->plan.nr + 1, sizeof(*merges));
-	if (rolling_merge_create_plan(&tip, merges, repo, &p->plan, &p->ident,
-				      p->b.config.signoff, o->dry_run) < 0)
-		die_error_context("%s", p->b.config.branch);
-	p->moves = xcalloc(p->plan.nr, sizeof(*p->moves));
-	p->messages = xcalloc(p->plan.nr, sizeof(*p->messages));
-	for (i = 0; i < p->plan.nr; i++) {
-		p->moves[i].to = merges[i];
-		p->moves[i].message = p->messages[i] = xasprintf("rolling: merge %s",
-								 p->plan.steps[i]->name);
+	warn_pinned(p);
+	p->moves = xcalloc(p->plan.steps.nr, sizeof(*p->moves));
+	p->messages = xcalloc(p->plan.steps.nr, sizeof(*p->messages));
+	for (i = 0; i < p->plan.steps.nr; i++) {
+		p->moves[i].to = p->plan.merges[i];
+		p->moves[i].message = p->messages[i] =
+			xasprintf("rolling: merge %s", p->plan.steps.steps[i]->name);
 	}
-	free(merges);
 }
 
 /*
@@ -146,34 +138,36 @@ static void report_current(const struct pending *p, const struct advance_options
 	char hex[GIT_OID_HEXSZ + 1], series[ROLLING_SERIES_BUFSZ];
 
 	if (o->porcelain)
-		printf("current %s %s %s %s\n", p->b.config.branch, p->current->name,
-		       git_oid_tostr(hex, sizeof(hex), &p->tip),
-		       rolling_series_format(series, &p->current->version.series));
+		printf("current %s %s %s %s\n", p->b.config.branch, p->plan.current->name,
+		       git_oid_tostr(hex, sizeof(hex), &p->plan.tip),
+		       rolling_series_format(series, &p->plan.current->version.series));
 	else
 		printf("%s: up to date at %s\n", qtext(p->b.config.branch),
-		       qtext(p->current->name));
+		       qtext(p->plan.current->name));
 }
 
 static void report(const struct pending *p, const struct advance_options *o)
 {
-	const struct rolling_release *from = p->current;
+	const struct rolling_plan *steps = &p->plan.steps;
+	const struct rolling_release *from = p->plan.current;
 	size_t i;
 
 	if (o->quiet)
 		return;
-	if (!p->plan.nr)
+	if (!steps->nr)
 		report_current(p, o);
-	for (i = 0; i < p->plan.nr; i++) {
-		report_step(p, from, p->plan.steps[i], &p->moves[i].to, o);
-		from = p->plan.steps[i];
+	for (i = 0; i < steps->nr; i++) {
+		report_step(p, from, steps->steps[i], &p->moves[i].to, o);
+		from = steps->steps[i];
 	}
 }
 
 static void move(git_repository *repo, const struct pending *p, const struct advance_options *o)
 {
-	if (o->dry_run || !p->plan.nr)
+	if (o->dry_run || !p->plan.steps.nr)
 		return;
-	if (rolling_branch_move(repo, p->b.config.branch, &p->tip, p->moves, p->plan.nr) < 0)
+	if (rolling_branch_move(repo, p->b.config.branch, &p->plan.tip, p->moves,
+			       p->plan.steps.nr) < 0)
 		die_last_error();
 }
 
@@ -181,11 +175,11 @@ static void free_pending(struct pending *p)
 {
 	size_t i;
 
-	for (i = 0; p->messages && i < p->plan.nr; i++)
+	for (i = 0; p->messages && i < p->plan.steps.nr; i++)
 		free(p->messages[i]);
 	free(p->messages);
 	free(p->moves);
-	rolling_plan_free(&p->plan);
+	rolling_branch_plan_release(&p->plan);
 	rolling_ident_free(&p->ident);
 	rolling_branch_free(&p->b);
 }
@@ -223,10 +217,8 @@ static int cmd_advance(int argc, const char **argv)
 		die("--series needs exactly one branch");
 	pending = xcalloc(nr, sizeof(*pending));
 	/* Check every branch and write every merge before moving any. */
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
 		load(&pending[i], repo, branches[i]);
-		choose_target(&pending[i], o.series);
-	}
 	for (i = 0; i < nr; i++)
 		plan(repo, &pending[i], &o);
 	for (i = 0; i < nr; i++) {

@@ -15,13 +15,13 @@
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
+#include "../lib/branch-plan.h"
 #include "../lib/detect.h"
 #include "../lib/ident.h"
 #include "../lib/init-plan.h"
 #include "../lib/repo.h"
 #include "../lib/branch-move.h"
 #include "../lib/remote-config.h"
-#include "../lib/merge.h"
 #include "../lib/verify.h"
 #include "../cli/verify-report.h"
 
@@ -154,7 +154,7 @@ static const struct rolling_release *choose_target(struct rolling_branch *b, con
 {
 	const struct rolling_release *release;
 
-	if (rolling_init_start(&release, followed, b, at) >= 0)
+	if (rolling_branch_plan_start(&release, followed, b, at) >= 0)
 		return release;
 	if (at)
 		die_last_error();
@@ -323,37 +323,36 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 static void adopt(git_repository *repo, struct rolling_branch *b, int each, int quiet)
 {
 	struct rolling_verify_result verified;
-	const struct rolling_series_info *target;
-	const struct rolling_release *current;
+	struct rolling_branch_plan plan = { 0 };
 	struct rolling_config_tx tx;
 	char hex[GIT_OID_HEXSZ + 1], series[ROLLING_SERIES_BUFSZ];
-	git_oid tip;
 	int err;
 
-	if ((err = rolling_branch_tip(&tip, repo, b->config.branch)) == ROLLING_ENOTFOUND)
+	if ((err = rolling_branch_tip(&plan.tip, repo, b->config.branch)) == ROLLING_ENOTFOUND)
 		die("--adopt: there is no branch named '%s'", b->config.branch);
 	if (err < 0)
 		die_last_error();
-	verify_adopted(&verified, repo, b, &tip);
+	verify_adopted(&verified, repo, b, &plan.tip);
 	each = adopt_cadence(b, &verified, each);
 	rolling_verify_free(&verified);
-	/* The same question advance asks: where the branch stands, and where it heads. */
-	if (rolling_tip_release(&current, repo, &tip, &b->tags, &b->patterns) < 0 ||
-	    rolling_policy_target(&target, NULL, &b->policy, &b->tags, current, NULL) < 0)
+	/* The plan advance makes: where the branch stands, and where it heads. */
+	if (rolling_branch_plan_read(&plan, repo, b) < 0 ||
+	    rolling_branch_plan_steps(&plan, repo, b, &b->tags, NULL, NULL, 0) < 0)
 		die_error_context("%s", b->config.branch);
 	if (!quiet)
-		show_findings(b, target);
-	hint_identity(repo, b, &tip);
+		show_findings(b, plan.target);
+	hint_identity(repo, b, &plan.tip);
 	if (rolling_config_stage(&tx, repo, &b->config) < 0 || rolling_config_commit(&tx) < 0)
 		die_last_error();
 	if (!quiet)
 		printf("adopted '%s' at %s (%s), series %s\n", qtext(b->config.branch),
-		       qtext(current->name),
-		       git_oid_tostr(hex, 8, &tip),
-		       rolling_series_format(series, &current->version.series));
+		       qtext(plan.current->name),
+		       git_oid_tostr(hex, 8, &plan.tip),
+		       rolling_series_format(series, &plan.current->version.series));
 	if (each && !quiet)
 		printf("steps each: the branch merged every release of its series, one merge"
 		       " each (--no-each for the newest only)\n");
+	rolling_branch_plan_release(&plan);
 }
 
 static int cmd_init(int argc, const char **argv)

@@ -11,6 +11,7 @@
 #include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
+#include "../lib/branch-plan.h"
 #include "../lib/fetch-plan.h"
 #include "../lib/remote-config.h"
 #include "../lib/ident.h"
@@ -29,16 +30,12 @@ struct branch_status {
 	struct rolling_branch b;
 	int has_ident;
 	struct rolling_ident ident;
-	git_oid tip;
-	const struct rolling_release *current;
+	struct rolling_branch_plan plan;
 	git_time_t tip_time;
 	int tip_offset;
-	const struct rolling_series_info *target;    /* NULL: the policy has no series yet */
-	const struct rolling_series_info *unpinned;  /* the policy's choice without the pin */
-	int qualifies;          /* the policy has a series (else advance stays on its own) */
-	struct rolling_plan plan;
-	git_oid *merges;        /* the ids of the plan's merges, when there is an identity */
 	char *problem;          /* why the branch cannot be advanced, or NULL */
+	int has_next_switch;
+	struct rolling_next_switch next_switch;
 };
 
 static void set_problem(struct branch_status *s)
@@ -47,30 +44,12 @@ static void set_problem(struct branch_status *s)
 		s->problem = xstrdup(rolling_last_error());
 }
 
-/* What advance heads for: the policy's series, never one behind the branch. */
-static const struct rolling_series_info *policy_target(struct branch_status *s,
-						       const struct rolling_policy *policy)
-{
-	const struct rolling_series_info *target;
-
-	if (rolling_policy_target(&target, NULL, policy, &s->b.tags, s->current, NULL) < 0) {
-		set_problem(s);
-		return NULL;
-	}
-	return target;
-}
-
-static void read_tip(struct branch_status *s, git_repository *repo)
+static void read_tip_time(struct branch_status *s, git_repository *repo)
 {
 	git_commit *commit;
 	int err;
 
-	if (rolling_branch_tip(&s->tip, repo, s->name) < 0 ||
-	    rolling_tip_release(&s->current, repo, &s->tip, &s->b.tags, &s->b.patterns) < 0) {
-		set_problem(s);
-		return;
-	}
-	if ((err = git_commit_lookup(&commit, repo, &s->tip)) < 0) {
+	if ((err = git_commit_lookup(&commit, repo, &s->plan.tip)) < 0) {
 		rolling_git_error(err, "cannot read %s", s->name);
 		die_last_error();
 	}
@@ -79,40 +58,28 @@ static void read_tip(struct branch_status *s, git_repository *repo)
 	git_commit_free(commit);
 }
 
-static void plan(struct branch_status *s, git_repository *repo)
-{
-	struct rolling_policy unpinned = s->b.policy;
-	const struct rolling_series_info *any;
-	git_oid tip = s->tip;
-
-	s->qualifies = !rolling_policy_series(&any, &s->b.policy, &s->b.tags);
-	s->target = policy_target(s, &s->b.policy);
-	unpinned.has_pin = 0;
-	s->unpinned = policy_target(s, &unpinned);
-	if (!s->target)
-		return;
-	if (rolling_plan_steps(&s->plan, &s->b.tags, s->current, s->target,
-			       s->b.policy.steps) < 0) {
-		set_problem(s);
-		return;
-	}
-	s->merges = xcalloc(s->plan.nr + 1, sizeof(*s->merges));
-	/* The ids advance --dry-run would print, when there is an identity to make them. */
-	if (s->has_ident && rolling_merge_create_plan(&tip, s->merges, repo, &s->plan, &s->ident,
-						      s->b.config.signoff, 1) < 0)
-		die_last_error();
-}
-
+/* The plan advance --dry-run makes, with its merge ids when there is an identity. */
 static void examine(struct branch_status *s, git_repository *repo, const char *name)
 {
+	int next;
+
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	if (rolling_branch_load(&s->b, repo, name) < 0)
 		die_last_error();
 	s->has_ident = !rolling_branch_ident(&s->ident, repo, &s->b);
-	read_tip(s, repo);
-	if (s->current)
-		plan(s, repo);
+	if (rolling_branch_plan_read(&s->plan, repo, &s->b) < 0) {
+		set_problem(s);
+		return;
+	}
+	read_tip_time(s, repo);
+	if (rolling_branch_plan_steps(&s->plan, repo, &s->b, &s->b.tags, NULL,
+				      s->has_ident ? &s->ident : NULL, 0) < 0)
+		set_problem(s);
+	else if ((next = rolling_branch_plan_next_switch(&s->next_switch, &s->plan, &s->b)) < 0)
+		die_last_error();
+	else
+		s->has_next_switch = next;
 }
 
 /* --- what is pending --------------------------------------------------- */
@@ -124,136 +91,26 @@ static void examine(struct branch_status *s, git_repository *repo, const char *n
 static size_t pending_releases(const struct branch_status *s, const struct rolling_release **out)
 {
 	const struct rolling_tags *tags = &s->b.tags;
+	const struct rolling_branch_plan *p = &s->plan;
 	size_t i, nr = 0;
 
-	if (!s->target)
+	if (!p->target)
 		return 0;
 	for (i = 0; i < tags->releases_nr; i++) {
 		const struct rolling_release *r = &tags->releases[i];
 		const struct rolling_series *series = &r->version.series;
 
-		if (rolling_version_cmp(&r->version, &s->current->version) <= 0 ||
-		    rolling_series_cmp(series, &s->target->series) > 0)
+		if (rolling_version_cmp(&r->version, &p->current->version) <= 0 ||
+		    rolling_series_cmp(series, &p->target->series) > 0)
 			continue;
-		if (rolling_series_cmp(series, &s->current->version.series) &&
-		    rolling_series_cmp(series, &s->target->series))
+		if (rolling_series_cmp(series, &p->current->version.series) &&
+		    rolling_series_cmp(series, &p->target->series))
 			continue;
 		if (out)
 			out[nr] = r;
 		nr++;
 	}
 	return nr;
-}
-
-/*
- * The first series after `s` that a tag of the repository names: a
- * release series, or the one mainline works on.  Never one worked out
- * from the numbers: 6.19 was followed by 7.0, QEMU 10.2 by 11.0, git's
- * 2.x may end at any x.  Returns 0 when no tag names one.
- */
-static int named_after(struct rolling_series *out, const struct rolling_tags *tags,
-		       const struct rolling_series *s)
-{
-	size_t i;
-
-	for (i = 0; i < tags->series_nr; i++)
-		if (rolling_series_cmp(&tags->series[i].series, s) > 0) {
-			*out = tags->series[i].series;
-			return 1;
-		}
-	if (tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, s) > 0) {
-		*out = tags->newest_mainline;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * The series the policy moves to next, after the target: for stable the
- * next one a tag names (a release's, or for a preset's scheme, whose
- * series follow one another, the one mainline works on; custom patterns
- * may skip series, as nginx's odd minor versions are never stable, so
- * there only a release names one); for lts the next listed one.
- * Returns 0 when there is none to name.
- */
-static int next_series(struct rolling_series *next, const struct branch_status *s)
-{
-	const struct rolling_tags *tags = &s->b.tags;
-	const struct rolling_series *from = &s->target->series;
-	size_t i;
-
-	if (s->b.policy.kind == ROLLING_POLICY_STABLE) {
-		if (rolling_preset_find_patterns(s->b.config.release_pattern,
-						 s->b.config.mainline_pattern))
-			return named_after(next, tags, from);
-		for (i = 0; i < tags->series_nr; i++)
-			if (rolling_series_cmp(&tags->series[i].series, from) > 0) {
-				*next = tags->series[i].series;
-				return 1;
-			}
-		return 0;
-	}
-	for (i = 0; i < s->b.policy.lts_nr; i++)
-		if (rolling_series_cmp(&s->b.policy.lts[i], from) > 0) {
-			*next = s->b.policy.lts[i];
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * Add the name of the release `patch` of `series` (spell_release) or of
- * the first pre-release of `series` (spell_pre), spelled like a tag the
- * branch has; 0 when no tag can show how.
- */
-static int spell_release(struct strbuf *out, struct branch_status *s,
-			 const struct rolling_series *series, uint32_t patch)
-{
-	const struct rolling_tags *tags = &s->b.tags;
-	struct rolling_version want = { .series = *series, .patch = patch };
-	size_t i;
-	int ok = 0;
-
-	/* The newest release of that patch level is the likeliest spelling. */
-	for (i = tags->releases_nr; !ok && i-- > 0;)
-		if (tags->releases[i].version.patch == patch &&
-		    (ok = rolling_patterns_spell(out, &s->b.patterns, ROLLING_TAG_RELEASE,
-						 tags->releases[i].name, &want)) < 0)
-			die_last_error();
-	return ok;
-}
-
-static int spell_pre(struct strbuf *out, struct branch_status *s,
-		     const struct rolling_series *series)
-{
-	struct rolling_version want = s->b.tags.first_pre_version;
-	int ok;
-
-	if (!s->b.tags.first_pre_example)
-		return 0;
-	want.series = *series;
-	if ((ok = rolling_patterns_spell(out, &s->b.patterns, ROLLING_TAG_MAINLINE,
-					 s->b.tags.first_pre_example, &want)) < 0)
-		die_last_error();
-	return ok;
-}
-
-static int has_point_release(const struct rolling_tags *tags, const struct rolling_series *s)
-{
-	const struct rolling_series_info *info = rolling_tags_find_series(tags, s);
-
-	return info && tags->releases[info->first + info->count - 1].version.patch > 0;
-}
-
-/* "when <tag> is tagged" for the release `patch` of `next`, or in words. */
-static void when_release(struct strbuf *out, struct branch_status *s,
-			 const struct rolling_series *next, uint32_t patch, const char *words)
-{
-	strbuf_addstr(out, "when ");
-	if (spell_release(out, s, next, patch))
-		strbuf_addstr(out, " is tagged");
-	else
-		strbuf_addf(out, "%s is tagged", words);
 }
 
 /* What a stable switch waits for when no tag names the next series yet. */
@@ -263,7 +120,7 @@ static void unnamed_switch(struct strbuf *out, const struct branch_status *s)
 		    rolling_preset_find_patterns(s->b.config.release_pattern,
 						 s->b.config.mainline_pattern) ?
 		    "the next" : "a later");
-	switch (s->b.policy.rule) {
+	switch (s->next_switch.rule) {
 	case ROLLING_SWITCH_FIRST_RELEASE:
 		strbuf_addstr(out, "its first release is tagged");
 		break;
@@ -277,69 +134,57 @@ static void unnamed_switch(struct strbuf *out, const struct branch_status *s)
 	}
 }
 
-/*
- * What the next switch waits for, in the project's own tag names ("2.56
- * becomes the stable series when v2.56.0 is tagged", "6.8 ... when it
- * has a point release (v6.8.1) and v6.9-rc1 is tagged"), added to
- * `out`; returns 0 when none is in sight.  A series is named only when
- * a tag names it, and a tag only when a tag of the branch shows how it
- * is spelled; else the condition is said in words.
- */
-static int next_switch(struct strbuf *out, struct branch_status *s)
+/* next-rc1 and lts: "when it has a point release and v6.9-rc1 is tagged". */
+static void waits_for_two(struct strbuf *out, const struct rolling_next_switch *ns)
 {
-	const struct rolling_tags *tags = &s->b.tags;
-	char name[ROLLING_SERIES_BUFSZ], after[ROLLING_SERIES_BUFSZ];
-	struct rolling_series next, then;
-	int stable = s->b.policy.kind == ROLLING_POLICY_STABLE, has_point, mainline_past;
-	int then_named;
+	int stable = ns->kind == ROLLING_POLICY_STABLE;
+	char after[ROLLING_SERIES_BUFSZ];
 
-	if (s->b.policy.has_pin)
-		return 0;
-	if (!next_series(&next, s)) {
-		if (!stable)
-			return 0;
-		unnamed_switch(out, s);
-		return 1;
-	}
-	rolling_series_format(name, &next);
-	strbuf_addf(out, "%s becomes the %s series ", name, stable ? "stable" : "lts");
-	if (stable && s->b.policy.rule == ROLLING_SWITCH_FIRST_RELEASE) {
-		when_release(out, s, &next, 0, "its first release");
-		return 1;
-	}
-	if (stable && s->b.policy.rule == ROLLING_SWITCH_FIRST_POINT) {
-		when_release(out, s, &next, 1, "its first point release");
-		return 1;
-	}
-	if (!stable) {
-		/* lts: once it has a release and the next series' final is out. */
-		has_point = rolling_tags_find_series(tags, &next) != NULL;
-		mainline_past = tags->has_mainline_final &&
-				rolling_series_cmp(&tags->newest_mainline_final, &next) > 0;
-	} else {
-		has_point = has_point_release(tags, &next);
-		mainline_past = tags->has_mainline &&
-				rolling_series_cmp(&tags->newest_mainline, &next) > 0;
-	}
-	strbuf_addstr(out, "when ");
-	if (!has_point)
+	if (ns->wants_release)
 		strbuf_addf(out, "it has a %srelease", stable ? "point " : "");
-	if (!has_point && !mainline_past)
+	if (!ns->wants_after)
+		return;
+	if (ns->wants_release)
 		strbuf_addstr(out, " and ");
-	if (mainline_past)
-		return 1;
-	if ((then_named = named_after(&then, tags, &next)))
-		rolling_series_format(after, &then);
+	if (ns->has_after)
+		rolling_series_format(after, &ns->after);
 	if (!stable)
-		strbuf_addf(out, then_named ? "v%s is released" : "the series after it is released",
+		strbuf_addf(out, ns->has_after ? "v%s is released" : "the series after it is released",
 			    after);
-	else if (then_named && spell_pre(out, s, &then))
-		strbuf_addstr(out, " is tagged");
-	else if (then_named)
+	else if (ns->after_tag)
+		strbuf_addf(out, "%s is tagged", ns->after_tag);
+	else if (ns->has_after)
 		strbuf_addf(out, "mainline tags a pre-release of %s", after);
 	else
 		strbuf_addstr(out, "mainline tags a pre-release of the series after it");
-	return 1;
+}
+
+/*
+ * What the next switch waits for, in the project's own tag names ("2.56
+ * becomes the stable series when v2.56.0 is tagged", "6.8 ... when it
+ * has a point release and v6.9-rc1 is tagged"), or in words where no
+ * tag names the series or shows how its tags are spelled.
+ */
+static void next_switch(struct strbuf *out, const struct branch_status *s)
+{
+	const struct rolling_next_switch *ns = &s->next_switch;
+	char name[ROLLING_SERIES_BUFSZ];
+
+	if (!ns->has_next) {
+		unnamed_switch(out, s);
+		return;
+	}
+	strbuf_addf(out, "%s becomes the %s series when ", rolling_series_format(name, &ns->next),
+		    ns->kind == ROLLING_POLICY_STABLE ? "stable" : "lts");
+	if (ns->kind == ROLLING_POLICY_STABLE && ns->rule != ROLLING_SWITCH_NEXT_RC1) {
+		if (ns->release_tag)
+			strbuf_addf(out, "%s is tagged", ns->release_tag);
+		else
+			strbuf_addf(out, "its first %srelease is tagged",
+				    ns->release_patch ? "point " : "");
+		return;
+	}
+	waits_for_two(out, ns);
 }
 
 /*
@@ -367,26 +212,26 @@ static void print_pending(const struct branch_status *s)
 	char a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ], id[GIT_OID_HEXSZ + 1];
 	size_t nr = pending_releases(s, NULL), i;
 
-	if (!s->plan.nr) {
+	if (!s->plan.steps.nr) {
 		printf("  up to date: advance has nothing to do\n");
 		return;
 	}
 	releases = xcalloc(nr + 1, sizeof(*releases));
 	pending_releases(s, releases);
-	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.nr,
-	       s->plan.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
+	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.steps.nr,
+	       s->plan.steps.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
 	for (i = 0; i < nr; i++)
 		printf(" %s", qtext(releases[i]->name));
 	putchar('\n');
-	for (i = 0; i < s->plan.nr; i++) {
-		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
+	for (i = 0; i < s->plan.steps.nr; i++) {
+		const struct rolling_release *from = i ? s->plan.steps.steps[i - 1] : s->plan.current;
 
-		printf("  advance would merge %s", qtext(s->plan.steps[i]->name));
+		printf("  advance would merge %s", qtext(s->plan.steps.steps[i]->name));
 		if (s->has_ident)
-			printf(" (%s)", git_oid_tostr(id, 13, &s->merges[i]));
-		if (rolling_series_cmp(&from->version.series, &s->plan.steps[i]->version.series))
+			printf(" (%s)", git_oid_tostr(id, 13, &s->plan.merges[i]));
+		if (rolling_series_cmp(&from->version.series, &s->plan.steps.steps[i]->version.series))
 			printf(", series %s -> %s", rolling_series_format(a, &from->version.series),
-			       rolling_series_format(b, &s->plan.steps[i]->version.series));
+			       rolling_series_format(b, &s->plan.steps.steps[i]->version.series));
 		putchar('\n');
 	}
 	free(releases);
@@ -398,31 +243,33 @@ static void print_human(struct branch_status *s, unsigned hazards)
 	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 
 	printf("%s: policy %s", qtext(s->name), qtext(s->b.config.policy));
-	if (s->current)
-		printf(", follows %s", rolling_series_format(series, &s->current->version.series));
+	if (s->plan.current)
+		printf(", follows %s", rolling_series_format(series, &s->plan.current->version.series));
 	putchar('\n');
-	if (s->current)
-		printf("  tip: %s (%s)\n", qtext(s->current->name),
+	if (s->plan.current)
+		printf("  tip: %s (%s)\n", qtext(s->plan.current->name),
 		       rolling_format_day(day, sizeof(day), s->tip_time, s->tip_offset));
 	if (s->problem)
 		printf("  cannot advance: %s\n", qtext(s->problem));
 	else
 		print_pending(s);
-	if (s->target && !s->qualifies)
+	if (s->plan.target && !s->plan.qualifies)
 		printf("  waiting: no series qualifies under the policy yet\n");
 	if (s->b.policy.has_pin) {
 		printf("  pinned to %s by %s", rolling_series_format(series, &s->b.policy.pin),
 		       qtext(rolling_config_key(&key, s->name, "pin")));
-		if (s->unpinned && rolling_series_cmp(&s->unpinned->series, &s->b.policy.pin) > 0)
-			printf(", behind the policy's %s", rolling_series_format(other, &s->unpinned->series));
+		if (s->plan.unpinned && rolling_series_cmp(&s->plan.unpinned->series, &s->b.policy.pin) > 0)
+			printf(", behind the policy's %s", rolling_series_format(other, &s->plan.unpinned->series));
 		putchar('\n');
 	}
-	if (s->target && rolling_series_cmp(&s->target->series, &s->current->version.series))
+	if (s->plan.target && rolling_series_cmp(&s->plan.target->series, &s->plan.current->version.series))
 		printf("  series switch due: %s -> %s\n",
-		       rolling_series_format(series, &s->current->version.series),
-		       rolling_series_format(other, &s->target->series));
-	else if (s->target && s->qualifies && next_switch(&text, s))
+		       rolling_series_format(series, &s->plan.current->version.series),
+		       rolling_series_format(other, &s->plan.target->series));
+	else if (s->has_next_switch) {
+		next_switch(&text, s);
 		printf("  next switch: %s\n", qtext(xstrbuf(&text)));
+	}
 	if (!s->has_ident)
 		printf("  identity missing: set user.name and user.email, or %s\n",
 		       qtext(rolling_config_key(&key, s->name, "ident")));
@@ -454,15 +301,15 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 	size_t nr = pending_releases(s, NULL), i;
 
 	printf("branch %s %s %s %s %s\n", s->name, s->b.config.policy,
-	       s->current ? rolling_series_format(a, &s->current->version.series) : "-",
-	       s->current ? s->current->name : "-", git_oid_tostr(id, sizeof(id), &s->tip));
-	for (i = 0; i < s->plan.nr; i++) {
-		const struct rolling_release *from = i ? s->plan.steps[i - 1] : s->current;
+	       s->plan.current ? rolling_series_format(a, &s->plan.current->version.series) : "-",
+	       s->plan.current ? s->plan.current->name : "-", git_oid_tostr(id, sizeof(id), &s->plan.tip));
+	for (i = 0; i < s->plan.steps.nr; i++) {
+		const struct rolling_release *from = i ? s->plan.steps.steps[i - 1] : s->plan.current;
 
-		printf("step %s %s %s %s %s\n", s->name, s->plan.steps[i]->name,
-		       s->has_ident ? git_oid_tostr(id, sizeof(id), &s->merges[i]) : "-",
+		printf("step %s %s %s %s %s\n", s->name, s->plan.steps.steps[i]->name,
+		       s->has_ident ? git_oid_tostr(id, sizeof(id), &s->plan.merges[i]) : "-",
 		       rolling_series_format(a, &from->version.series),
-		       rolling_series_format(b, &s->plan.steps[i]->version.series));
+		       rolling_series_format(b, &s->plan.steps.steps[i]->version.series));
 	}
 	releases = xcalloc(nr + 1, sizeof(*releases));
 	pending_releases(s, releases);
@@ -471,7 +318,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 	free(releases);
 	if (s->b.policy.has_pin)
 		printf("pin %s %s %s\n", s->name, rolling_series_format(a, &s->b.policy.pin),
-		       s->unpinned ? rolling_series_format(b, &s->unpinned->series) : "-");
+		       s->plan.unpinned ? rolling_series_format(b, &s->plan.unpinned->series) : "-");
 	if (s->problem)
 		printf("problem %s %s\n", s->name, qtext(s->problem));
 	if (!s->has_ident)
@@ -481,8 +328,8 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 
 static void free_status(struct branch_status *s)
 {
-	free(s->merges);
-	rolling_plan_free(&s->plan);
+	rolling_next_switch_release(&s->next_switch);
+	rolling_branch_plan_release(&s->plan);
 	free(s->problem);
 	if (s->has_ident)
 		rolling_ident_free(&s->ident);

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backfill.h"
-#include "merge.h"
+#include "branch-plan.h"
 #include "policy.h"
 #include "alloc.h"
 #include "error.h"
@@ -136,31 +136,27 @@ static int apply(struct rolling_tags *now, const struct event *e)
 }
 
 /*
- * What advance would do now: reach the policy's series (never going
- * back), one merge per step of the plan, as the branch's `steps` setting
- * (newest or each) plans them.  `current` is the version the
- * branch stands at, updated as merges are made.
+ * What advance would do now, as it plans (lib/branch-plan.c) with the
+ * tags of this moment; `current` is the version the branch stands at,
+ * updated as merges are made.
  */
 static int advance_now(struct rolling_backfill *r, git_repository *repo, struct rolling_branch *b,
 		       const struct rolling_tags *now, struct rolling_version *current,
 		       const struct rolling_ident *ident)
 {
-	const struct rolling_release *at = rolling_tags_find_version(now, current);
-	const struct rolling_series_info *target;
-	struct rolling_plan plan = { NULL, 0, 0 };
+	struct rolling_branch_plan plan = { 0 };
 	int err;
 
-	if ((err = rolling_policy_target(&target, NULL, &b->policy, now, at, NULL)) < 0 ||
-	    (err = rolling_plan_steps(&plan, now, at, target, b->policy.steps)) < 0 ||
-	    (err = rolling_merge_create_plan(&r->tip, NULL, repo, &plan, ident,
-					     b->config.signoff, 0)) < 0)
-		goto out;
-	if (plan.nr)
-		*current = plan.steps[plan.nr - 1]->version;
-	r->steps += plan.nr;
-out:
-	rolling_plan_free(&plan);
-	return err < 0 ? err : 0;
+	plan.tip = r->tip;
+	plan.current = rolling_tags_find_version(now, current);
+	if (!(err = rolling_branch_plan_steps(&plan, repo, b, now, NULL, ident, 1)) &&
+	    plan.steps.nr) {
+		r->tip = plan.new_tip;
+		*current = plan.steps.steps[plan.steps.nr - 1]->version;
+		r->steps += plan.steps.nr;
+	}
+	rolling_branch_plan_release(&plan);
+	return err;
 }
 
 /*

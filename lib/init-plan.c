@@ -132,26 +132,6 @@ int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_se
 
 /* --- the start ---------------------------------------------------------- */
 
-int rolling_init_start(const struct rolling_release **start,
-		       const struct rolling_series_info **followed, struct rolling_branch *b,
-		       const char *at)
-{
-	int err;
-
-	*followed = NULL;
-	if (at) {
-		if (!(*start = rolling_tags_find_name(&b->tags, &b->patterns, at)) ||
-		    !rolling_release_is_commit(&b->tags, *start))
-			return rolling_error("'%s' is not a release tag matching"
-					     " rolling.%s.releasePattern", at, b->config.branch);
-		return 0;
-	}
-	if ((err = rolling_policy_series(followed, &b->policy, &b->tags)) < 0)
-		return err;
-	*start = rolling_series_newest(&b->tags, *followed);
-	return 0;
-}
-
 /* --- --follow ----------------------------------------------------------- */
 
 int rolling_init_follow_patterns(const char **release_re, const char **mainline_re,

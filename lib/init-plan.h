@@ -11,7 +11,8 @@
 /*
  * What `git rolling init` decides before it creates, adopts or follows
  * a branch: whether the name is free, the configuration its options
- * make, the release a new branch starts at, which remote and branch
+ * make (the release a new branch starts at is the plan's:
+ * rolling_branch_plan_start()), which remote and branch
  * --follow names, and what an adopted tip says about its identity.  The
  * command asks the user (preset detection), prints and decides to stop;
  * every function here returns 0 or a negative error with a message.
@@ -62,16 +63,6 @@ int rolling_init_needs_detection(const struct rolling_scheme_options *scheme);
  */
 int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_settings *s,
 			const char *branch, const struct rolling_preset *detected);
-
-/*
- * The release a new branch starts at: `at` when given (it must be a
- * release tag that leads to a commit: ROLLING_ERROR), else the newest
- * release of the series the policy follows (*followed; the policy's
- * error, with a message that says why none qualifies yet).
- */
-int rolling_init_start(const struct rolling_release **start,
-		       const struct rolling_series_info **followed, struct rolling_branch *b,
-		       const char *at);
 
 /*
  * The tag patterns given to --follow: none, a preset's, or both

@@ -3,6 +3,7 @@
 #include "policy.h"
 #include "alloc.h"
 #include "error.h"
+#include "strbuf.h"
 
 static int cmp_series(const void *a, const void *b)
 {
@@ -320,6 +321,143 @@ void rolling_plan_free(struct rolling_plan *plan)
 {
 	free(plan->steps);
 	memset(plan, 0, sizeof(*plan));
+}
+
+/* --- the next switch -------------------------------------------------- */
+
+/*
+ * The first series after `s` that a tag names: a release series, or,
+ * when `successive`, the one mainline works on.  Custom patterns may
+ * skip series (nginx's odd minor versions are never stable), so there
+ * only a release names one.  Returns 0 when no tag names one.
+ */
+static int named_after(struct rolling_series *out, const struct rolling_tags *tags,
+		       const struct rolling_series *s, int successive)
+{
+	size_t i;
+
+	for (i = 0; i < tags->series_nr; i++)
+		if (rolling_series_cmp(&tags->series[i].series, s) > 0) {
+			*out = tags->series[i].series;
+			return 1;
+		}
+	if (successive && tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, s) > 0) {
+		*out = tags->newest_mainline;
+		return 1;
+	}
+	return 0;
+}
+
+static int next_lts(struct rolling_series *out, const struct rolling_policy *policy,
+		    const struct rolling_series *s)
+{
+	size_t i;
+
+	for (i = 0; i < policy->lts_nr; i++)
+		if (rolling_series_cmp(&policy->lts[i], s) > 0) {
+			*out = policy->lts[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* A tag name spelled like one of the branch's, detached into *out; NULL when none shows how. */
+static int spell(char **out, struct rolling_patterns *patterns, enum rolling_tag_kind kind,
+		 const char *example, const struct rolling_version *want)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ok = rolling_patterns_spell(&name, patterns, kind, example, want);
+
+	*out = ok > 0 ? strbuf_detach(&name) : NULL;
+	strbuf_release(&name);
+	if (ok > 0 && !*out)
+		return rolling_error_nomem();
+	return ok < 0 ? ok : 0;
+}
+
+/* The release `patch` of `series`, spelled like the newest release of that patch level. */
+static int spell_release(char **out, const struct rolling_tags *tags,
+			 struct rolling_patterns *patterns, const struct rolling_series *series,
+			 uint32_t patch)
+{
+	struct rolling_version want = { .series = *series, .patch = patch };
+	size_t i;
+	int err;
+
+	*out = NULL;
+	for (i = tags->releases_nr; !*out && i-- > 0;)
+		if (tags->releases[i].version.patch == patch &&
+		    (err = spell(out, patterns, ROLLING_TAG_RELEASE, tags->releases[i].name,
+				 &want)) < 0)
+			return err;
+	return 0;
+}
+
+/* The first pre-release of `series`, spelled like mainline's newest first one. */
+static int spell_pre(char **out, const struct rolling_tags *tags,
+		     struct rolling_patterns *patterns, const struct rolling_series *series)
+{
+	struct rolling_version want = tags->first_pre_version;
+
+	*out = NULL;
+	if (!tags->first_pre_example)
+		return 0;
+	want.series = *series;
+	return spell(out, patterns, ROLLING_TAG_MAINLINE, tags->first_pre_example, &want);
+}
+
+/* next-rc1 and lts: a release of `next`, and mainline past it. */
+static int waits_for_two(struct rolling_next_switch *ns, const struct rolling_tags *tags,
+			 struct rolling_patterns *patterns)
+{
+	const struct rolling_series_info *info = rolling_tags_find_series(tags, &ns->next);
+	int stable = ns->kind == ROLLING_POLICY_STABLE;
+
+	ns->release_patch = stable;
+	ns->wants_release = stable ? !info || !has_point_release(tags, info) : !info;
+	if (stable)
+		ns->wants_after = !tags->has_mainline ||
+				  rolling_series_cmp(&tags->newest_mainline, &ns->next) <= 0;
+	else
+		ns->wants_after = !tags->has_mainline_final ||
+				  rolling_series_cmp(&tags->newest_mainline_final, &ns->next) <= 0;
+	if (!ns->wants_after)
+		return 0;
+	/* Past the next series, mainline names the one after it in any scheme. */
+	ns->has_after = named_after(&ns->after, tags, &ns->next, 1);
+	return stable && ns->has_after ? spell_pre(&ns->after_tag, tags, patterns, &ns->after) : 0;
+}
+
+int rolling_policy_next_switch(struct rolling_next_switch *ns,
+			       const struct rolling_policy *policy,
+			       const struct rolling_tags *tags, struct rolling_patterns *patterns,
+			       int successive, const struct rolling_series *on)
+{
+	int stable = policy->kind == ROLLING_POLICY_STABLE;
+
+	memset(ns, 0, sizeof(*ns));
+	ns->kind = policy->kind;
+	ns->rule = policy->rule;
+	if (policy->has_pin)
+		return 0;
+	ns->has_next = stable ? named_after(&ns->next, tags, on, successive) :
+				next_lts(&ns->next, policy, on);
+	if (!ns->has_next)
+		return stable;
+	if (stable && policy->rule != ROLLING_SWITCH_NEXT_RC1) {
+		ns->wants_release = 1;
+		ns->release_patch = policy->rule == ROLLING_SWITCH_FIRST_POINT;
+		return spell_release(&ns->release_tag, tags, patterns, &ns->next,
+				     ns->release_patch) < 0 ? ROLLING_ERROR : 1;
+	}
+	return waits_for_two(ns, tags, patterns) < 0 ? ROLLING_ERROR : 1;
+}
+
+void rolling_next_switch_release(struct rolling_next_switch *ns)
+{
+	free(ns->release_tag);
+	free(ns->after_tag);
+	memset(ns, 0, sizeof(*ns));
 }
 
 void rolling_policy_free(struct rolling_policy *policy)

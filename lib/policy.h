@@ -134,6 +134,49 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 
 void rolling_plan_free(struct rolling_plan *plan);
 
+/*
+ * What the policy's next series switch waits for, seen from a branch on
+ * the policy's series `on`.  A series is named only when a tag names it
+ * (never one worked out from the numbers: 6.19 was followed by 7.0,
+ * QEMU 10.2 by 11.0), and a tag only when a tag of the branch shows how
+ * it is spelled:
+ *
+ *  - next: the series the policy moves to next: for stable the first
+ *    later one a tag names (a release's; for a scheme whose series
+ *    follow one another, `successive`, also the one mainline works on);
+ *    for lts the next listed one;
+ *  - wants_release: the switch still waits for a release of `next` with
+ *    a patch level of at least release_patch (0: any release; 1: a point
+ *    release), spelled release_tag when tags show how;
+ *  - wants_after: it still waits for mainline to reach the series after
+ *    `next` (stable: a pre-release, spelled after_tag; lts: its final),
+ *    `after` when a tag names it.
+ *
+ * Returns 1 when a switch is in sight, 0 when none is (a pinned branch;
+ * lts with no later listed series), or a negative error.  Free it with
+ * rolling_next_switch_release().
+ */
+struct rolling_next_switch {
+	enum rolling_policy_kind kind;
+	enum rolling_switch_rule rule;
+	int has_next;
+	struct rolling_series next;
+	int wants_release;
+	uint32_t release_patch;
+	char *release_tag;
+	int wants_after;
+	int has_after;
+	struct rolling_series after;
+	char *after_tag;
+};
+
+int rolling_policy_next_switch(struct rolling_next_switch *ns,
+			       const struct rolling_policy *policy,
+			       const struct rolling_tags *tags, struct rolling_patterns *patterns,
+			       int successive, const struct rolling_series *on);
+
+void rolling_next_switch_release(struct rolling_next_switch *ns);
+
 void rolling_policy_free(struct rolling_policy *policy);
 
 #endif
