@@ -84,42 +84,11 @@ static void examine(struct branch_status *s, git_repository *repo, const char *n
 
 /* --- what is pending --------------------------------------------------- */
 
-/*
- * The releases the branch has not reached and advance would pass: newer
- * ones of its series, and up to the target's newest in a target series.
- */
-static size_t pending_releases(const struct branch_status *s, const struct rolling_release **out)
-{
-	const struct rolling_tags *tags = &s->b.tags;
-	const struct rolling_branch_plan *p = &s->plan;
-	size_t i, nr = 0;
-
-	if (!p->target)
-		return 0;
-	for (i = 0; i < tags->releases_nr; i++) {
-		const struct rolling_release *r = &tags->releases[i];
-		const struct rolling_series *series = &r->version.series;
-
-		if (rolling_version_cmp(&r->version, &p->current->version) <= 0 ||
-		    rolling_series_cmp(series, &p->target->series) > 0)
-			continue;
-		if (rolling_series_cmp(series, &p->current->version.series) &&
-		    rolling_series_cmp(series, &p->target->series))
-			continue;
-		if (out)
-			out[nr] = r;
-		nr++;
-	}
-	return nr;
-}
-
 /* What a stable switch waits for when no tag names the next series yet. */
 static void unnamed_switch(struct strbuf *out, const struct branch_status *s)
 {
 	strbuf_addf(out, "%s series becomes the stable series when ",
-		    rolling_preset_find_patterns(s->b.config.release_pattern,
-						 s->b.config.mainline_pattern) ?
-		    "the next" : "a later");
+		    s->next_switch.successive ? "the next" : "a later");
 	switch (s->next_switch.rule) {
 	case ROLLING_SWITCH_FIRST_RELEASE:
 		strbuf_addstr(out, "its first release is tagged");
@@ -210,14 +179,14 @@ static void print_pending(const struct branch_status *s)
 {
 	const struct rolling_release **releases;
 	char a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ], id[GIT_OID_HEXSZ + 1];
-	size_t nr = pending_releases(s, NULL), i;
+	size_t nr = rolling_branch_plan_unreached(NULL, &s->plan, &s->b.tags), i;
 
 	if (!s->plan.steps.nr) {
 		printf("  up to date: advance has nothing to do\n");
 		return;
 	}
 	releases = xcalloc(nr + 1, sizeof(*releases));
-	pending_releases(s, releases);
+	rolling_branch_plan_unreached(releases, &s->plan, &s->b.tags);
 	printf("  pending: %zu step%s, %zu release%s not reached:", s->plan.steps.nr,
 	       s->plan.steps.nr == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
 	for (i = 0; i < nr; i++)
@@ -298,7 +267,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 {
 	const struct rolling_release **releases;
 	char a[ROLLING_SERIES_BUFSZ], b[ROLLING_SERIES_BUFSZ], id[GIT_OID_HEXSZ + 1];
-	size_t nr = pending_releases(s, NULL), i;
+	size_t nr = rolling_branch_plan_unreached(NULL, &s->plan, &s->b.tags), i;
 
 	printf("branch %s %s %s %s %s\n", s->name, s->b.config.policy,
 	       s->plan.current ? rolling_series_format(a, &s->plan.current->version.series) : "-",
@@ -312,7 +281,7 @@ static void print_porcelain(const struct branch_status *s, unsigned hazards)
 		       rolling_series_format(b, &s->plan.steps.steps[i]->version.series));
 	}
 	releases = xcalloc(nr + 1, sizeof(*releases));
-	pending_releases(s, releases);
+	rolling_branch_plan_unreached(releases, &s->plan, &s->b.tags);
 	for (i = 0; i < nr; i++)
 		printf("pending %s %s\n", s->name, releases[i]->name);
 	free(releases);

@@ -102,6 +102,31 @@ int rolling_branch_plan_next_switch(struct rolling_next_switch *next,
 					  &p->target->series);
 }
 
+size_t rolling_branch_plan_unreached(const struct rolling_release **out,
+				     const struct rolling_branch_plan *p,
+				     const struct rolling_tags *tags)
+{
+	size_t i, nr = 0;
+
+	if (!p->target)
+		return 0;
+	for (i = 0; i < tags->releases_nr; i++) {
+		const struct rolling_release *r = &tags->releases[i];
+		const struct rolling_series *series = &r->version.series;
+
+		if (rolling_version_cmp(&r->version, &p->current->version) <= 0 ||
+		    rolling_series_cmp(series, &p->target->series) > 0)
+			continue;
+		if (rolling_series_cmp(series, &p->current->version.series) &&
+		    rolling_series_cmp(series, &p->target->series))
+			continue;
+		if (out)
+			out[nr] = r;
+		nr++;
+	}
+	return nr;
+}
+
 void rolling_branch_plan_release(struct rolling_branch_plan *p)
 {
 	rolling_plan_free(&p->steps);

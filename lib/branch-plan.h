@@ -74,6 +74,16 @@ int rolling_branch_plan_next_switch(struct rolling_next_switch *next,
 				    const struct rolling_branch_plan *p,
 				    struct rolling_branch *b);
 
+/*
+ * The releases the branch has not reached and advance would pass over
+ * or merge: the newer ones of its series, and in a target series up to
+ * its newest.  Puts them in `out` (when not NULL) in version order;
+ * returns how many there are.
+ */
+size_t rolling_branch_plan_unreached(const struct rolling_release **out,
+				     const struct rolling_branch_plan *p,
+				     const struct rolling_tags *tags);
+
 void rolling_branch_plan_release(struct rolling_branch_plan *p);
 
 #endif

@@ -438,6 +438,7 @@ int rolling_policy_next_switch(struct rolling_next_switch *ns,
 	memset(ns, 0, sizeof(*ns));
 	ns->kind = policy->kind;
 	ns->rule = policy->rule;
+	ns->successive = successive;
 	if (policy->has_pin)
 		return 0;
 	ns->has_next = stable ? named_after(&ns->next, tags, on, successive) :

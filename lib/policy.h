@@ -143,7 +143,8 @@ void rolling_plan_free(struct rolling_plan *plan);
  *
  *  - next: the series the policy moves to next: for stable the first
  *    later one a tag names (a release's; for a scheme whose series
- *    follow one another, `successive`, also the one mainline works on);
+ *    follow one another, `successive` (kept), also the one mainline
+ *    works on);
  *    for lts the next listed one;
  *  - wants_release: the switch still waits for a release of `next` with
  *    a patch level of at least release_patch (0: any release; 1: a point
@@ -159,6 +160,7 @@ void rolling_plan_free(struct rolling_plan *plan);
 struct rolling_next_switch {
 	enum rolling_policy_kind kind;
 	enum rolling_switch_rule rule;
+	int successive;
 	int has_next;
 	struct rolling_series next;
 	int wants_release;
