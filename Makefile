@@ -123,9 +123,9 @@ cli/about.o: VERSION-FILE
 
 -include $(wildcard *.d lib/*.d cli/*.d builtin/*.d t/helper/*.d)
 
-# git-rolling-verify and git-rolling-log: their --json output is written with json-c.
-builtin/verify.o builtin/log.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
-git-rolling-verify git-rolling-log: LIBS += $(JSON_C_LIBS)
+# git-rolling-verify, -log and -status: their --json output is written with json-c.
+builtin/verify.o builtin/log.o builtin/status.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
+git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 
 # The longest scripts start first, so that no long one is left running
 # alone at the end of a parallel run (measured with --timer; a script

@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "../cli/usage.h"
 #include "../cli/main.h"
+#include "../cli/json-writer.h"
 #include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
@@ -20,7 +21,7 @@
 #include "../cli/step-format.h"
 
 static const char *const status_usage[] = {
-	"git rolling status [--porcelain] [<branch>...]",
+	"git rolling status [--porcelain | --json] [<branch>...]",
 	NULL,
 };
 
@@ -305,6 +306,116 @@ static void free_status(struct branch_status *s)
 	rolling_branch_free(&s->b);
 }
 
+/* --- the JSON format ---------------------------------------------------- */
+
+static json_object *json_series(const struct rolling_series *series)
+{
+	char name[ROLLING_SERIES_BUFSZ];
+
+	return json_text(rolling_series_format(name, series));
+}
+
+static json_object *json_steps(const struct branch_status *s)
+{
+	const struct rolling_plan *steps = &s->plan.steps;
+	json_object *list = json_checked(json_object_new_array());
+	size_t i;
+
+	for (i = 0; i < steps->nr; i++) {
+		const struct rolling_release *from = i ? steps->steps[i - 1] : s->plan.current;
+		json_object *step = json_checked(json_object_new_object());
+
+		json_add(step, "release", json_text(steps->steps[i]->name));
+		json_add(step, "merge", s->has_ident ? json_oid(&s->plan.merges[i]) : NULL);
+		json_add(step, "from_series", json_series(&from->version.series));
+		json_add(step, "to_series", json_series(&steps->steps[i]->version.series));
+		json_append(list, step);
+	}
+	return list;
+}
+
+static json_object *json_unreached(const struct branch_status *s)
+{
+	json_object *list = json_checked(json_object_new_array());
+	size_t nr = rolling_branch_plan_unreached(NULL, &s->plan, &s->b.tags), i;
+	const struct rolling_release **releases = xcalloc(nr + 1, sizeof(*releases));
+
+	rolling_branch_plan_unreached(releases, &s->plan, &s->b.tags);
+	for (i = 0; i < nr; i++)
+		json_append(list, json_text(releases[i]->name));
+	free(releases);
+	return list;
+}
+
+static json_object *json_pin(const struct branch_status *s)
+{
+	json_object *pin;
+
+	if (!s->b.policy.has_pin)
+		return NULL;
+	pin = json_checked(json_object_new_object());
+	json_add(pin, "series", json_series(&s->b.policy.pin));
+	json_add(pin, "policy_series",
+		 s->plan.unpinned ? json_series(&s->plan.unpinned->series) : NULL);
+	return pin;
+}
+
+static json_object *json_next_switch(const struct branch_status *s)
+{
+	const struct rolling_next_switch *ns = &s->next_switch;
+	struct strbuf text = STRBUF_INIT;
+	json_object *next;
+
+	if (!s->has_next_switch)
+		return NULL;
+	next = json_checked(json_object_new_object());
+	json_add(next, "series", ns->has_next ? json_series(&ns->next) : NULL);
+	json_add(next, "waits_for_release", json_boolean(ns->wants_release));
+	json_add(next, "release_tag", json_text_or_null(ns->release_tag));
+	json_add(next, "waits_for_mainline", json_boolean(ns->wants_after));
+	json_add(next, "mainline_series", ns->has_after ? json_series(&ns->after) : NULL);
+	json_add(next, "mainline_tag", json_text_or_null(ns->after_tag));
+	next_switch(&text, s);
+	json_add(next, "text", json_text(xstrbuf(&text)));
+	strbuf_release(&text);
+	return next;
+}
+
+static json_object *json_hazards(unsigned hazards)
+{
+	json_object *list = json_checked(json_object_new_array());
+	const char *name;
+
+	while ((name = rolling_repo_hazard_next(&hazards)))
+		json_append(list, json_text(name));
+	return list;
+}
+
+/* The porcelain's facts, and what the next switch waits for. */
+static json_object *json_branch(const struct branch_status *s, unsigned hazards)
+{
+	const struct rolling_branch_plan *p = &s->plan;
+	json_object *branch = json_checked(json_object_new_object());
+	int due = p->target && rolling_series_cmp(&p->target->series, &p->current->version.series);
+
+	json_add(branch, "name", json_text(s->name));
+	json_add(branch, "policy", json_text(s->b.config.policy));
+	json_add(branch, "series", p->current ? json_series(&p->current->version.series) : NULL);
+	json_add(branch, "release", p->current ? json_text(p->current->name) : NULL);
+	json_add(branch, "tip", git_oid_is_zero(&p->tip) ? NULL : json_oid(&p->tip));
+	json_add(branch, "target_series", p->target ? json_series(&p->target->series) : NULL);
+	json_add(branch, "qualifies", json_boolean(p->qualifies));
+	json_add(branch, "switch_due", json_boolean(due));
+	json_add(branch, "steps", json_steps(s));
+	json_add(branch, "unreached", json_unreached(s));
+	json_add(branch, "pin", json_pin(s));
+	json_add(branch, "next_switch", json_next_switch(s));
+	json_add(branch, "problem", json_text_or_null(s->problem));
+	json_add(branch, "ident_missing", json_boolean(!s->has_ident));
+	json_add(branch, "hazards", json_hazards(hazards));
+	return branch;
+}
+
 /* --- branches followed from a remote (init --follow) --------------------- */
 
 /* The release at a verified tip, as advance reads a branch's tip; NULL when it is none. */
@@ -369,8 +480,29 @@ static void print_followed_porcelain(const struct rolling_fetch_plan *p,
 	       f->has_tracking ? git_oid_tostr(t, sizeof(t), &f->tracking) : "-", p->signatures);
 }
 
+enum status_format {
+	STATUS_HUMAN,
+	STATUS_PORCELAIN,
+	STATUS_JSON,
+};
+
+static json_object *json_followed(const struct rolling_fetch_plan *p,
+				  const struct rolling_fetch_branch *f,
+				  const struct rolling_release *release)
+{
+	json_object *followed = json_checked(json_object_new_object());
+
+	json_add(followed, "name", json_text(f->name));
+	json_add(followed, "verified", f->has_verified ? json_oid(&f->verified) : NULL);
+	json_add(followed, "release", release ? json_text(release->name) : NULL);
+	json_add(followed, "tracking", f->has_tracking ? json_oid(&f->tracking) : NULL);
+	json_add(followed, "signatures", json_boolean(p->signatures));
+	return followed;
+}
+
 /* The branches followed from `remote`, as git rolling fetch <remote> reads them. */
-static void status_followed(git_repository *repo, const char *remote, int porcelain)
+static void status_followed(git_repository *repo, const char *remote,
+			    enum status_format format, json_object *list)
 {
 	const struct rolling_scheme_options scheme = { NULL, NULL, NULL };
 	struct rolling_fetch_plan p;
@@ -385,7 +517,9 @@ static void status_followed(git_repository *repo, const char *remote, int porcel
 		const struct rolling_release *release =
 			f->has_verified ? release_at(repo, &tags, &p.patterns, &f->verified) : NULL;
 
-		if (porcelain)
+		if (format == STATUS_JSON)
+			json_append(list, json_followed(&p, f, release));
+		else if (format == STATUS_PORCELAIN)
 			print_followed_porcelain(&p, f, release);
 		else
 			print_followed_human(repo, &p, f, release);
@@ -396,18 +530,24 @@ static void status_followed(git_repository *repo, const char *remote, int porcel
 
 static int cmd_status(int argc, const char **argv)
 {
-	int porcelain = 0;
+	int porcelain = 0, json = 0;
 	const struct rolling_option options[] = {
 		OPT_SWITCH(0, "porcelain", &porcelain, "print in a stable format for scripts"),
+		OPT_SWITCH(0, "json", &json, "print a JSON document for scripts"),
 		OPT_END(),
 	};
 	git_repository *repo;
 	char **branches = NULL, **remotes;
+	json_object *root = NULL, *followed = NULL, *list = NULL;
+	enum status_format format;
 	unsigned hazards;
 	size_t nr, remotes_nr, i;
 	int err;
 
 	argc = parse_options_or_usage(argc, argv, "status", options, status_usage);
+	if (porcelain && json)
+		die("options '--porcelain' and '--json' cannot be used together");
+	format = json ? STATUS_JSON : porcelain ? STATUS_PORCELAIN : STATUS_HUMAN;
 	if (rolling_repo_open(&repo) < 0 || rolling_repo_hazards(&hazards, repo) < 0 ||
 	    rolling_remote_followed(&remotes, &remotes_nr, repo) < 0)
 		die_last_error();
@@ -416,18 +556,30 @@ static int cmd_status(int argc, const char **argv)
 		nr = 0;
 	else if (err < 0)
 		die("%s; see git rolling init", rolling_last_error());
+	if (format == STATUS_JSON) {
+		root = json_checked(json_object_new_object());
+		followed = json_checked(json_object_new_array());
+		list = json_checked(json_object_new_array());
+		json_add(root, "version", json_size(1));
+		json_add(root, "followed", followed);
+		json_add(root, "branches", list);
+	}
 	for (i = 0; !argc && i < remotes_nr; i++)
-		status_followed(repo, remotes[i], porcelain);
+		status_followed(repo, remotes[i], format, followed);
 	for (i = 0; i < nr; i++) {
 		struct branch_status s;
 
 		examine(&s, repo, branches[i]);
-		if (porcelain)
+		if (format == STATUS_JSON)
+			json_append(list, json_branch(&s, hazards));
+		else if (format == STATUS_PORCELAIN)
 			print_porcelain(&s, hazards);
 		else
 			print_human(&s, hazards);
 		free_status(&s);
 	}
+	if (root)
+		json_print_document(root);
 	rolling_config_free_branches(branches, nr);
 	rolling_remote_followed_free(remotes, remotes_nr);
 	git_repository_free(repo);
