@@ -9,6 +9,7 @@
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/wrapper.h"
+#include "../lib/abbrev.h"
 #include "../lib/branch.h"
 #include "../lib/branch-plan.h"
 #include "../cli/color.h"
@@ -111,7 +112,8 @@ static void plan(git_repository *repo, struct pending *p, const struct advance_o
  * and for a branch with nothing to do
  *   current <branch> <release> <tip-id> <series>
  */
-static void report_step(const struct pending *p, const struct rolling_release *from,
+static void report_step(git_repository *repo, const struct pending *p,
+			const struct rolling_release *from,
 			const struct rolling_release *to, const git_oid *merge,
 			const struct advance_options *o)
 {
@@ -125,7 +127,7 @@ static void report_step(const struct pending *p, const struct rolling_release *f
 		return;
 	}
 	printf("%s: %s -> %s (%s)", qtext(p->b.config.branch), qtext(from->name), qtext(to->name),
-	       git_oid_tostr(hex, 13, merge));
+	       rolling_abbrev(hex, repo, merge));
 	if (strcmp(a, b)) {
 		printf(", ");
 		rolling_color_printf(o->color, ROLLING_COLOR_YELLOW, "series %s -> %s", a, b);
@@ -146,7 +148,8 @@ static void report_current(const struct pending *p, const struct advance_options
 		       qtext(p->plan.current->name));
 }
 
-static void report(const struct pending *p, const struct advance_options *o)
+static void report(git_repository *repo, const struct pending *p,
+		   const struct advance_options *o)
 {
 	const struct rolling_plan *steps = &p->plan.steps;
 	const struct rolling_release *from = p->plan.current;
@@ -157,7 +160,7 @@ static void report(const struct pending *p, const struct advance_options *o)
 	if (!steps->nr)
 		report_current(p, o);
 	for (i = 0; i < steps->nr; i++) {
-		report_step(p, from, steps->steps[i], &p->moves[i].to, o);
+		report_step(repo, p, from, steps->steps[i], &p->moves[i].to, o);
 		from = steps->steps[i];
 	}
 }
@@ -223,7 +226,7 @@ static int cmd_advance(int argc, const char **argv)
 		plan(repo, &pending[i], &o);
 	for (i = 0; i < nr; i++) {
 		move(repo, &pending[i], &o);
-		report(&pending[i], &o);
+		report(repo, &pending[i], &o);
 	}
 	for (i = 0; i < nr; i++)
 		free_pending(&pending[i]);

@@ -13,6 +13,7 @@
 #include "../cli/main.h"
 #include "../cli/color.h"
 #include "../cli/verify-report.h"
+#include "../lib/abbrev.h"
 #include "../lib/fetch-plan.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
@@ -69,7 +70,7 @@ static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quar
 		die("cannot read the quarantine %s: %s", q->path, strerror(errno));
 	for (i = 0; i < p->nr; i++) {
 		struct rolling_fetch_branch *f = &p->branches[i];
-		struct rolling_verify_report report = { f->name, &f->result, &p->tags, NULL, 0,
+		struct rolling_verify_report report = { p->repo, f->name, &f->result, &p->tags, NULL, 0,
 							p->signatures, o->color };
 
 		if (rolling_fetch_branch_unchanged(f))
@@ -101,24 +102,24 @@ static void run_test_seam(const char *variable)
 }
 
 /* Another process moved the refs meanwhile, to what this run accepts. */
-static void report_race(const struct rolling_fetch_branch *f)
+static void report_race(git_repository *repo, const struct rolling_fetch_branch *f)
 {
-	char a[ROLLING_REPORT_ABBREV_BUFSZ], b[ROLLING_REPORT_ABBREV_BUFSZ];
+	char a[ROLLING_ABBREV_BUFSZ], b[ROLLING_ABBREV_BUFSZ];
 
 	if (f->raced == ROLLING_RACE_SAME)
 		fprintf(stderr, "%s: another process updated it meanwhile to %s,"
 			" the tip this fetch verified\n", qtext(f->name),
-			rolling_report_abbrev(a, &f->tip));
+			rolling_abbrev(a, repo, &f->tip));
 	else if (f->raced == ROLLING_RACE_DESCENDANT)
 		fprintf(stderr, "%s: another process updated it meanwhile to %s, which descends"
 			" from %s, the tip this fetch verified, and verifies since it\n", qtext(f->name),
-			rolling_report_abbrev(a, &f->tip), rolling_report_abbrev(b, &f->verified_tip));
+			rolling_abbrev(a, repo, &f->tip), rolling_abbrev(b, repo, &f->verified_tip));
 }
 
-static void report_update(const struct rolling_fetch_branch *f)
+static void report_update(git_repository *repo, const struct rolling_fetch_branch *f)
 {
-	char a[ROLLING_REPORT_ABBREV_BUFSZ], b[ROLLING_REPORT_ABBREV_BUFSZ];
-	const char *tip = rolling_report_abbrev(b, &f->tip);
+	char a[ROLLING_ABBREV_BUFSZ], b[ROLLING_ABBREV_BUFSZ];
+	const char *tip = rolling_abbrev(b, repo, &f->tip);
 
 	if (rolling_fetch_branch_unchanged(f) && !f->raced) {
 		printf("%s: up to date at %s\n", qtext(f->name), tip);
@@ -127,11 +128,11 @@ static void report_update(const struct rolling_fetch_branch *f)
 	if (f->rewound) {
 		rolling_warning("%s: rewound: %s is not on the new chain; accepted after a full"
 				" verify (--allow-rewind)", f->name,
-				rolling_report_abbrev(a, &f->was_verified));
+				rolling_abbrev(a, repo, &f->was_verified));
 		printf("%s: forced update %s...%s\n", qtext(f->name), a, tip);
 	} else if (f->had_verified) {
 		printf("%s: updated %s..%s\n", qtext(f->name),
-		       rolling_report_abbrev(a, &f->was_verified), tip);
+		       rolling_abbrev(a, repo, &f->was_verified), tip);
 	} else {
 		printf("%s: verified for the first time at %s\n", qtext(f->name), tip);
 	}
@@ -194,9 +195,9 @@ static int cmd_fetch(int argc, const char **argv)
 		die("%s; nothing was updated", rolling_last_error());
 	remove_quarantine();
 	for (i = 0; i < p.nr; i++) {
-		report_race(&p.branches[i]);
+		report_race(repo, &p.branches[i]);
 		if (!o.quiet || p.branches[i].rewound)
-			report_update(&p.branches[i]);
+			report_update(repo, &p.branches[i]);
 	}
 	rolling_fetch_plan_free(&p);
 	git_repository_free(repo);

@@ -15,6 +15,7 @@
 #include "../lib/backfill.h"
 #include "../lib/branch.h"
 #include "../lib/preset.h"
+#include "../lib/abbrev.h"
 #include "../lib/branch-plan.h"
 #include "../lib/detect.h"
 #include "../lib/ident.h"
@@ -227,9 +228,9 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 	create_branch(repo, b, &r.tip, xstrbuf(&message), o->force);
 	if (!o->quiet)
 		printf("created '%s' at %s (%s), replayed %zu tag%s since: %zu step%s, tip %s\n",
-		       qtext(b->config.branch), qtext(r.start), git_oid_tostr(start, 8, &r.start_commit),
+		       qtext(b->config.branch), qtext(r.start), rolling_abbrev(start, repo, &r.start_commit),
 		       r.events, r.events == 1 ? "" : "s", r.steps, r.steps == 1 ? "" : "s",
-		       git_oid_tostr(tip, 13, &r.tip));
+		       rolling_abbrev(tip, repo, &r.tip));
 	rolling_backfill_free(&r);
 	rolling_ident_free(&ident);
 	strbuf_release(&message);
@@ -347,7 +348,7 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int each, int 
 	if (!quiet)
 		printf("adopted '%s' at %s (%s), series %s\n", qtext(b->config.branch),
 		       qtext(plan.current->name),
-		       git_oid_tostr(hex, 8, &plan.tip),
+		       rolling_abbrev(hex, repo, &plan.tip),
 		       rolling_series_format(series, &plan.current->version.series));
 	if (each && !quiet)
 		printf("steps each: the branch merged every release of its series, one merge"
@@ -458,7 +459,7 @@ static int cmd_init(int argc, const char **argv)
 		strbuf_release(&message);
 		if (!o.quiet)
 			printf("created '%s' at %s (%s)\n", qtext(argv[0]), qtext(target->name),
-			       git_oid_tostr(hex, 8, &target->commit));
+			       rolling_abbrev(hex, repo, &target->commit));
 	}
 	rolling_branch_free(&b);
 	git_repository_free(repo);

@@ -27,6 +27,7 @@ static const char *const status_usage[] = {
 
 /* What status learns about one branch; reads as much as advance --dry-run. */
 struct branch_status {
+	git_repository *repo;
 	const char *name;
 	struct rolling_branch b;
 	int has_ident;
@@ -65,6 +66,7 @@ static void examine(struct branch_status *s, git_repository *repo, const char *n
 	int next;
 
 	memset(s, 0, sizeof(*s));
+	s->repo = repo;
 	s->name = name;
 	if (rolling_branch_load(&s->b, repo, name) < 0)
 		die_last_error();
@@ -198,7 +200,7 @@ static void print_pending(const struct branch_status *s)
 
 		printf("  advance would merge %s", qtext(s->plan.steps.steps[i]->name));
 		if (s->has_ident)
-			printf(" (%s)", git_oid_tostr(id, 13, &s->plan.merges[i]));
+			printf(" (%s)", rolling_abbrev(id, s->repo, &s->plan.merges[i]));
 		if (rolling_series_cmp(&from->version.series, &s->plan.steps.steps[i]->version.series))
 			printf(", series %s -> %s", rolling_series_format(a, &from->version.series),
 			       rolling_series_format(b, &s->plan.steps.steps[i]->version.series));

@@ -213,7 +213,7 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 	struct rolling_verify_options vo = { o->since ? &t->since : NULL, o->rebuild, o->signatures,
 					     progress, NULL };
 
-	struct rolling_verify_report report = { t->name, &t->result, &t->b.tags,
+	struct rolling_verify_report report = { repo, t->name, &t->result, &t->b.tags,
 						o->since ? &t->since : NULL, o->rebuild,
 						o->signatures, o->color };
 

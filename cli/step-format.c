@@ -5,16 +5,6 @@
 #include "../lib/abbrev.h"
 #include "text.h"
 
-const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
-{
-	int len, start;
-
-	if (rolling_abbrev_config(&len, repo) < 0 || rolling_abbrev_start(&start, repo, len) < 0 ||
-	    rolling_abbrev_oid(buf, repo, start, id) < 0)
-		git_oid_tostr(buf, 13, id);
-	return buf;
-}
-
 /* The calendar time of `time` in the time zone `offset` minutes east of UTC. */
 static int recorded_tm(struct tm *tm, git_time_t time, int offset)
 {

@@ -2,17 +2,10 @@
 #define ROLLING_STEP_FORMAT_H
 
 #include <git2.h>
+#include "../lib/abbrev.h"
 #include "../lib/steps.h"
 #include "../lib/strbuf.h"
 
-#define ROLLING_ABBREV_BUFSZ (GIT_OID_HEXSZ + 1)
-
-/*
- * The abbreviation of an object id git would print (core.abbrev and its
- * "auto" rule are honoured, see abbrev.h); the first 12 hex digits when
- * the configuration or the object database cannot be read.
- */
-const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id);
 
 /* "2024-02-01": a date in the time zone it was recorded in. */
 const char *rolling_format_day(char *buf, size_t size, git_time_t time, int offset);

@@ -1,15 +1,11 @@
 #include <stdio.h>
 #include "text.h"
 #include "wrapper.h"
+#include "../lib/abbrev.h"
 #include "../lib/quote.h"
 #include "verify-report.h"
 #include "color.h"
 #include "report.h"
-
-const char *rolling_report_abbrev(char *buf, const git_oid *oid)
-{
-	return git_oid_tostr(buf, ROLLING_REPORT_ABBREV_BUFSZ, oid);
-}
 
 void rolling_verify_print_failure(const char *name, const struct rolling_verify_failure *f)
 {
@@ -34,18 +30,18 @@ void rolling_verify_print_failures(const struct rolling_verify_report *report)
 static void print_extent(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
-	char a[ROLLING_REPORT_ABBREV_BUFSZ];
+	char a[ROLLING_ABBREV_BUFSZ];
 
 	printf("%s: %zu step%s", qtext(report->name), r->steps_nr, r->steps_nr == 1 ? "" : "s");
 	if (report->since && r->since_found && r->since_release)
 		printf(" since %s (%s)\n", qtext(r->since_release->name),
-		       rolling_report_abbrev(a, report->since));
+		       rolling_abbrev(a, report->repo, report->since));
 	else if (report->since && r->since_found)
 		/* A commit of the chain that is neither a step nor a release. */
-		printf(" since %s\n", rolling_report_abbrev(a, report->since));
+		printf(" since %s\n", rolling_abbrev(a, report->repo, report->since));
 	else if (r->has_base)
 		printf(" from base %s (%s)\n", qtext(r->base_release->name),
-		       rolling_report_abbrev(a, &r->base));
+		       rolling_abbrev(a, report->repo, &r->base));
 	else
 		printf(", no base release reached\n");
 }
@@ -53,7 +49,7 @@ static void print_extent(const struct rolling_verify_report *report)
 void rolling_verify_print_report(const struct rolling_verify_report *report)
 {
 	const struct rolling_verify_result *r = report->result;
-	char a[ROLLING_REPORT_ABBREV_BUFSZ], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
+	char a[ROLLING_ABBREV_BUFSZ], from[ROLLING_SERIES_BUFSZ], to[ROLLING_SERIES_BUFSZ];
 	struct strbuf quoted = STRBUF_INIT;
 	const char *name;
 	size_t i;
@@ -63,7 +59,7 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 	name = xstrbuf(&quoted);
 
 	printf("%s: tip %s (%s)\n", name, r->tip_release ? qtext(r->tip_release->name) :
-	       "is not a rolling merge or a release", rolling_report_abbrev(a, &r->tip));
+	       "is not a rolling merge or a release", rolling_abbrev(a, report->repo, &r->tip));
 	print_extent(report);
 	for (i = 0; i < r->switches_nr; i++) {
 		const struct rolling_verify_switch *s = &r->switches[i];
@@ -71,7 +67,7 @@ void rolling_verify_print_report(const struct rolling_verify_report *report)
 		printf("%s: series %s -> %s at %s (%s -> %s)\n", name,
 		       rolling_series_format(from, &s->from->version.series),
 		       rolling_series_format(to, &s->to->version.series),
-		       rolling_report_abbrev(a, &s->merge), qtext(s->from->name), qtext(s->to->name));
+		       rolling_abbrev(a, report->repo, &s->merge), qtext(s->from->name), qtext(s->to->name));
 	}
 	printf("%s: ", name);
 	if (r->failures_nr) {

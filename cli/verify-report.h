@@ -8,6 +8,7 @@
  * `fetch` so that a failure reads the same wherever it is found.
  */
 struct rolling_verify_report {
+	git_repository *repo;                     /* for the ids' abbreviations */
 	const char *name;                         /* the branch or revision as named */
 	const struct rolling_verify_result *result;
 	const struct rolling_tags *tags;
@@ -15,16 +16,6 @@ struct rolling_verify_report {
 	int rebuild, signatures;
 	int color;
 };
-
-/*
- * Commits in the report are named by their first 12 hex digits, a
- * fixed width whatever core.abbrev says, so that scripts and the reports
- * of verify and fetch line up.
- */
-#define ROLLING_REPORT_ABBREV 12
-#define ROLLING_REPORT_ABBREV_BUFSZ (ROLLING_REPORT_ABBREV + 1)
-
-const char *rolling_report_abbrev(char *buf, const git_oid *oid);
 
 /*
  * One failure on standard error, as every command words it:

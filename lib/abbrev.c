@@ -193,3 +193,15 @@ int rolling_abbrev_oid(char *buf, git_repository *repo, int start, const git_oid
 	buf[len] = '\0';
 	return 0;
 }
+
+const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id)
+{
+	int len, start;
+
+	if (rolling_abbrev_config(&len, repo) < 0 || rolling_abbrev_start(&start, repo, len) < 0 ||
+	    rolling_abbrev_oid(buf, repo, start, id) < 0) {
+		free(rolling_error_take());
+		git_oid_tostr(buf, ROLLING_ABBREV_FALLBACK + 1, id);
+	}
+	return buf;
+}

@@ -36,4 +36,17 @@ int rolling_abbrev_start(int *start, git_repository *repo, int len);
  */
 int rolling_abbrev_oid(char *buf, git_repository *repo, int start, const git_oid *id);
 
+/*
+ * The one rule for an object id shown to people, by every command and
+ * in every message: the abbreviation git would print in this repository
+ * (core.abbrev and its "auto" scaling, the shortest unique prefix from
+ * there), written into buf (ROLLING_ABBREV_BUFSZ bytes) and returned;
+ * the first 12 hex digits when the configuration or the object
+ * database cannot be read (an object not written yet, say).
+ */
+#define ROLLING_ABBREV_BUFSZ (GIT_OID_HEXSZ + 1)
+#define ROLLING_ABBREV_FALLBACK 12
+
+const char *rolling_abbrev(char *buf, git_repository *repo, const git_oid *id);
+
 #endif

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "abbrev.h"
 #include "branch-move.h"
 #include "branch.h"
 #include "error.h"
@@ -51,7 +52,7 @@ static int check_unmoved(git_repository *repo, const char *refname, const git_oi
 	if (!git_oid_equal(&now, old_tip))
 		return rolling_error("%s was changed by another process (it is now at %s);"
 				     " nothing was changed", refname,
-				     git_oid_tostr(hex, 13, &now));
+				     rolling_abbrev(hex, repo, &now));
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <git2/sys/odb_backend.h>
+#include "abbrev.h"
 #include "contains.h"
 #include "commit-header.h"
 #include "run-command.h"
@@ -69,7 +70,7 @@ static int step_contains(git_repository *repo, const struct rolling_steps *steps
 	if (err < 0)
 		return rolling_git_error(err, "cannot tell whether %s contains %s",
 					 steps->v[i].release->name,
-					 git_oid_tostr(hex, 13, commit));
+					 rolling_abbrev(hex, repo, commit));
 	return err;
 }
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "abbrev.h"
 #include "merge.h"
 #include "policy.h"
 #include "signature.h"
@@ -658,6 +659,6 @@ int rolling_tip_release(const struct rolling_release **release, git_repository *
 	if (!err)
 		return rolling_error("%s is neither a rolling merge nor a release commit;"
 				     " refusing to build on it",
-				     git_oid_tostr(hex, 8, tip));
+				     rolling_abbrev(hex, repo, tip));
 	return 0;
 }

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include "abbrev.h"
 #include "steps.h"
 #include "merge.h"
 #include "alloc.h"
@@ -76,7 +77,7 @@ int rolling_steps_list(struct rolling_steps *steps, git_repository *repo, const 
 			goto out;
 		if (!err) {
 			err = rolling_error("%s is neither a rolling merge nor a release commit",
-					    git_oid_tostr(hex, 13, &id));
+					    rolling_abbrev(hex, repo, &id));
 			goto out;
 		}
 		if ((err = append(steps, &alloc, commit, release, 0)) < 0)

@@ -59,7 +59,7 @@ test_expect_success 'advance makes the step the dry run announced' '
 	next=$(newest_of 6.2) &&
 	echo "linux-rolling-stable: $(cat ../start) -> $next ($(cat id))" >expect &&
 	test_cmp expect out &&
-	test "$(git rev-parse --short=12 linux-rolling-stable)" = "$(cat id)" &&
+	test "$(git rev-parse --short linux-rolling-stable)" = "$(cat id)" &&
 	test "$(check_rolling_merge linux-rolling-stable)" = "$next" &&
 	git reflog show --format=%gs -1 linux-rolling-stable >actual &&
 	echo "rolling: merge $next" >expect &&
@@ -114,7 +114,7 @@ test_expect_success '--series switches ahead of the policy, catching up first' '
 	old=$(git rev-parse second) &&
 	git rolling advance --series 6.3 second >out &&
 	cat >expect <<-EOF &&
-	second: $(newest_of 6.2) -> v6.3.1 ($(git rev-parse --short=12 second)), series 6.2 -> 6.3
+	second: $(newest_of 6.2) -> v6.3.1 ($(git rev-parse --short second)), series 6.2 -> 6.3
 	EOF
 	grep "^second: v6.2.[0-9]* -> $(newest_of 6.2) " out &&
 	sed -n 2p out >actual &&

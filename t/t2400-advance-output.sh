@@ -70,4 +70,17 @@ test_expect_success 'git --config-env settings reach git-rolling (GIT_CONFIG_COU
 	test_cmp expect actual
 '
 
+test_expect_success 'ids shown to people are as long as git makes them: core.abbrev' '
+	cd tree &&
+	git rolling init -q --at v6.2.3 abbrev &&
+	git -c core.abbrev=10 rolling advance abbrev >out &&
+	echo "abbrev: v6.2.3 -> $(git tag -l "v6.2.*" | sort -V | tail -n 1) ($(git rev-parse --short=10 abbrev))" >expect &&
+	test_cmp expect out &&
+	git -c core.abbrev=15 rolling verify abbrev >out &&
+	grep "^abbrev: tip .* ($(git rev-parse --short=15 abbrev))$" out &&
+	git -c core.abbrev=4 rolling init -q --at v6.2.3 abbrev4 &&
+	git -c core.abbrev=4 rolling advance abbrev4 >out &&
+	grep "($(git rev-parse --short=4 abbrev4))$" out
+'
+
 test_done

@@ -89,7 +89,7 @@ test_expect_success 'advance --dry-run announces the id with the mergetag' '
 	git rolling init -q --preset linux --stable --at $base dry &&
 	git rolling advance --dry-run dry >out &&
 	git rolling advance dry &&
-	grep "^dry: $base -> $target ($(git rev-parse dry | cut -c1-12)) \[dry run\]$" out &&
+	grep "^dry: $base -> $target ($(git rev-parse --short dry)) \[dry run\]$" out &&
 	git cat-file commit dry | grep "^mergetag object "
 '
 

@@ -264,7 +264,7 @@ test_expect_success 'the branch moved just before the checkout: said so, nothing
 	test_expect_code 128 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/.git/index.lock" \
 		GIT_ROLLING_TEST_BEFORE_UPDATE="git update-ref refs/heads/linux-rolling-stable $other" \
 		git rolling advance 2>../err &&
-	grep "^fatal: refs/heads/linux-rolling-stable was changed by another process (it is now at $(git rev-parse --short=12 $other)); nothing was changed$" ../err &&
+	grep "^fatal: refs/heads/linux-rolling-stable was changed by another process (it is now at $(git rev-parse --short $other)); nothing was changed$" ../err &&
 	git ls-files -s >../index.after &&
 	test_cmp ../index.before ../index.after &&
 	git update-ref refs/heads/linux-rolling-stable $before &&

@@ -21,10 +21,10 @@ test_expect_success 'a branch made by advance verifies' '
 	cd tree &&
 	git rolling verify linux-rolling-stable >out 2>err &&
 	test_must_be_empty err &&
-	tip=$(git rev-parse --short=12 linux-rolling-stable) &&
+	tip=$(git rev-parse --short linux-rolling-stable) &&
 	tag=$(git log -1 --format=%s linux-rolling-stable | sed "s/^Merge //") &&
 	steps=$(git rev-list --count --first-parent --merges linux-rolling-stable) &&
-	base=$(git rev-parse --short=12 v5.19.2^{commit}) &&
+	base=$(git rev-parse --short v5.19.2^{commit}) &&
 	cat >expect <<-EOF &&
 	linux-rolling-stable: tip $tag ($tip)
 	linux-rolling-stable: $steps steps from base v5.19.2 ($base)
@@ -55,7 +55,7 @@ test_expect_success 'each series switch is reported with its merge' '
 		then
 			from_series=${from%.*} to_series=${to%.*} &&
 			echo "linux-rolling-stable: series ${from_series#v} -> ${to_series#v}" \
-				"at $(git rev-parse --short=12 $merge) ($from -> $to)"
+				"at $(git rev-parse --short $merge) ($from -> $to)"
 		fi || return 1
 	done >expect &&
 	grep ": series " out >actual &&
@@ -159,7 +159,7 @@ test_expect_success 'a branch made with the git CLI recipe verifies' '
 	git rolling verify recipe >out &&
 	grep "^recipe: tip v6.1.5 " out &&
 	grep "^recipe: 5 steps from base v6.0.2 " out &&
-	grep "^recipe: series 6.0 -> 6.1 at $(git rev-parse --short=12 recipe~1) (v6.0.7 -> v6.1.2)$" out &&
+	grep "^recipe: series 6.0 -> 6.1 at $(git rev-parse --short recipe~1) (v6.0.7 -> v6.1.2)$" out &&
 	grep "^recipe: verified$" out
 '
 
@@ -187,7 +187,7 @@ test_expect_success '--since checks only the new steps' '
 	old=$(git rev-parse linux-rolling-stable~5) &&
 	old_tag=$(git log -1 --format=%s $old | sed "s/^Merge //") &&
 	git rolling verify --since $old linux-rolling-stable >out &&
-	grep "^linux-rolling-stable: 5 steps since $old_tag ($(git rev-parse --short=12 $old))$" out &&
+	grep "^linux-rolling-stable: 5 steps since $old_tag ($(git rev-parse --short $old))$" out &&
 	grep "^linux-rolling-stable: verified$" out &&
 	git rolling verify --since linux-rolling-stable linux-rolling-stable >out &&
 	grep "^linux-rolling-stable: 0 steps since " out &&

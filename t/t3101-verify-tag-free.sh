@@ -51,7 +51,7 @@ test_expect_success 'with --signatures the embedded tags prove every new step' '
 	TMPDIR="$TRASH_DIRECTORY/tmp" git rolling verify --signatures --since $(cat ../old) \
 		linux-rolling-stable >out 2>err &&
 	test_must_be_empty err &&
-	grep "^linux-rolling-stable: 6 steps since v[0-9.]* ($(git rev-parse --short=12 $(cat ../old)))$" out &&
+	grep "^linux-rolling-stable: 6 steps since v[0-9.]* ($(git rev-parse --short $(cat ../old)))$" out &&
 	grep "^linux-rolling-stable: verified, 6 release signatures good$" out &&
 	snapshot . ../after &&
 	test_cmp ../before ../after &&

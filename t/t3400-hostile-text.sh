@@ -205,7 +205,7 @@ test_expect_success PYTHON3 'a branch name: status, log, verify, describe, advan
 	git -C consumer rolling init -q --follow "origin/$name" &&
 	git -C consumer rolling fetch origin >out 2>err &&
 	no_raw out err &&
-	grep -F -x "origin/$EVIL_NAME: verified for the first time at $(git --git-dir=server.git rev-parse --short=12 "refs/heads/$name")" out &&
+	grep -F -x "origin/$EVIL_NAME: verified for the first time at $(git --git-dir=server.git rev-parse --short "refs/heads/$name")" out &&
 	git -C consumer rev-parse --verify "refs/remotes/origin/$name"
 '
 

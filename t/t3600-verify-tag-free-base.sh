@@ -69,7 +69,7 @@ test_expect_success 'either remedy works: --since the base commit, or fetching i
 	basec=$(cat ../base-commit) &&
 	git rolling verify --signatures --since $basec linux-rolling-stable >out 2>err &&
 	test_must_be_empty err &&
-	grep "^linux-rolling-stable: $steps steps since $(git rev-parse --short=12 $basec)$" out &&
+	grep "^linux-rolling-stable: $steps steps since $(git rev-parse --short $basec)$" out &&
 	grep "^linux-rolling-stable: verified, $steps release signatures good$" out &&
 	git clone -q --no-tags --single-branch -b linux-rolling-stable \
 		"file://$TRASH_DIRECTORY/tree" ../fetched &&
@@ -90,7 +90,7 @@ test_expect_success '--since any commit of the first-parent chain, a plain one t
 	git branch on-plain $merge &&
 	git rolling verify --since $plain on-plain >out 2>err &&
 	test_must_be_empty err &&
-	grep "^on-plain: 1 step since $(git rev-parse --short=12 $plain)$" out &&
+	grep "^on-plain: 1 step since $(git rev-parse --short $plain)$" out &&
 	grep "^on-plain: verified$" out &&
 	test_expect_code 1 git rolling verify on-plain 2>err &&
 	grep ": $plain: base: " err

@@ -23,9 +23,10 @@ push_all () {
 		"refs/heads/$BRANCH:refs/heads/$BRANCH" 2>push.err
 }
 
-# short ID: its first 12 characters (without a cut per call).
+# short ID [REPO]: ID abbreviated as git abbreviates it in REPO (default:
+# the consumer), as every id git rolling shows people.
 short () {
-	printf "%.12s\n" "$1"
+	git -C "${2:-consumer}" rev-parse --short "$1"
 }
 
 server_tip () {
@@ -357,7 +358,7 @@ test_expect_success 'a first fetch among many releases: refs only for the tags t
 	git --git-dir=server.git tag -l "v*.*.*" >all-releases &&
 	test_line_count -gt 32 all-releases &&
 	git -C fresh rolling fetch origin $BRANCH >out &&
-	grep "^origin/$BRANCH: verified for the first time at $(short $(server_tip))$" out &&
+	grep "^origin/$BRANCH: verified for the first time at $(short $(server_tip) fresh)$" out &&
 	needed_tags $BRANCH >expect &&
 	git -C fresh tag -l | sort >actual &&
 	test_cmp expect actual &&
