@@ -128,10 +128,8 @@ static int read_timeline(struct timeline *tl, git_repository *repo, struct rolli
 /* The tags as they were: one more tag has appeared. */
 static int apply(struct rolling_tags *now, const struct event *e)
 {
-	if (!e->is_release) {
-		rolling_tags_add_mainline(now, &e->version);
-		return 0;
-	}
+	if (!e->is_release)
+		return rolling_tags_add_mainline(now, &e->version);
 	return rolling_tags_add_release(now, e->release);
 }
 

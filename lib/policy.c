@@ -327,25 +327,14 @@ void rolling_plan_free(struct rolling_plan *plan)
 
 /*
  * The first series after `s` that a tag names: a release series, or,
- * when `successive`, the one mainline works on.  Custom patterns may
- * skip series (nginx's odd minor versions are never stable), so there
- * only a release names one.  Returns 0 when no tag names one.
+ * when `successive`, also one mainline has tagged (v7.0-rc1 names 7.0).
+ * Custom patterns may skip series (nginx's odd minor versions are never
+ * stable), so there only a release names one.
  */
 static int named_after(struct rolling_series *out, const struct rolling_tags *tags,
 		       const struct rolling_series *s, int successive)
 {
-	size_t i;
-
-	for (i = 0; i < tags->series_nr; i++)
-		if (rolling_series_cmp(&tags->series[i].series, s) > 0) {
-			*out = tags->series[i].series;
-			return 1;
-		}
-	if (successive && tags->has_mainline && rolling_series_cmp(&tags->newest_mainline, s) > 0) {
-		*out = tags->newest_mainline;
-		return 1;
-	}
-	return 0;
+	return rolling_tags_series_after(out, tags, s, successive);
 }
 
 static int next_lts(struct rolling_series *out, const struct rolling_policy *policy,

@@ -121,10 +121,37 @@ static void note_mainline_version(struct rolling_tags *tags, const struct rollin
 	tags->has_mainline_final = 1;
 }
 
-static void note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
+static int cmp_mainline_series_key(const void *key, const void *element)
+{
+	return rolling_series_cmp(key, element);
+}
+
+static size_t lower_bound(const void *key, const void *base, size_t nr, size_t size,
+			  int (*cmp)(const void *key, const void *element));
+
+/* Keep the series a mainline tag names in the ascending set. */
+static int note_mainline_series(struct rolling_tags *tags, const struct rolling_series *s)
+{
+	size_t at = lower_bound(s, tags->mainline_series, tags->mainline_series_nr,
+				sizeof(*s), cmp_mainline_series_key);
+
+	if (at < tags->mainline_series_nr && !rolling_series_cmp(&tags->mainline_series[at], s))
+		return 0;
+	if (ALLOC_GROW(tags->mainline_series, tags->mainline_series_nr + 1,
+		       tags->mainline_series_alloc) < 0)
+		return ROLLING_ERROR;
+	memmove(&tags->mainline_series[at + 1], &tags->mainline_series[at],
+		(tags->mainline_series_nr - at) * sizeof(*s));
+	tags->mainline_series[at] = *s;
+	tags->mainline_series_nr++;
+	return 0;
+}
+
+static int note_mainline(struct rolling_tags *tags, const struct rolling_version *v)
 {
 	tags->mainline_nr++;
 	note_mainline_version(tags, v);
+	return note_mainline_series(tags, &v->series);
 }
 
 /*
@@ -194,7 +221,8 @@ static int classify_tag(struct loader *l, const char *name, struct rolling_versi
 		return 0;
 	l->tags->forms |= ROLLING_SERIES_FORM(version->series.parts);
 	if (kind == ROLLING_TAG_MAINLINE) {
-		note_mainline(l->tags, version);
+		if (note_mainline(l->tags, version) < 0)
+			return ROLLING_ERROR;
 		return note_pre_example(l->tags, name, version);
 	}
 	if ((both = rolling_patterns_match_both(l->patterns, name)) < 0)
@@ -563,9 +591,9 @@ void rolling_tags_init_empty(struct rolling_tags *tags, git_repository *repo, un
 	tags->forms = forms;
 }
 
-void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version)
+int rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version)
 {
-	note_mainline(tags, version);
+	return note_mainline(tags, version);
 }
 
 /*
@@ -671,8 +699,34 @@ void rolling_tags_free(struct rolling_tags *tags)
 	}
 	free(tags->releases);
 	free(tags->series);
+	free(tags->mainline_series);
 	free(tags->both_example);
 	free(tags->first_pre_example);
 	rolling_oidmap_free(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
+}
+
+int rolling_tags_series_after(struct rolling_series *out, const struct rolling_tags *tags,
+			      const struct rolling_series *s, int mainline)
+{
+	size_t i, at;
+	int found = 0;
+
+	for (i = 0; i < tags->series_nr && !found; i++)
+		if (rolling_series_cmp(&tags->series[i].series, s) > 0) {
+			*out = tags->series[i].series;
+			found = 1;
+		}
+	if (!mainline)
+		return found;
+	at = lower_bound(s, tags->mainline_series, tags->mainline_series_nr, sizeof(*s),
+			 cmp_mainline_series_key);
+	if (at < tags->mainline_series_nr && !rolling_series_cmp(&tags->mainline_series[at], s))
+		at++;
+	if (at < tags->mainline_series_nr &&
+	    (!found || rolling_series_cmp(&tags->mainline_series[at], out) < 0)) {
+		*out = tags->mainline_series[at];
+		found = 1;
+	}
+	return found;
 }

@@ -50,6 +50,9 @@ struct rolling_tags {
 	size_t series_nr;
 	struct rolling_oidmap by_commit;
 	size_t mainline_nr;
+	/* Every series a mainline tag names (an rc or a final), ascending. */
+	struct rolling_series *mainline_series;
+	size_t mainline_series_nr, mainline_series_alloc;
 	int has_mainline, has_mainline_final;
 	struct rolling_series newest_mainline;
 	struct rolling_series newest_mainline_final;
@@ -166,7 +169,15 @@ void rolling_tags_init_empty(struct rolling_tags *tags, git_repository *repo, un
 int rolling_tags_add_release(struct rolling_tags *tags, const struct rolling_release *release);
 
 /* Count a mainline tag of this version (an rc, or the final when rc is 0). */
-void rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version);
+int rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_version *version);
+
+/*
+ * The first series after `s` that a tag names: one with a release, or,
+ * with `mainline`, also one a mainline tag names.  Returns 1 with it in
+ * *out, 0 when no tag names one.
+ */
+int rolling_tags_series_after(struct rolling_series *out, const struct rolling_tags *tags,
+			      const struct rolling_series *s, int mainline);
 
 void rolling_tags_free(struct rolling_tags *tags);
 

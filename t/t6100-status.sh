@@ -56,6 +56,24 @@ test_expect_success 'pending releases are those between the tip and the target' 
 	grep "^branch linux-rolling-stable stable 6.0 $tip $(git rev-parse linux-rolling-stable)$" out
 '
 
+test_expect_success 'a series passed over: none of its releases is pending' '
+	cd tree &&
+	git rolling init -q --at v5.19.5 passing &&
+	git rolling status --porcelain passing >out &&
+	target=$(sed -n "s/^step passing .* \([0-9.]*\)$/\1/p" out | tail -n 1) &&
+	test "$target" != 6.0 &&
+	test -n "$(git tag -l "v6.0.*")" &&
+	{
+		git tag -l "v5.19.*" | grep -E "^v5\.19\.[0-9]+$" | sort -V |
+			awk "found { print } \$0 == \"v5.19.5\" { found = 1 }" &&
+		git tag -l "v$target.*" | grep -E "^v$target\.[0-9]+$" | sort -V
+	} | sed "s/^/pending passing /" >expect &&
+	grep "^pending " out >actual &&
+	test_cmp expect actual &&
+	git branch -D -q passing &&
+	git config --remove-section rolling.passing
+'
+
 test_expect_success 'the human format: tip, steps, the switch that is due' '
 	cd tree &&
 	git rolling status linux-rolling-stable >out &&

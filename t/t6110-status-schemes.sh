@@ -185,6 +185,10 @@ test_expect_success 'linux after 6.19: no 6.20; 7.0 once v7.0-rc1 names it' '
 	git rolling advance -q rolling &&
 	echo "7.0 becomes the stable series when it has a point release and mainline tags a pre-release of the series after it" >expect &&
 	next_switch rolling >actual &&
+	test_cmp expect actual &&
+	tags v7.0 v7.1-rc1 &&
+	echo "7.0 becomes the stable series when it has a point release" >expect &&
+	next_switch rolling >actual &&
 	test_cmp expect actual
 '
 
