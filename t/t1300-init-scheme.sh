@@ -250,4 +250,162 @@ test_expect_success 'two thirds exactly is a clear majority, one version-like ta
 	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of $((edge + 1)) version-like tags" err
 '
 
+# tagged_history DIR: a repository from "<date> <branch> <tag> <kind>"
+# lines on stdin (kind light or annotated), one commit per date and
+# branch, in date order, with one fast-import stream.  A branch other
+# than master forks at the commit of the tag named like it without
+# "-stable" (v255-stable at v255).
+tagged_history () {
+	git init -q "$1" &&
+	sort -n -k1,1 -s |
+	awk '
+		function commit(date, branch) {
+			printf "commit refs/heads/%s\nmark :%d\n", branch, ++mark
+			printf "committer Dev <dev@example.org> %d +0000\n", date
+			printf "data <<EOT\nwork of %d\nEOT\n", date
+			if (branch != "master" && !(branch in started)) {
+				base = branch
+				sub(/-stable$/, "", base)
+				printf "from :%d\n", at[base]
+			}
+			started[branch] = 1
+		}
+		$1 != date || $2 != branch { date = $1; branch = $2; commit(date, branch) }
+		{ at[$3] = mark }
+		$4 == "light" { printf "reset refs/tags/%s\nfrom :%d\n\n", $3, mark }
+		$4 == "annotated" {
+			printf "tag %s\nfrom :%d\n", $3, mark
+			printf "tagger Rel <rel@example.org> %d +0000\n", date + 3600
+			printf "data <<EOT\n%s\nEOT\n", $3
+		}
+	' | git -C "$1" fast-import --quiet &&
+	git -C "$1" symbolic-ref HEAD refs/heads/master
+}
+
+# The tags of systemd-stable, in their kinds and proportions: 273 of an
+# older era that the systemd preset does not read (udev-001 ... udev-182
+# from 2003, the first 62 also spelled 001 ..., systemd-v1 ... v14 beside
+# v1 ... v14, and 15 like v200-1), and 367 that it reads: v1 ... v255
+# from 2010 on, v236-rc1 ... v255-rc3, and the point releases v245.1 ...
+# v255.4 on vNNN-stable branches.
+systemd_stable_tags () {
+	awk '
+		BEGIN {
+			day = 86400
+			for (n = 1; n <= 182; n++) {
+				d = 1067644800 + (n - 1) * 16 * day
+				printf "%d master udev-%03d light\n", d, n
+				if (n <= 62)
+					printf "%d master %03d light\n", d, n
+			}
+			for (n = 1; n <= 255; n++) {
+				d = 1270080000 + (n - 1) * 20 * day
+				printf "%d master v%d annotated\n", d, n
+				if (n <= 14)
+					printf "%d master systemd-v%d light\n", d, n
+				if (n >= 200 && n < 215)
+					printf "%d master v%d-1 light\n", d + 2 * day, n
+				for (rc = 1; n >= 236 && rc <= 3; rc++)
+					printf "%d master v%d-rc%d annotated\n", d - (4 - rc) * 4 * day, n, rc
+				for (k = 1; n >= 245 && k <= (n < 253 ? 5 : 4); k++)
+					printf "%d v%d-stable v%d.%d annotated\n", d + k * 7 * day, n, n, k
+			}
+		}'
+}
+
+# 273 of its 640 version-like tags are of an older scheme: no two thirds
+# of them are read, but nearly all of the newest are (the vNNN-N are among
+# them).
+test_expect_failure 'systemd-stable: the older era does not hide the systemd scheme' '
+	systemd_stable_tags | tagged_history systemd-stable &&
+	cd systemd-stable &&
+	git tag -l >tags &&
+	test_line_count = 640 tags &&
+	test $(git tag -l "v[0-9]*" | grep -c -E "^v[0-9]+(-rc[0-9]+|\.[0-9]+)?\$") = 367 &&
+	git rolling init --stable r >out &&
+	grep "^tags read as preset systemd (reads 367 of 640 version-like tags" out &&
+	test "$(git rev-parse r)" = "$(git rev-parse "v255.4^{commit}")" &&
+	git rolling init -q --preset systemd --stable explicit &&
+	for key in releasePattern mainlinePattern switch policy
+	do
+		test "$(git config rolling.r.$key)" = "$(git config rolling.explicit.$key)" ||
+		return 1
+	done &&
+	test "$(git config rolling.r.switch)" = first-point-release
+'
+
+# The tags of redis, in their kinds and order: 309 version-like ones, of
+# which only the oldest ten (v1.3.0 ... v1.3.7, v2.0.0-rc1, -rc2) carry a
+# v, read alike by the git and qemu presets; then 1.3.8 ... 7.2.5, with
+# candidates 2.2.0-rc1 ... and 7.2-rc1 ..., 3.0.0-beta1 ... and unstable
+# 2.9.x, 3.9.1xx, 4.9.1xx; one tag is no version.
+redis_tags () {
+	awk '
+		function tag(name) {
+			printf "%d master %s light\n", date, name
+			date += 17 * 86400
+		}
+		function series(s, last, rcs, rc,   k) {
+			for (k = 1; k <= rcs; k++)
+				tag(s rc k)
+			for (k = 0; k <= last; k++)
+				tag(s "." k)
+		}
+		BEGIN {
+			date = 1235865600
+			for (k = 0; k <= 7; k++)
+				tag("v1.3." k)
+			for (k = 8; k <= 19; k++)
+				tag("1.3." k)
+			tag("v2.0.0-rc1"); tag("v2.0.0-rc2")
+			series("2.0", 5, 2, ".0-rc")
+			tag("with-deprecated-diskstore")
+			series("2.2", 15, 4, ".0-rc")
+			series("2.4", 18, 8, ".0-rc")
+			series("2.6", 17, 8, ".0-rc")
+			series("2.8", 24, 6, ".0-rc")
+			series("2.9", 11, 0, "")
+			for (k = 1; k <= 8; k++)
+				tag("3.0.0-beta" k)
+			series("3.0", 7, 6, ".0-rc")
+			series("3.2", 13, 3, ".0-rc")
+			for (k = 101; k <= 108; k++)
+				tag("3.9." k)
+			series("4.0", 14, 3, "-rc")
+			for (k = 101; k <= 106; k++)
+				tag("4.9." k)
+			series("5.0", 14, 6, "-rc")
+			series("6.0", 20, 4, "-rc")
+			series("6.2", 14, 3, "-rc")
+			series("7.0", 15, 3, "-rc")
+			series("7.2", 5, 3, "-rc")
+		}'
+}
+
+# The few tags a preset reads are redis's oldest: a coincidence, whether
+# two presets read them or one alone.
+test_expect_success 'redis: the oldest tags read by a preset are no scheme' '
+	redis_tags | tagged_history redis-dated &&
+	cd redis-dated &&
+	git tag -l >tags &&
+	test_line_count = 310 tags &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init rolling 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 309 version-like tags the presets read:$" err &&
+	grep "^  git  *reads 10 of 309: 8 releases in [0-9]* series, 2 mainline tags: stable would start at v1\.3\.7$" err &&
+	grep "^  qemu  *reads 10 of 309: 8 releases in 1 series, 2 mainline tags: stable would start at v1\.3\.7$" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after &&
+	git tag v0.9.0 v1.3.0 &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init rolling 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 310 version-like tags the presets read:$" err &&
+	grep "^  qemu  *reads 11 of 310: 9 releases in 2 series, 2 mainline tags: stable would start at v1\.3\.7$" err &&
+	grep "^  git  *reads 10 of 310: " err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
 test_done
