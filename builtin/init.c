@@ -83,7 +83,10 @@ static void print_fit(FILE *out, const struct rolling_preset_fit *fit, size_t ve
 		fprintf(out, "no series qualifies yet\n");
 }
 
-/* Why no preset was chosen, for the error line. */
+/*
+ * Why no preset was chosen, for the error line; NULL when the best
+ * reads too few.
+ */
 static const char *why_none(const struct rolling_preset_fit *fits, size_t nr,
 			    size_t version_like)
 {
@@ -92,19 +95,60 @@ static const char *why_none(const struct rolling_preset_fit *fits, size_t nr,
 	for (i = 0; i < nr; i++) {
 		plausible += !fits[i].implausible;
 		majority += !fits[i].implausible &&
-			    rolling_preset_fit_is_majority(&fits[i], version_like);
+			    rolling_preset_fit_reads_enough(&fits[i], version_like);
 	}
 	if (!plausible)
 		return "no preset fits the tags";
 	if (majority > 1)
 		return "several presets fit the tags equally well";
-	return "no preset reads a clear majority (two thirds) of the version-like tags";
+	return NULL;
+}
+
+/* More of the newest tags, or as many of them and more of all. */
+static int reads_more_newest(const struct rolling_preset_fit *a,
+			     const struct rolling_preset_fit *b)
+{
+	if (a->recent_reads != b->recent_reads)
+		return a->recent_reads > b->recent_reads;
+	return rolling_preset_fit_reads(a) > rolling_preset_fit_reads(b);
+}
+
+/*
+ * A preset reading too few of all the tags is still taken when it reads
+ * the newest (the rest being an older scheme's); say how near the
+ * nearest came to that.
+ */
+static void hint_newest(const struct rolling_preset_fit *fits, size_t nr, size_t version_like)
+{
+	const struct rolling_preset_fit *most = NULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!fits[i].implausible && (!most || reads_more_newest(&fits[i], most)))
+			most = &fits[i];
+	/* Tags all of one age leave no older ones to forgive. */
+	if (!most || most->recent_nr == version_like)
+		return;
+	hint("nor does any read two thirds of the %zu newest, which would leave the rest "
+	     "to an older scheme: %s reads %zu of them", most->recent_nr, most->preset->name,
+	     most->recent_reads);
+}
+
+static void print_detected(const struct rolling_preset_fit *best, size_t version_like)
+{
+	printf("tags read as preset %s (reads %zu of %zu version-like tags", best->preset->name,
+	       rolling_preset_fit_reads(best), version_like);
+	if (!rolling_preset_fit_is_majority(best, version_like))
+		printf(" and %zu of the %zu newest", best->recent_reads, best->recent_nr);
+	printf(": %zu releases, %zu mainline tags; see --list-presets)\n", best->releases_nr,
+	       best->mainline_nr);
 }
 
 /*
  * No --preset and no patterns: the preset that reads the repository's
  * tags best, if exactly one does and it reads a clear majority of the
- * version-like tags; else stop and show what each would do.
+ * version-like tags or of the newest of them; else stop and show what
+ * each would do.
  */
 static const struct rolling_preset *detect_preset(git_repository *repo, int quiet)
 {
@@ -112,23 +156,25 @@ static const struct rolling_preset *detect_preset(git_repository *repo, int quie
 	const struct rolling_preset *found;
 	struct rolling_preset_fit *fits;
 	size_t nr, i, version_like;
+	const char *why;
 
 	if (rolling_preset_detect(&fits, &nr, &version_like, &best, repo) < 0)
 		die_last_error();
 	if (best) {
 		found = best->preset;
 		if (!quiet)
-			printf("tags read as preset %s (reads %zu of %zu version-like tags: "
-			       "%zu releases, %zu mainline tags; see --list-presets)\n", found->name,
-			       rolling_preset_fit_reads(best), version_like, best->releases_nr,
-			       best->mainline_nr);
+			print_detected(best, version_like);
 		rolling_preset_fits_free(fits, nr);
 		return found;
 	}
+	why = why_none(fits, nr, version_like);
 	error("%s; of %zu version-like tags the presets read:",
-	      why_none(fits, nr, version_like), version_like);
+	      why ? why : "no preset reads a clear majority (two thirds) of the version-like tags",
+	      version_like);
 	for (i = 0; i < nr; i++)
 		print_fit(stderr, &fits[i], version_like);
+	if (!why)
+		hint_newest(fits, nr, version_like);
 	rolling_preset_fits_free(fits, nr);
 	hint("name the scheme with --preset <name>, or with --release-pattern and "
 	     "--mainline-pattern");
