@@ -186,7 +186,9 @@ test_expect_success 'a single tag matching both is named' '
 
 # A redis-like repository: 1.3.12 ... 7.2.5 without a leading v, and a few
 # old v-tags that the qemu preset reads.  Reading 5 of its tags is no
-# reason to start a branch at a 2009 release.
+# reason to start a branch at a 2009 release.  All are tags of one
+# commit, so none is newer than another: the newest are all of them, and
+# the refusal has nothing to say about them.
 test_expect_success 'detection refuses to guess from a few tags' '
 	git init -q redis &&
 	cd redis &&
@@ -209,6 +211,7 @@ test_expect_success 'detection refuses to guess from a few tags' '
 	test_expect_code 128 git rolling init rolling 2>err &&
 	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 60 version-like tags the presets read:$" err &&
 	grep "^  qemu  *reads 5 of 60: 3 releases in 1 series, 2 mainline tags: stable would start at v1.3.12$" err &&
+	! grep "newest" err &&
 	grep "^hint: name the scheme with --preset <name>, or with --release-pattern and --mainline-pattern$" err &&
 	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
 	snapshot ../after &&
