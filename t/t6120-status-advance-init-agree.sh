@@ -44,7 +44,7 @@ agree_at () {
 }
 
 # agree_over SCHEME [INIT-OPTIONS...]: a branch made a third of the way
-# through the scheme's history, then the three compared at six
+# through the scheme's history, then the three compared at four
 # moments after it.
 agree_over () {
 	scheme=$1 &&
@@ -57,7 +57,7 @@ agree_over () {
 	start=$((weeks / 3)) &&
 	stable_tree_replay . $start &&
 	git rolling init -q "$@" r &&
-	step=$(( (weeks - start) / 6 )) &&
+	step=$(( (weeks - start) / 4 )) &&
 	week=$start &&
 	moments=0 &&
 	while test $week -lt $weeks
@@ -67,7 +67,7 @@ agree_over () {
 		agree_at $week r "$@" || return 1
 		moments=$((moments + 1))
 	done &&
-	test $moments -ge 6
+	test $moments -ge 4
 }
 
 for scheme in linux systemd git qemu python postgresql

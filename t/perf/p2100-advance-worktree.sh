@@ -3,7 +3,7 @@
 # large work tree, side by side with `git merge --ff-only` to the same
 # commit.  The tree has PERF_FILES files (default 80,000) in 400
 # directories; each release changes PERF_CHANGED of them (default 3,000).
-# Prints the medians over PERF_RUNS runs (default 5) and the ratio, with
+# Prints the medians over PERF_RUNS runs (default 11) and the ratio, with
 # PASS or MISS against the target:
 #
 #   advance within 1.1 times git merge --ff-only
@@ -17,7 +17,7 @@ PERF_DIR=$(cd "$(dirname "$0")" && pwd -P)
 BUILD_DIR=$(cd "$PERF_DIR/../.." && pwd -P)
 . "$PERF_DIR/lib-measure.sh"
 
-RUNS=${PERF_RUNS:-5}
+RUNS=${PERF_RUNS:-11}
 FILES=${PERF_FILES:-80000}
 CHANGED=${PERF_CHANGED:-3000}
 TARGET_RATIO=1.1
