@@ -5,7 +5,9 @@ test_description='repositories git rolling must refuse, and how
 A repository owned by another user gets git'"'"'s own refusal ("detected
 dubious ownership" with the safe.directory hint), with git'"'"'s exit
 status, and is used wherever git would use it: with safe.directory, from
-the command line too, and when GIT_DIR names it.  A SHA-256 repository,
+the command line too, and when GIT_DIR names it.  The owner is judged as
+git judges it: of the work tree, of its .git file and of the git
+directory, with the user SUDO_UID names for root.  A SHA-256 repository,
 which no libgit2 release reads in its default build, gets one fatal
 error that names the limit, from every command.
 '
@@ -59,6 +61,102 @@ test_expect_success ROOT 'GIT_DIR naming it: git does not check the owner, nor d
 	grep "^linux-rolling-stable: verified$" out
 '
 
+test_expect_success ROOT 'safe.directory=* in the global configuration, and --git-dir' '
+	git config --global --add safe.directory "*" &&
+	test_when_finished "git config --global --unset-all safe.directory" &&
+	git -C owned/sub rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	git config --global --add safe.directory "" &&
+	(cd owned && test_expect_code 128 git rev-parse --git-dir) 2>expect &&
+	grep "dubious ownership" expect &&
+	(cd owned && test_expect_code 128 git rolling verify) 2>actual &&
+	test_cmp expect actual &&
+	git --git-dir=owned/.git rolling verify linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified$" out
+'
+
+# refused_as_by_git <dir> [<command>]: git refuses the repository it
+# finds from <dir> for its owner, and git rolling stops with git's words
+# and exit status.
+refused_as_by_git () {
+	(cd "$1" && test_expect_code 128 git rev-parse --git-dir) 2>expect &&
+	grep "^fatal: detected dubious ownership in repository at " expect &&
+	(cd "$1" && test_expect_code 128 git rolling ${2:-verify}) 2>actual &&
+	test_cmp expect actual
+}
+
+test_expect_success ROOT 'in the .git directory of another user'"'"'s repository: git'"'"'s refusal' '
+	refused_as_by_git owned/.git &&
+	grep "at .$TRASH_DIRECTORY/owned/.git.$" expect &&
+	git -C owned/.git -c safe.directory="$TRASH_DIRECTORY/owned/.git" rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out
+'
+
+# git looks past a .git that is no repository: the owners it checks are
+# those of the work tree where it stops.
+test_expect_success ROOT 'below a .git that is no repository: the owners of the work tree git finds' '
+	git init -q other &&
+	mkdir -p other/inner/.git &&
+	chown 4242:4242 other &&
+	refused_as_by_git other/inner status &&
+	grep "at .$TRASH_DIRECTORY/other.$" expect
+'
+
+# git run as root by sudo takes the user SUDO_UID names for the current
+# one, and root's own repositories stay root's.
+test_expect_success ROOT 'SUDO_UID: its user'"'"'s repository is used, another'"'"'s refused' '
+	SUDO_UID=4242 git -C owned rev-parse --git-dir >/dev/null &&
+	SUDO_UID=4242 git -C owned/sub rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out &&
+	(
+		SUDO_UID=4243 &&
+		export SUDO_UID &&
+		refused_as_by_git owned/sub status
+	) &&
+	git init -q mine &&
+	test_commit -C mine one &&
+	SUDO_UID=4242 git -C mine rev-parse --git-dir >/dev/null &&
+	(
+		cd mine &&
+		SUDO_UID=4242 &&
+		export SUDO_UID &&
+		test_expect_code 128 git rolling status
+	) 2>err &&
+	grep "^fatal: no rolling branches are configured" err
+'
+
+# A linked work tree: git checks the owners of the .git file, of the work
+# tree and of the git directory the file names (git 2.39.4 and later),
+# not of the common directory, whose safe.directory then does nothing.
+test_expect_success ROOT 'setup: a work tree of ours of another user'"'"'s repository' '
+	git -C owned -c safe.directory="*" worktree add -q --detach ../linked &&
+	test "$(stat -c %u linked/.git)" = 0 &&
+	test "$(stat -c %u owned/.git/worktrees/linked)" = 0
+'
+
+test_expect_success ROOT 'a work tree of ours: used, as git uses it' '
+	git -C linked rev-parse --git-dir >/dev/null &&
+	git -C linked rolling verify linux-rolling-stable >out &&
+	grep "^linux-rolling-stable: verified$" out
+'
+
+test_expect_success ROOT 'a work tree, .git file or git directory of another user: git'"'"'s refusal' '
+	test_when_finished "chown 0:0 linked linked/.git owned/.git/worktrees/linked" &&
+	for path in linked linked/.git owned/.git/worktrees/linked
+	do
+		chown 4242:4242 $path &&
+		refused_as_by_git linked "verify linux-rolling-stable" &&
+		grep "at .$TRASH_DIRECTORY/linked.$" expect &&
+		git -C linked -c safe.directory="$TRASH_DIRECTORY/linked" \
+			rolling verify linux-rolling-stable >out &&
+		grep "^linux-rolling-stable: verified$" out &&
+		(cd linked && test_expect_code 128 git -c safe.directory="$TRASH_DIRECTORY/owned" \
+			rolling verify linux-rolling-stable) 2>actual &&
+		test_cmp expect actual &&
+		chown 0:0 $path || return 1
+	done
+'
+
 # safe.bareRepository (git 2.38): "explicit", Git 3.0'"'"'s default, lets
 # git use a bare repository only where GIT_DIR or --git-dir names it.
 # Each test states the setting it is about.
@@ -67,6 +165,22 @@ test_expect_success 'setup: a bare repository with a rolling branch' '
 	git clone -q --bare shapes bare.git &&
 	git -C shapes rolling init -q linux-rolling-stable &&
 	git --git-dir=bare.git rolling init -q linux-rolling-stable
+'
+
+# Opening one's own repository costs no git run: git is asked only when
+# the owners are not all the current user's.
+test_expect_success 'a repository of ours: no git run to check its owner' '
+	git -C shapes worktree add -q --detach ../shapes-linked &&
+	mkdir -p shapes/deep/er &&
+	for dir in shapes shapes/deep/er shapes-linked
+	do
+		rm -f trace &&
+		(cd $dir && GIT_TRACE="$TRASH_DIRECTORY/trace" git rolling verify linux-rolling-stable) \
+			>out &&
+		grep "^linux-rolling-stable: verified$" out &&
+		grep "git-rolling verify" trace &&
+		! grep "rev-parse" trace || return 1
+	done
 '
 
 test_expect_success 'safe.bareRepository=explicit: every command gives git'"'"'s refusal, at the top and below' '
