@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <git2/sys/repository.h>
 #include "repo-open.h"
 #include "config-worktree.h"
@@ -10,6 +11,7 @@
 #include "git2-compat.h"
 #include "hazard.h"
 #include "repo-format.h"
+#include "repo-owner.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -210,27 +212,59 @@ static int found_as_bare(git_repository *repo)
 	return inside;
 }
 
-/*
- * safe.bareRepository (git 2.38): with "explicit", Git 3.0's default,
- * git uses a bare repository that GIT_DIR or --git-dir names, never one
- * it finds by searching; the .git directory of a work tree counts as
- * one for 2.39, not from 2.45 (setup.c, is_implicit_bare_repo()).
- * libgit2 knows nothing of it: a repository the search found as bare is
- * used only when git uses it, and git's refusal is the error otherwise.
- */
-static int bare_repository_refused(void)
+/* Are `a` and `b` one directory, whatever the spelling? */
+static int same_dir(const char *a, const char *b)
 {
-	static const char *const args[] = { "rev-parse", "--git-dir", NULL };
-	char *said = NULL;
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Ask git whether it uses the repository the search found, whose git
+ * directory is `gitdir`: its refusal is the error.  So is git finding
+ * another repository (libgit2 and git tell a git directory apart in
+ * slightly different ways): git would have vouched for that one, not
+ * for the one libgit2 opened.
+ */
+static int git_refuses(const char *gitdir)
+{
+	static const char *const args[] = { "rev-parse", "--absolute-git-dir", NULL };
+	char *said = NULL, *found;
 	int status, err = 0;
 
 	status = rolling_run_git(args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
 	if (status < 0)
 		err = status;
-	else if (status > 0)
-		err = git_refusal(said);
+	else if (status > 0 && !(err = git_refusal(said)))
+		err = rolling_error("cannot tell whether git uses the repository at '%s': git"
+				    " rev-parse exited with status %d", gitdir, status);
+	else if (!status && !same_dir(found = last_line(said), gitdir))
+		err = rolling_error("git finds the repository at '%s' where libgit2 finds '%s';"
+				    " name one with GIT_DIR or --git-dir", found, gitdir);
 	free(said);
 	return err;
+}
+
+/*
+ * git uses a repository it finds by searching only when the current
+ * user owns it or safe.directory vouches for it (setup.c,
+ * ensure_valid_ownership()), and, when it finds a bare one, when
+ * safe.bareRepository allows it: with "explicit", Git 3.0's default
+ * (git 2.38), it uses a bare repository that GIT_DIR or --git-dir
+ * names, never one it finds, and the .git directory of a work tree
+ * counts as one for 2.39, not from 2.45 (is_implicit_bare_repo()).
+ * libgit2 knows nothing of the second and has its own idea of the
+ * first (SUDO_UID, safe.directory from `git -c`), and safe.directory is
+ * git's to read: a repository of one's own in a work tree, the common
+ * case, is used without running git (repo-owner.h); else git is asked,
+ * once for both rules, and its refusal is the error.
+ */
+static int search_refused(git_repository *repo)
+{
+	if (!found_as_bare(repo) && rolling_repo_owned(repo))
+		return 0;
+	return git_refuses(git_repository_path(repo));
 }
 
 static int find(git_repository **repo)
@@ -247,7 +281,7 @@ static int find(git_repository **repo)
 		return rolling_error("GIT_COMMON_DIR is not supported: git rolling uses the common"
 				     " directory the git directory names; unset it");
 	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
-	if (!err && !gitdir && found_as_bare(*repo) && (err = bare_repository_refused()) < 0) {
+	if (!err && !gitdir && (err = search_refused(*repo)) < 0) {
 		git_repository_free(*repo);
 		*repo = NULL;
 		return err;

@@ -27,14 +27,16 @@
  *
  * A bare repository found by the search is used only where git uses
  * it: safe.bareRepository=explicit (Git 3.0's default) gets git's own
- * refusal.  A repository found by the search whose owner git refuses gets git's
- * own refusal ("detected dubious ownership ..." with its safe.directory
- * hint); one git accepts (safe.directory, also from `git -c`) is opened
- * whatever libgit2 thinks of its owner.  A SHA-256 repository gets an
- * error that says libgit2 cannot read it.  When libgit2 cannot open the
- * repository, git is asked what it sees, so that every refusal is
- * git's.  Returns 0, or a negative error (ROLLING_ENOTFOUND when there
- * is no repository).
+ * refusal.  A repository found by the search whose owner git refuses
+ * gets git's own refusal ("detected dubious ownership ..." with its
+ * safe.directory hint); the owner is judged by git's rule, and git is
+ * asked only when it is not the current user's (repo-owner.h), so that
+ * safe.directory, also from `git -c`, counts as for git.  A repository
+ * named by GIT_DIR is used whoever owns it, as git uses it.  A SHA-256
+ * repository gets an error that says libgit2 cannot read it.  When
+ * libgit2 cannot open the repository, git is asked what it sees, so
+ * that every refusal is git's.  Returns 0, or a negative error
+ * (ROLLING_ENOTFOUND when there is no repository).
  */
 int rolling_repo_open_env(git_repository **repo);
 

@@ -113,6 +113,11 @@ test_expect_success ROOT 'SUDO_UID: its user'"'"'s repository is used, another'"
 		export SUDO_UID &&
 		refused_as_by_git owned/sub status
 	) &&
+	(
+		SUDO_UID=4242x &&
+		export SUDO_UID &&
+		refused_as_by_git owned
+	) &&
 	git init -q mine &&
 	test_commit -C mine one &&
 	SUDO_UID=4242 git -C mine rev-parse --git-dir >/dev/null &&
@@ -165,6 +170,48 @@ test_expect_success 'setup: a bare repository with a rolling branch' '
 	git clone -q --bare shapes bare.git &&
 	git -C shapes rolling init -q linux-rolling-stable &&
 	git --git-dir=bare.git rolling init -q linux-rolling-stable
+'
+
+# git's tests make it refuse every repository it finds by searching with
+# GIT_TEST_ASSUME_DIFFERENT_OWNER, as if another user owned it: no root needed.
+test_expect_success 'GIT_TEST_ASSUME_DIFFERENT_OWNER: git'"'"'s refusal, safe.directory and GIT_DIR as for git' '
+	(
+		GIT_TEST_ASSUME_DIFFERENT_OWNER=1 &&
+		export GIT_TEST_ASSUME_DIFFERENT_OWNER &&
+		(cd shapes && test_expect_code 128 git rev-parse --git-dir) 2>expect &&
+		grep "^fatal: detected dubious ownership in repository at .$TRASH_DIRECTORY/shapes.$" expect &&
+		(cd shapes && test_expect_code 128 git rolling status) 2>actual &&
+		test_cmp expect actual &&
+		git -C shapes -c safe.directory="$TRASH_DIRECTORY/shapes" rolling verify >out &&
+		grep "^linux-rolling-stable: verified$" out &&
+		GIT_DIR="$TRASH_DIRECTORY/shapes/.git" git rolling verify linux-rolling-stable >out &&
+		grep "^linux-rolling-stable: verified$" out
+	) &&
+	GIT_TEST_ASSUME_DIFFERENT_OWNER=false git -C shapes rolling verify >out &&
+	grep "^linux-rolling-stable: verified$" out
+'
+
+# git takes a .git whose HEAD is not a ref for no repository and searches
+# on; libgit2 1.5 opens it.  git's word on the repository it found is no
+# word on the one libgit2 opened.
+test_expect_success 'git vouches for the repository it finds, not for the one libgit2 opened' '
+	mkdir -p shapes/fake/.git/objects shapes/fake/.git/refs &&
+	echo junk >shapes/fake/.git/HEAD &&
+	test_when_finished "rm -rf shapes/fake" &&
+	(
+		cd shapes/fake &&
+		GIT_TEST_ASSUME_DIFFERENT_OWNER=1 &&
+		export GIT_TEST_ASSUME_DIFFERENT_OWNER &&
+		git -c safe.directory="$TRASH_DIRECTORY/shapes" rev-parse --absolute-git-dir >actual &&
+		echo "$TRASH_DIRECTORY/shapes/.git" >expect &&
+		test_cmp expect actual &&
+		if git -c safe.directory="$TRASH_DIRECTORY/shapes" rolling status >out 2>err
+		then
+			grep "policy stable" out
+		else
+			grep "^fatal: git finds the repository at .$TRASH_DIRECTORY/shapes/.git. where libgit2 finds .$TRASH_DIRECTORY/shapes/fake/.git/.; name one with GIT_DIR or --git-dir$" err
+		fi
+	)
 '
 
 # Opening one's own repository costs no git run: git is asked only when
