@@ -26,27 +26,14 @@ static const char *env(const char *name)
 /* --- finding the git directory ------------------------------------------ */
 
 /*
- * git checks the owner of a repository it finds by searching, not of
- * one it is told to use (GIT_DIR): libgit2 checks both, so the check
- * is off while such a repository is opened.
+ * libgit2 checks no owner (setup.h): git checks the owner of a
+ * repository it finds by searching (search_refused()), not of one it is
+ * told to use.
  */
-static int open_no_owner_check(git_repository **repo, const char *path, unsigned flags,
-			       const char *ceiling)
-{
-	int validate = 1, err;
-
-	if (git_libgit2_opts(GIT_OPT_GET_OWNER_VALIDATION, &validate) < 0)
-		validate = 1;
-	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
-	err = git_repository_open_ext(repo, path, flags, ceiling);
-	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, validate);
-	return err;
-}
-
 static int open_gitdir(git_repository **repo, const char *gitdir, unsigned flags)
 {
-	return open_no_owner_check(repo, gitdir, flags | GIT_REPOSITORY_OPEN_NO_SEARCH |
-				   GIT_REPOSITORY_OPEN_NO_DOTGIT, NULL);
+	return git_repository_open_ext(repo, gitdir, flags | GIT_REPOSITORY_OPEN_NO_SEARCH |
+				       GIT_REPOSITORY_OPEN_NO_DOTGIT, NULL);
 }
 
 static unsigned search_flags(void)
@@ -59,14 +46,10 @@ static unsigned search_flags(void)
 	return yes ? GIT_REPOSITORY_OPEN_CROSS_FS : 0;
 }
 
-/* From the current directory up, as git searches; `owner_check` 0 when git vouched. */
-static int search(git_repository **repo, int owner_check)
+/* From the current directory up, as git searches. */
+static int search(git_repository **repo)
 {
-	const char *ceiling = getenv("GIT_CEILING_DIRECTORIES");
-
-	if (!owner_check)
-		return open_no_owner_check(repo, ".", search_flags(), ceiling);
-	return git_repository_open_ext(repo, ".", search_flags(), ceiling);
+	return git_repository_open_ext(repo, ".", search_flags(), getenv("GIT_CEILING_DIRECTORIES"));
 }
 
 /* --- what git sees when libgit2 sees nothing ----------------------------- */
@@ -115,12 +98,10 @@ static int sha256_error(const char *gitdir)
 }
 
 /*
- * git accepts the repository: the SHA-256 error for a SHA-256 one, else
- * 1 when it opens without libgit2's owner check, which git's settings
- * (safe.directory from `git -c`, SUDO_UID) may override, else 0.  A
- * repository named by GIT_DIR was opened without the check already.
+ * git accepts the repository libgit2 could not open: the SHA-256 error
+ * for a SHA-256 one, else 0 (libgit2's reason stands).
  */
-static int git_accepts(git_repository **repo, char *said, const char *gitdir)
+static int git_accepts(char *said)
 {
 	char *format = last_line(said), *dir = ".";
 
@@ -128,17 +109,15 @@ static int git_accepts(git_repository **repo, char *said, const char *gitdir)
 		format[-1] = '\0';
 		dir = last_line(said);
 	}
-	if (!strcmp(format, "sha256"))
-		return sha256_error(dir);
-	return !gitdir && !search(repo, 0);
+	return strcmp(format, "sha256") ? 0 : sha256_error(dir);
 }
 
 /*
  * libgit2 could not open the repository: ask git, so that a repository
- * git refuses gets git's refusal and one git accepts is opened as git
- * opens it.  `why` is libgit2's reason, the error when git cannot tell.
+ * git refuses gets git's refusal, whatever libgit2 made of it.  `why`
+ * is libgit2's reason, the error when git cannot tell.
  */
-static int diagnose(git_repository **repo, int libgit2_err, char *why, const char *gitdir)
+static int diagnose(int libgit2_err, char *why)
 {
 	const char *args[] = { "rev-parse", "--absolute-git-dir", "--show-object-format", NULL };
 	char *said = NULL;
@@ -148,11 +127,11 @@ static int diagnose(git_repository **repo, int libgit2_err, char *why, const cha
 	if (status > 0)
 		err = git_refusal(said);
 	else if (!status)
-		err = git_accepts(repo, said, gitdir);
+		err = git_accepts(said);
 	free(said);
 	if (err) {
 		free(why);
-		return err < 0 ? err : 0;
+		return err;
 	}
 	rolling_error_restore(libgit2_err, why);
 	return libgit2_err == GIT_ENOTFOUND ?
@@ -280,7 +259,7 @@ static int find(git_repository **repo)
 	if (env("GIT_COMMON_DIR"))
 		return rolling_error("GIT_COMMON_DIR is not supported: git rolling uses the common"
 				     " directory the git directory names; unset it");
-	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo, 1);
+	err = gitdir ? open_gitdir(repo, gitdir, 0) : search(repo);
 	if (!err && !gitdir && (err = search_refused(*repo)) < 0) {
 		git_repository_free(*repo);
 		*repo = NULL;
@@ -292,7 +271,7 @@ static int find(git_repository **repo)
 	if (rolling_git_error_is_grafts())
 		return graft_file_refused(err);
 	rolling_git_error(err, "cannot open the repository");
-	return diagnose(repo, err, rolling_error_take(), gitdir);
+	return diagnose(err, rolling_error_take());
 }
 
 /* --- the work tree --------------------------------------------------------- */

@@ -23,7 +23,8 @@
  * safe.directory (from every configuration it honours, `git -c` too)
  * and words the refusal.  Every doubt therefore answers 0: a value of
  * SUDO_UID that is not a plain number, a .git that does not name the
- * repository libgit2 opened.
+ * repository libgit2 opened.  libgit2's own check, which is not git's,
+ * is off for the whole process (setup.h).
  */
 int rolling_repo_owned(git_repository *repo);
 

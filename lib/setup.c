@@ -42,7 +42,17 @@ int rolling_setup(void)
 
 	if ((err = git_libgit2_init()) < 0)
 		return rolling_git_error(err, "cannot initialise libgit2");
-	if ((err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, PACK_WINDOW_SIZE)) < 0 ||
+	/*
+	 * libgit2's check of a repository's owner is not git's: it checks a
+	 * repository named by GIT_DIR, which git never does, reads
+	 * safe.directory from the global file only (not `git -c`), and
+	 * reads SUDO_UID otherwise.  git-rolling makes git's check itself,
+	 * asking git where safe.directory decides (repo-open.h,
+	 * repo-owner.h), so libgit2's is off, once, for the whole process:
+	 * no open relies on it, and no call turns it off and on again.
+	 */
+	if ((err = git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0)) < 0 ||
+	    (err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, PACK_WINDOW_SIZE)) < 0 ||
 	    (err = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED_LIMIT)) < 0 ||
 	    (err = git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, git_extensions,
 				    sizeof(git_extensions) / sizeof(git_extensions[0]))) < 0)

@@ -7,7 +7,9 @@ or exit.  The object files of lib/ must not reference the calls that do
 (exit, abort, printf, puts, perror, stdout, stderr, isatty, ...): nm -u
 lists what each object needs from elsewhere.  Nor does it change the
 process environment to pass something to a child (setenv, unsetenv,
-putenv): each git run gets its environment (run-command.h).
+putenv): each git run gets its environment (run-command.h).  Nor does
+anything flip the process-wide owner validation of libgit2 around a
+call: it is set off once, at setup, and git-rolling makes git'"'"'s check.
 '
 . "$(dirname "$0")"/test-lib.sh
 
@@ -55,6 +57,18 @@ test_expect_success 'the object of every source of lib/ is there' '
 test_expect_success 'no object of lib/ exits, aborts, writes to the terminal or sets the environment' '
 	forbidden_refs $(cat objects) >actual &&
 	test_must_be_empty actual
+'
+
+test_expect_success 'libgit2'"'"'s owner validation is set in one place, and never read back' '
+	(
+		cd "$GIT_ROLLING_BUILD_DIR" &&
+		grep -rn --include="*.[ch]" -e GIT_OPT_SET_OWNER_VALIDATION \
+			-e GIT_OPT_GET_OWNER_VALIDATION lib cli builtin t/helper git-rolling.c
+	) >uses &&
+	sed "s/:[0-9]*:.*//" uses >files &&
+	echo lib/setup.c >expect &&
+	test_cmp expect files &&
+	grep GIT_OPT_SET_OWNER_VALIDATION uses
 '
 
 test_done

@@ -162,6 +162,21 @@ test_expect_success ROOT 'a work tree, .git file or git directory of another use
 	done
 '
 
+# From a work tree, git will not move a branch checked out in another,
+# the main one of another user's repository too.
+test_expect_success ROOT 'a branch checked out in another user'"'"'s main work tree: not moved from ours' '
+	git -C owned -c safe.directory="*" checkout -q linux-rolling-stable &&
+	git -C owned -c safe.directory="*" update-ref refs/heads/linux-rolling-stable "v6.0.2^{commit}" &&
+	chown -R 4242:4242 owned &&
+	chown -R 0:0 owned/.git/worktrees &&
+	(cd linked && test_must_fail git branch -f linux-rolling-stable "v6.0.3^{commit}") 2>err &&
+	grep "checked out at .$TRASH_DIRECTORY/owned.$" err &&
+	(cd linked && test_expect_code 128 git rolling advance linux-rolling-stable) 2>err &&
+	grep "^fatal: .linux-rolling-stable. is checked out in another work tree; not moving it$" err &&
+	git -C owned -c safe.directory="*" rev-parse linux-rolling-stable "v6.0.2^{commit}" >tips &&
+	test $(uniq tips | wc -l) = 1
+'
+
 # safe.bareRepository (git 2.38): "explicit", Git 3.0'"'"'s default, lets
 # git use a bare repository only where GIT_DIR or --git-dir names it.
 # Each test states the setting it is about.
