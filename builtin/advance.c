@@ -183,8 +183,8 @@ static void free_pending(struct pending *p)
 	free(p->messages);
 	free(p->moves);
 	rolling_branch_plan_release(&p->plan);
-	rolling_ident_free(&p->ident);
-	rolling_branch_free(&p->b);
+	rolling_ident_release(&p->ident);
+	rolling_branch_release(&p->b);
 }
 
 static int cmd_advance(int argc, const char **argv)

@@ -243,7 +243,7 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 	strbuf_release(&bad_name);
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &s.bad);
 	git_oid_tostr(good_hex, sizeof(good_hex), &s.good);
-	rolling_bisect_state_free(&s);
+	rolling_bisect_state_release(&s);
 	if (git(h, 0, args))
 		abandon(h, "git bisect start failed; no bisection is left behind");
 	announce(h, g, b);
@@ -431,7 +431,7 @@ static int finish_stages(struct helper *h, const struct tester *t)
 	else if (t || !just_started)
 		ret = not_over(t, "commit");
 out:
-	rolling_bisect_state_free(&s);
+	rolling_bisect_state_release(&s);
 	return ret;
 }
 
@@ -547,7 +547,7 @@ static int cmd_bisect_helper(int argc, const char **argv)
 		argv++;
 	}
 	ret = sub->fn(&h, &o, argc, argv);
-	rolling_bisect_free(&h.bs);
+	rolling_bisect_release(&h.bs);
 	if (h.repo)
 		git_repository_free(h.repo);
 	return ret;

@@ -67,9 +67,9 @@ static void open_branch(struct described_branch *d, git_repository *repo, const 
 static void free_branch(struct described_branch *d)
 {
 	if (d->mainline_loaded)
-		rolling_mainline_free(&d->mainline);
-	rolling_steps_free(&d->steps);
-	rolling_branch_free(&d->b);
+		rolling_mainline_release(&d->mainline);
+	rolling_steps_release(&d->steps);
+	rolling_branch_release(&d->b);
 }
 
 static void say(const struct describe_options *o, const struct subject *s, int many,
@@ -167,7 +167,7 @@ static int find_fix(struct fix_route *route, struct described_branch *d, git_rep
 	}
 	err = rolling_fix_find(&copy, &truncated, repo, &d->steps, &d->mainline, &fix,
 			       ROLLING_BACKPORT_LIMIT);
-	rolling_fix_free(&fix);
+	rolling_fix_release(&fix);
 	if (!backport_found(d, s, err, truncated))
 		return found;
 	index = step_holding(d, repo, &copy);

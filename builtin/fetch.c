@@ -182,7 +182,7 @@ static int cmd_fetch(int argc, const char **argv)
 		remove_quarantine();
 		error("%s: %zu branch%s failed verification; nothing was updated and"
 		      " nothing fetched was kept", p.remote, failed, failed == 1 ? "" : "es");
-		rolling_fetch_plan_free(&p);
+		rolling_fetch_plan_release(&p);
 		git_repository_free(repo);
 		return 1;
 	}
@@ -199,7 +199,7 @@ static int cmd_fetch(int argc, const char **argv)
 		if (!o.quiet || p.branches[i].rewound)
 			report_update(repo, &p.branches[i]);
 	}
-	rolling_fetch_plan_free(&p);
+	rolling_fetch_plan_release(&p);
 	git_repository_free(repo);
 	return 0;
 }

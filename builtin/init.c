@@ -277,8 +277,8 @@ static void backfill(git_repository *repo, struct rolling_branch *b, const struc
 		       qtext(b->config.branch), qtext(r.start), rolling_abbrev(start, repo, &r.start_commit),
 		       r.events, r.events == 1 ? "" : "s", r.steps, r.steps == 1 ? "" : "s",
 		       rolling_abbrev(tip, repo, &r.tip));
-	rolling_backfill_free(&r);
-	rolling_ident_free(&ident);
+	rolling_backfill_release(&r);
+	rolling_ident_release(&ident);
 	strbuf_release(&message);
 }
 
@@ -364,7 +364,7 @@ static void hint_identity(git_repository *repo, const struct rolling_branch *b,
 	if (m.signoff >= 0)
 		hint("the tip %s a Signed-off-by trailer; use --%ssignoff to match it",
 		     m.signoff ? "has" : "has no", m.signoff ? "" : "no-");
-	rolling_adopt_mismatch_free(&m);
+	rolling_adopt_mismatch_release(&m);
 }
 
 static void adopt(git_repository *repo, struct rolling_branch *b, int each, int quiet)
@@ -381,7 +381,7 @@ static void adopt(git_repository *repo, struct rolling_branch *b, int each, int 
 		die_last_error();
 	verify_adopted(&verified, repo, b, &plan.tip);
 	each = adopt_cadence(b, &verified, each);
-	rolling_verify_free(&verified);
+	rolling_verify_result_release(&verified);
 	/* The plan advance makes: where the branch stands, and where it heads. */
 	if (rolling_branch_plan_read(&plan, repo, b) < 0 ||
 	    rolling_branch_plan_steps(&plan, repo, b, &b->tags, NULL, NULL, 0) < 0)
@@ -470,7 +470,7 @@ static int cmd_init(int argc, const char **argv)
 	    rolling_switch_rule_parse(&rule, o.settings.switch_rule, "--switch") < 0)
 		die_last_error();
 	if (o.settings.ident)
-		rolling_ident_free(&ident);
+		rolling_ident_release(&ident);
 	if (o.adopt && o.at)
 		die("options '--adopt' and '--at' cannot be used together");
 	if (o.adopt && o.backfill)
@@ -488,7 +488,7 @@ static int cmd_init(int argc, const char **argv)
 		die_last_error();
 	if (o.adopt) {
 		adopt(repo, &b, o.settings.each, o.quiet);
-		rolling_branch_free(&b);
+		rolling_branch_release(&b);
 		git_repository_free(repo);
 		return 0;
 	}
@@ -507,7 +507,7 @@ static int cmd_init(int argc, const char **argv)
 			printf("created '%s' at %s (%s)\n", qtext(argv[0]), qtext(target->name),
 			       rolling_abbrev(hex, repo, &target->commit));
 	}
-	rolling_branch_free(&b);
+	rolling_branch_release(&b);
 	git_repository_free(repo);
 	return 0;
 }

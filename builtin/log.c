@@ -292,8 +292,8 @@ static void free_branch(struct shown_branch *s)
 {
 	free(s->counts);
 	free(s->shown);
-	rolling_steps_free(&s->steps);
-	rolling_branch_free(&s->b);
+	rolling_steps_release(&s->steps);
+	rolling_branch_release(&s->b);
 }
 
 static int cmd_log(int argc, const char **argv)

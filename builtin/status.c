@@ -304,8 +304,8 @@ static void free_status(struct branch_status *s)
 	rolling_branch_plan_release(&s->plan);
 	free(s->problem);
 	if (s->has_ident)
-		rolling_ident_free(&s->ident);
-	rolling_branch_free(&s->b);
+		rolling_ident_release(&s->ident);
+	rolling_branch_release(&s->b);
 }
 
 /* --- the JSON format ---------------------------------------------------- */
@@ -526,8 +526,8 @@ static void status_followed(git_repository *repo, const char *remote,
 		else
 			print_followed_human(repo, &p, f, release);
 	}
-	rolling_tags_free(&tags);
-	rolling_fetch_plan_free(&p);
+	rolling_tags_release(&tags);
+	rolling_fetch_plan_release(&p);
 }
 
 static int cmd_status(int argc, const char **argv)

@@ -232,8 +232,8 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 
 static void free_target(struct target *t)
 {
-	rolling_verify_free(&t->result);
-	rolling_branch_free(&t->b);
+	rolling_verify_result_release(&t->result);
+	rolling_branch_release(&t->b);
 }
 
 static int cmd_verify(int argc, const char **argv)

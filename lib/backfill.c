@@ -225,13 +225,13 @@ int rolling_backfill_run(struct rolling_backfill *r, git_repository *repo,
 	rolling_progress_stop(&progress);
 out:
 	free(tl.v);
-	rolling_tags_free(&now);
+	rolling_tags_release(&now);
 	if (err < 0)
-		rolling_backfill_free(r);
+		rolling_backfill_release(r);
 	return err < 0 ? err : 0;
 }
 
-void rolling_backfill_free(struct rolling_backfill *r)
+void rolling_backfill_release(struct rolling_backfill *r)
 {
 	free(r->start);
 	r->start = NULL;

@@ -47,6 +47,6 @@ int rolling_backfill_run(struct rolling_backfill *result, git_repository *repo,
 			 struct rolling_branch *b, const struct rolling_ident *ident,
 			 const char *at, int show_progress);
 
-void rolling_backfill_free(struct rolling_backfill *result);
+void rolling_backfill_release(struct rolling_backfill *result);
 
 #endif

@@ -195,7 +195,7 @@ out:
 	return err;
 }
 
-void rolling_fix_free(struct rolling_fix *f)
+void rolling_fix_release(struct rolling_fix *f)
 {
 	free(f->ids);
 	free(f->subject);
@@ -318,7 +318,7 @@ int rolling_fix_find(git_oid *found, int *truncated, git_repository *repo,
 		err = search_chain(&s, &steps->v[i].release->commit, found);
 	}
 	*truncated = err == 0 && s.read == s.limit;
-	rolling_oidmap_free(&s.seen);
+	rolling_oidmap_release(&s.seen);
 	return err;
 }
 
@@ -401,7 +401,7 @@ static int search_left(struct search *s, git_oid *found, const struct rolling_re
 			*left = merged;
 	}
 	*truncated = err == 0 && s->read == s->limit;
-	rolling_oidmap_free(&s->seen);
+	rolling_oidmap_release(&s->seen);
 	return err;
 }
 

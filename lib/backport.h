@@ -34,10 +34,10 @@ struct rolling_fix {
 	git_time_t oldest;       /* no copy is older (author dates, less clock skew) */
 };
 
-/* Read `commit` as a fix.  Free it with rolling_fix_free(), also after an error. */
+/* Read `commit` as a fix.  Free it with rolling_fix_release(), also after an error. */
 int rolling_fix_init(struct rolling_fix *fix, git_repository *repo, const git_oid *commit);
 
-void rolling_fix_free(struct rolling_fix *fix);
+void rolling_fix_release(struct rolling_fix *fix);
 
 /*
  * Look for a copy of the fix among the commits the steps of a rolling

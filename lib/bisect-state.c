@@ -84,7 +84,7 @@ int rolling_bisect_state_read(struct rolling_bisect_state *s, const char *path)
 		     !s->release_pattern != !s->mainline_pattern))
 		err = -1;
 	if (err < 0) {
-		rolling_bisect_state_free(s);
+		rolling_bisect_state_release(s);
 		return rolling_error("%s is damaged; remove it (and run git bisect reset)", path);
 	}
 	return 0;
@@ -140,7 +140,7 @@ int rolling_bisect_state_remove(const char *path)
 	return 0;
 }
 
-void rolling_bisect_state_free(struct rolling_bisect_state *s)
+void rolling_bisect_state_release(struct rolling_bisect_state *s)
 {
 	free(s->branch);
 	free(s->release_pattern);

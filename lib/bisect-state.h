@@ -27,6 +27,6 @@ int rolling_bisect_state_write(const struct rolling_bisect_state *s, const char 
 /* Remove the file; a missing file is not an error. */
 int rolling_bisect_state_remove(const char *path);
 
-void rolling_bisect_state_free(struct rolling_bisect_state *s);
+void rolling_bisect_state_release(struct rolling_bisect_state *s);
 
 #endif

@@ -14,8 +14,8 @@ static void close_branch(struct rolling_bisect *bs)
 {
 	if (!bs->have_branch)
 		return;
-	rolling_steps_free(&bs->steps);
-	rolling_branch_free(&bs->branch);
+	rolling_steps_release(&bs->steps);
+	rolling_branch_release(&bs->branch);
 	bs->have_branch = 0;
 }
 
@@ -33,7 +33,7 @@ static int open_branch(struct rolling_bisect *bs, const char *name, const git_oi
 		return err;
 	if ((err = rolling_steps_list(&bs->steps, bs->repo, from ? from : &bs->tip,
 				      &bs->branch.tags, &bs->branch.patterns)) < 0) {
-		rolling_branch_free(&bs->branch);
+		rolling_branch_release(&bs->branch);
 		return rolling_error_prefix(ROLLING_ERROR, "%s", name);
 	}
 	bs->have_branch = 1;
@@ -223,7 +223,7 @@ int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state
 		return err;
 	if (!rolling_bisect_running(bs)) {
 		rolling_bisect_state_remove(bs->state_path);
-		rolling_bisect_state_free(state);
+		rolling_bisect_state_release(state);
 		return rolling_error_code(ROLLING_ENOTFOUND,
 			"the bisection has ended (git bisect reset?); start again with"
 			" git rolling bisect-helper start");
@@ -232,7 +232,7 @@ int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state
 	bs->mainline_re = state->mainline_pattern;
 	/* The branch may have moved on since: its steps are read from where stage one began. */
 	if ((err = open_branch(bs, state->branch, &state->bad)) < 0)
-		rolling_bisect_state_free(state);
+		rolling_bisect_state_release(state);
 	return err;
 }
 
@@ -315,11 +315,11 @@ int rolling_bisect_tag_name(char **name, struct rolling_bisect *bs, const git_oi
 	if ((err = rolling_mainline_load(&mainline, bs->repo, &bs->branch.patterns)) < 0)
 		return err;
 	err = copy(name, release ? release->name : rolling_mainline_find(&mainline, commit));
-	rolling_mainline_free(&mainline);
+	rolling_mainline_release(&mainline);
 	return err;
 }
 
-void rolling_bisect_free(struct rolling_bisect *bs)
+void rolling_bisect_release(struct rolling_bisect *bs)
 {
 	close_branch(bs);
 	free(bs->bisect_start);

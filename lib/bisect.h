@@ -71,7 +71,7 @@ int rolling_bisect_head_step(size_t *index, struct rolling_bisect *bs);
  * Read the state `start` saved and the branch it names, checking that
  * git's bisection is still the one started: ROLLING_ENOTFOUND (with the
  * message) when there is no rolling bisection.  The state is freed with
- * rolling_bisect_state_free().
+ * rolling_bisect_state_release().
  */
 int rolling_bisect_resume(struct rolling_bisect *bs, struct rolling_bisect_state *state);
 
@@ -88,7 +88,7 @@ int rolling_bisect_enter_stage_two(size_t *index, struct rolling_bisect *bs,
  * What `start` remembers (bisect-state.h) for the steps good_index ..
  * bad_index of the chosen branch: stage one, the branch as the user
  * named it (`name`; NULL: the branch chosen), its patterns and the two
- * steps.  Free it with rolling_bisect_state_free(), also after an error.
+ * steps.  Free it with rolling_bisect_state_release(), also after an error.
  */
 int rolling_bisect_start_state(struct rolling_bisect_state *state, const struct rolling_bisect *bs,
 			       const char *name, size_t good_index, size_t bad_index);
@@ -120,6 +120,6 @@ int rolling_bisect_stage_two_base(git_oid *base, struct rolling_bisect *bs, size
  */
 int rolling_bisect_tag_name(char **name, struct rolling_bisect *bs, const git_oid *commit);
 
-void rolling_bisect_free(struct rolling_bisect *bs);
+void rolling_bisect_release(struct rolling_bisect *bs);
 
 #endif

@@ -129,7 +129,7 @@ size_t rolling_branch_plan_unreached(const struct rolling_release **out,
 
 void rolling_branch_plan_release(struct rolling_branch_plan *p)
 {
-	rolling_plan_free(&p->steps);
+	rolling_plan_release(&p->steps);
 	free(p->merges);
 	memset(p, 0, sizeof(*p));
 }

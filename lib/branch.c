@@ -23,7 +23,7 @@ int rolling_branch_prepare(struct rolling_branch *b, git_repository *repo,
 	    (err = rolling_tags_check_unambiguous(&b->tags, release_key.buf,
 						  mainline_key.buf)) < 0 ||
 	    (err = rolling_policy_parse(&b->policy, &b->config, b->tags.forms)) < 0)
-		rolling_branch_free(b);
+		rolling_branch_release(b);
 	strbuf_release(&release_key);
 	strbuf_release(&mainline_key);
 	return err;
@@ -86,12 +86,12 @@ int rolling_branch_ident(struct rolling_ident *ident, git_repository *repo,
 	return err;
 }
 
-void rolling_branch_free(struct rolling_branch *b)
+void rolling_branch_release(struct rolling_branch *b)
 {
-	rolling_tags_free(&b->tags);
-	rolling_policy_free(&b->policy);
-	rolling_patterns_free(&b->patterns);
-	rolling_config_free(&b->config);
+	rolling_tags_release(&b->tags);
+	rolling_policy_release(&b->policy);
+	rolling_patterns_release(&b->patterns);
+	rolling_config_release(&b->config);
 }
 
 
@@ -147,11 +147,11 @@ static int open_unmanaged(struct rolling_branch *b, git_oid *tip, git_repository
 	if (!(config.branch = strdup(name)) || !(config.policy = strdup("stable")) ||
 	    !(config.release_pattern = strdup(release_re)) ||
 	    !(config.mainline_pattern = strdup(mainline_re))) {
-		rolling_config_free(&config);
+		rolling_config_release(&config);
 		return rolling_error_nomem();
 	}
 	if ((err = rolling_resolve_commit(tip, repo, name)) < 0) {
-		rolling_config_free(&config);
+		rolling_config_release(&config);
 		return err;
 	}
 	return rolling_branch_prepare(b, repo, &config);
@@ -168,7 +168,7 @@ int rolling_branch_open(struct rolling_branch *b, git_oid *tip, git_repository *
 	if ((err = rolling_branch_load(b, repo, name)) < 0)
 		return err;
 	if ((err = rolling_branch_tip(tip, repo, name)) < 0)
-		rolling_branch_free(b);
+		rolling_branch_release(b);
 	return err;
 }
 
@@ -191,7 +191,7 @@ int rolling_branch_open_any(struct rolling_branch *b, git_oid *tip,
 		if (!scheme->release_pattern || !scheme->mainline_pattern)
 			from->preset = scheme->preset;
 	} else if (!(err = rolling_config_read(&config, repo, name))) {
-		rolling_config_free(&config);
+		rolling_config_release(&config);
 		from->source = "config";
 	} else if (err == ROLLING_ENOTFOUND) {
 		const struct rolling_preset *p = rolling_preset_find(ROLLING_DEFAULT_PRESET);

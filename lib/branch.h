@@ -50,12 +50,12 @@ int rolling_branch_tip(git_oid *tip, git_repository *repo, const char *name);
 /*
  * Who makes the branch's rolling merges: rolling.<branch>.ident when
  * set, else user.name and user.email (rolling_ident_for()).  Free with
- * rolling_ident_free().
+ * rolling_ident_release().
  */
 int rolling_branch_ident(struct rolling_ident *ident, git_repository *repo,
 			 const struct rolling_branch *b);
 
-void rolling_branch_free(struct rolling_branch *b);
+void rolling_branch_release(struct rolling_branch *b);
 
 /*
  * Open a rolling branch for reading, as the commands that inspect one

@@ -102,7 +102,7 @@ int rolling_config_read(struct rolling_config *cfg, git_repository *repo, const 
 out:
 	git_config_free(config);
 	if (err < 0)
-		rolling_config_free(cfg);
+		rolling_config_release(cfg);
 	return err;
 }
 
@@ -320,7 +320,7 @@ int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repositor
 	return 0;
 }
 
-void rolling_config_free(struct rolling_config *cfg)
+void rolling_config_release(struct rolling_config *cfg)
 {
 	free(cfg->branch);
 	free(cfg->policy);

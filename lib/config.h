@@ -78,7 +78,7 @@ int rolling_config_branches_or_named(char ***branches, size_t *nr, git_repositor
  */
 const char *rolling_config_key(struct strbuf *name, const char *branch, const char *key);
 
-void rolling_config_free(struct rolling_config *cfg);
+void rolling_config_release(struct rolling_config *cfg);
 void rolling_config_free_branches(char **branches, size_t nr);
 
 #endif

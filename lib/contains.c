@@ -334,7 +334,7 @@ static int walk_steps(size_t *best, git_repository *repo, const struct rolling_s
 	free(w.heap);
 	free(w.pool.oids);
 	free(w.nodes);
-	rolling_oidmap_free(&w.seen);
+	rolling_oidmap_release(&w.seen);
 	git_odb_free(w.odb);
 	return err;
 }

@@ -118,7 +118,7 @@ static int try_preset(struct rolling_preset_fit *fit, git_repository *repo,
 	err = rolling_tags_load(&tags, repo, &patterns);
 	rolling_warnings_hold(held);
 	if (err < 0) {
-		rolling_patterns_free(&patterns);
+		rolling_patterns_release(&patterns);
 		return err;
 	}
 	fit->releases_nr = tags.releases_nr;
@@ -131,8 +131,8 @@ static int try_preset(struct rolling_preset_fit *fit, git_repository *repo,
 	if (!err && !fit->implausible)
 		err = stable_pick(&fit->pick, &tags, fit->preset);
 	rolling_warnings_hold(held);
-	rolling_tags_free(&tags);
-	rolling_patterns_free(&patterns);
+	rolling_tags_release(&tags);
+	rolling_patterns_release(&patterns);
 	return err;
 }
 

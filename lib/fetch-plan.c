@@ -394,7 +394,7 @@ int rolling_fetch_plan_verify(struct rolling_fetch_plan *p, struct rolling_fetch
 	if (!f->result.failures_nr || !allow_rewind || !is_rewind(&f->result))
 		return 0;
 	/* The new chain must stand on its own, all of it. */
-	rolling_verify_free(&f->result);
+	rolling_verify_result_release(&f->result);
 	vo.since = NULL;
 	if ((err = rolling_verify(&f->result, p->repo, &f->tip, &p->tags, &p->patterns, &vo)) < 0)
 		return err;
@@ -491,8 +491,8 @@ static int verifies_since(struct rolling_fetch_plan *p, struct rolling_fetch_bra
 	memset(&result, 0, sizeof(result));
 	ok = !rolling_verify(&result, p->repo, now, &tags, &p->patterns, &vo) &&
 	     !result.failures_nr;
-	rolling_verify_free(&result);
-	rolling_tags_free(&tags);
+	rolling_verify_result_release(&result);
+	rolling_tags_release(&tags);
 	return ok;
 }
 
@@ -591,14 +591,14 @@ int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *p)
 	return err;
 }
 
-void rolling_fetch_plan_free(struct rolling_fetch_plan *p)
+void rolling_fetch_plan_release(struct rolling_fetch_plan *p)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
 		struct rolling_fetch_branch *b = &p->branches[i];
 
-		rolling_verify_free(&b->result);
+		rolling_verify_result_release(&b->result);
 		free(b->name);
 		free(b->remote_ref);
 		free(b->tracking_ref);
@@ -607,10 +607,10 @@ void rolling_fetch_plan_free(struct rolling_fetch_plan *p)
 	free(p->branches);
 	free(p->needed);
 	rolling_fetch_view_config_abandon(&p->view_config);
-	rolling_fetch_view_free(&p->view);
-	rolling_tags_free(&p->tags);
-	rolling_patterns_free(&p->patterns);
-	rolling_remote_refs_free(&p->advertised);
-	rolling_remote_config_free(&p->config);
+	rolling_fetch_view_release(&p->view);
+	rolling_tags_release(&p->tags);
+	rolling_patterns_release(&p->patterns);
+	rolling_remote_refs_release(&p->advertised);
+	rolling_remote_config_release(&p->config);
 	memset(p, 0, sizeof(*p));
 }

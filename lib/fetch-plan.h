@@ -30,7 +30,7 @@
  *	rolling_fetch_plan_add_tags()
  *	rolling_fetch_plan_verify()      for each changed branch
  *	rolling_fetch_plan_update_refs()
- *	rolling_fetch_plan_free()        also after an error
+ *	rolling_fetch_plan_release()        also after an error
  */
 
 /* One rolling branch of the remote, from what we had to what we accept. */
@@ -159,6 +159,6 @@ int rolling_fetch_plan_verify(struct rolling_fetch_plan *plan, struct rolling_fe
  */
 int rolling_fetch_plan_update_refs(struct rolling_fetch_plan *plan);
 
-void rolling_fetch_plan_free(struct rolling_fetch_plan *plan);
+void rolling_fetch_plan_release(struct rolling_fetch_plan *plan);
 
 #endif

@@ -608,7 +608,7 @@ int rolling_fetch_view_create(struct rolling_fetch_view *v, git_repository *repo
 		goto fail;
 	return 0;
 fail:
-	rolling_fetch_view_free(v);
+	rolling_fetch_view_release(v);
 	return err;
 }
 
@@ -651,7 +651,7 @@ int rolling_fetch_view_has_own(const struct rolling_fetch_view *v, const char *r
 	       bsearch(refname, v->names, v->names_nr, sizeof(*v->names), compare_name) != NULL;
 }
 
-void rolling_fetch_view_free(struct rolling_fetch_view *v)
+void rolling_fetch_view_release(struct rolling_fetch_view *v)
 {
 	size_t i;
 

@@ -154,6 +154,6 @@ int rolling_fetch_view_has_own(const struct rolling_fetch_view *view, const char
 #define ROLLING_FETCH_VIEW_REFS "refs/rolling-fetch/"
 char *rolling_fetch_view_ref(const char *remote_ref);
 
-void rolling_fetch_view_free(struct rolling_fetch_view *view);
+void rolling_fetch_view_release(struct rolling_fetch_view *view);
 
 #endif

@@ -299,7 +299,7 @@ int rolling_hazard_shallow(struct rolling_oidmap *shallow, git_repository *repo)
 	if (!path)
 		return rolling_error_nomem();
 	if ((err = for_each_line(path, shallow_line, shallow)) < 0)
-		rolling_oidmap_free(shallow);
+		rolling_oidmap_release(shallow);
 	free(path);
 	return err;
 }

@@ -31,12 +31,12 @@ int rolling_ident_parse(struct rolling_ident *ident, const char *text, const cha
 	ident->name = trimmed(text, open);
 	ident->email = trimmed(open + 1, close);
 	if (!ident->name || !ident->email) {
-		rolling_ident_free(ident);
+		rolling_ident_release(ident);
 		return rolling_error_nomem();
 	}
 	if (valid_part(ident->name) && valid_part(ident->email))
 		return 0;
-	rolling_ident_free(ident);
+	rolling_ident_release(ident);
 bad:
 	return rolling_error("%s: '%s' is not an identity of the form 'Name <email>'", what, text);
 }
@@ -62,11 +62,11 @@ int rolling_ident_for(struct rolling_ident *ident, git_repository *repo,
 out:
 	git_config_free(config);
 	if (err < 0)
-		rolling_ident_free(ident);
+		rolling_ident_release(ident);
 	return err;
 }
 
-void rolling_ident_free(struct rolling_ident *ident)
+void rolling_ident_release(struct rolling_ident *ident)
 {
 	free(ident->name);
 	free(ident->email);

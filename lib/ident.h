@@ -19,6 +19,6 @@ int rolling_ident_parse(struct rolling_ident *ident, const char *text, const cha
 int rolling_ident_for(struct rolling_ident *ident, git_repository *repo,
 		      const char *configured, const char *what);
 
-void rolling_ident_free(struct rolling_ident *ident);
+void rolling_ident_release(struct rolling_ident *ident);
 
 #endif

@@ -70,7 +70,7 @@ int rolling_init_check_new(git_repository *repo, const char *branch, int force, 
 	if ((err = rolling_config_read(&existing, repo, branch)) == ROLLING_ENOTFOUND)
 		return 0;
 	if (!err)
-		rolling_config_free(&existing);
+		rolling_config_release(&existing);
 	return rolling_error("rolling.%s.* is already configured (use --force to replace it)",
 			     branch);
 }
@@ -146,7 +146,7 @@ int rolling_init_follow_patterns(const char **release_re, const char **mainline_
 	if ((err = rolling_patterns_compile(&patterns, *release_re, "--release-pattern",
 					    *mainline_re, "--mainline-pattern")) < 0)
 		return err;
-	rolling_patterns_free(&patterns);
+	rolling_patterns_release(&patterns);
 	return 0;
 }
 
@@ -273,13 +273,13 @@ int rolling_init_adopt_mismatch(struct rolling_adopt_mismatch *m, git_repository
 		signed_off = rolling_merge_has_signoff(git_commit_message(commit));
 		if (signed_off != b->config.signoff)
 			m->signoff = signed_off;
-		rolling_ident_free(&ident);
+		rolling_ident_release(&ident);
 	}
 	git_commit_free(commit);
 	return err;
 }
 
-void rolling_adopt_mismatch_free(struct rolling_adopt_mismatch *m)
+void rolling_adopt_mismatch_release(struct rolling_adopt_mismatch *m)
 {
 	free(m->name);
 	free(m->email);

@@ -59,7 +59,7 @@ int rolling_init_needs_detection(const struct rolling_scheme_options *scheme);
  * that a later change of a preset's rule never moves an existing
  * branch; lts does not use it); with --lts the series given,
  * else the preset's long-term series.  --series without --lts is an
- * error.  Free it with rolling_config_free(), also after an error.
+ * error.  Free it with rolling_config_release(), also after an error.
  */
 int rolling_init_config(struct rolling_config *cfg, const struct rolling_init_settings *s,
 			const char *branch, const struct rolling_preset *detected);
@@ -96,7 +96,7 @@ struct rolling_adopt_mismatch {
 int rolling_init_adopt_mismatch(struct rolling_adopt_mismatch *m, git_repository *repo,
 				const struct rolling_branch *b, const git_oid *tip);
 
-void rolling_adopt_mismatch_free(struct rolling_adopt_mismatch *m);
+void rolling_adopt_mismatch_release(struct rolling_adopt_mismatch *m);
 
 /*
  * The cadence an adopted branch was made with, from its verified steps

@@ -64,7 +64,7 @@ int rolling_mainline_load(struct rolling_mainline *m, git_repository *repo,
 out:
 	git_reference_iterator_free(iter);
 	if (err < 0)
-		rolling_mainline_free(m);
+		rolling_mainline_release(m);
 	return err;
 }
 
@@ -75,13 +75,13 @@ const char *rolling_mainline_find(const struct rolling_mainline *m, const git_oi
 	return rolling_oidmap_get(&m->by_commit, commit, &i) ? m->names[i] : NULL;
 }
 
-void rolling_mainline_free(struct rolling_mainline *m)
+void rolling_mainline_release(struct rolling_mainline *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->nr; i++)
 		free(m->names[i]);
 	free(m->names);
-	rolling_oidmap_free(&m->by_commit);
+	rolling_oidmap_release(&m->by_commit);
 	memset(m, 0, sizeof(*m));
 }

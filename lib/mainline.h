@@ -23,6 +23,6 @@ int rolling_mainline_load(struct rolling_mainline *m, git_repository *repo,
 /* The mainline tag on this commit, or NULL. */
 const char *rolling_mainline_find(const struct rolling_mainline *m, const git_oid *commit);
 
-void rolling_mainline_free(struct rolling_mainline *m);
+void rolling_mainline_release(struct rolling_mainline *m);
 
 #endif

@@ -581,7 +581,7 @@ static int check_mergetag(struct rolling_merge_exam *exam, git_commit *commit, c
 	return 0;
 }
 
-void rolling_merge_exam_free(struct rolling_merge_exam *exam)
+void rolling_merge_exam_release(struct rolling_merge_exam *exam)
 {
 	size_t i;
 
@@ -636,7 +636,7 @@ int rolling_merge_identify(const struct rolling_release **release, git_commit *c
 	int err = rolling_merge_examine(&exam, commit, tags, patterns);
 
 	*release = !err && !exam.findings_nr ? exam.release : NULL;
-	rolling_merge_exam_free(&exam);
+	rolling_merge_exam_release(&exam);
 	return err < 0 ? err : *release != NULL;
 }
 

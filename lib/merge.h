@@ -148,13 +148,13 @@ struct rolling_merge_exam {
  * names, when the repository has the tag), and no header but those the
  * recipe writes (and gpgsig, left to signature checks).  Reads the
  * commit and its second parent.  Returns 0 (the verdict is in *exam,
- * freed with rolling_merge_exam_free() also after an error) or a
+ * freed with rolling_merge_exam_release() also after an error) or a
  * negative error.
  */
 int rolling_merge_examine(struct rolling_merge_exam *exam, git_commit *commit,
 			  const struct rolling_tags *tags, struct rolling_patterns *patterns);
 
-void rolling_merge_exam_free(struct rolling_merge_exam *exam);
+void rolling_merge_exam_release(struct rolling_merge_exam *exam);
 
 /*
  * Is `commit` a rolling merge of a release tag this repository has?

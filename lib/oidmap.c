@@ -73,7 +73,7 @@ int rolling_oidmap_get(const struct rolling_oidmap *map, const git_oid *oid, siz
 	return 1;
 }
 
-void rolling_oidmap_free(struct rolling_oidmap *map)
+void rolling_oidmap_release(struct rolling_oidmap *map)
 {
 	free(map->entries);
 	memset(map, 0, sizeof(*map));

@@ -26,6 +26,6 @@ int rolling_oidmap_put(struct rolling_oidmap *map, const git_oid *oid, size_t va
 /* Returns 1 and sets *value when present, else 0. */
 int rolling_oidmap_get(const struct rolling_oidmap *map, const git_oid *oid, size_t *value);
 
-void rolling_oidmap_free(struct rolling_oidmap *map);
+void rolling_oidmap_release(struct rolling_oidmap *map);
 
 #endif

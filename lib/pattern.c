@@ -88,19 +88,19 @@ int rolling_patterns_compile(struct rolling_patterns *p,
 	if (!(p->release_source = source(release_key, release_re)) ||
 	    !(p->mainline_source = source(mainline_key, mainline_re)) ||
 	    !(p->context = pcre2_match_context_create(NULL))) {
-		rolling_patterns_free(p);
+		rolling_patterns_release(p);
 		return rolling_error_nomem();
 	}
 	if ((err = compile_one(&p->release, release_re, release_key)) < 0 ||
 	    (err = compile_one(&p->mainline, mainline_re, mainline_key)) < 0 ||
 	    (err = check_groups(p, release_key, mainline_key)) < 0) {
-		rolling_patterns_free(p);
+		rolling_patterns_release(p);
 		return err;
 	}
 	/* One match block sized for whichever pattern has more groups. */
 	p->match = pcre2_match_data_create(1 + max_captures(p), NULL);
 	if (!p->match) {
-		rolling_patterns_free(p);
+		rolling_patterns_release(p);
 		return rolling_error_nomem();
 	}
 	return 0;
@@ -343,7 +343,7 @@ int rolling_patterns_spell(struct strbuf *out, struct rolling_patterns *p,
 	return ok;
 }
 
-void rolling_patterns_free(struct rolling_patterns *p)
+void rolling_patterns_release(struct rolling_patterns *p)
 {
 	pcre2_match_data_free(p->match);
 	pcre2_match_context_free(p->context);

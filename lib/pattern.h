@@ -107,6 +107,6 @@ int rolling_patterns_spell(struct strbuf *out, struct rolling_patterns *p,
 			   enum rolling_tag_kind kind, const char *example,
 			   const struct rolling_version *want);
 
-void rolling_patterns_free(struct rolling_patterns *p);
+void rolling_patterns_release(struct rolling_patterns *p);
 
 #endif

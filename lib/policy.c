@@ -112,7 +112,7 @@ int rolling_policy_parse(struct rolling_policy *policy, const struct rolling_con
 					   rolling_config_key(&key, cfg->branch, "pin"));
 	}
 	if (err)
-		rolling_policy_free(policy);
+		rolling_policy_release(policy);
 	strbuf_release(&key);
 	return err;
 }
@@ -317,7 +317,7 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 	return err;
 }
 
-void rolling_plan_free(struct rolling_plan *plan)
+void rolling_plan_release(struct rolling_plan *plan)
 {
 	free(plan->steps);
 	memset(plan, 0, sizeof(*plan));
@@ -450,7 +450,7 @@ void rolling_next_switch_release(struct rolling_next_switch *ns)
 	memset(ns, 0, sizeof(*ns));
 }
 
-void rolling_policy_free(struct rolling_policy *policy)
+void rolling_policy_release(struct rolling_policy *policy)
 {
 	free(policy->lts);
 	memset(policy, 0, sizeof(*policy));

@@ -120,7 +120,7 @@ int rolling_policy_target(const struct rolling_series_info **target, int *pin_be
  * warning of rolling_release_is_commit()).  No steps when the branch is
  * up to date.  A target older than the current series is an error: a
  * rolling branch never goes back.  The list points into `tags`; free it
- * with rolling_plan_free(), also after an error.
+ * with rolling_plan_release(), also after an error.
  */
 struct rolling_plan {
 	const struct rolling_release **steps;
@@ -132,7 +132,7 @@ int rolling_plan_steps(struct rolling_plan *plan, const struct rolling_tags *tag
 		       const struct rolling_series_info *target,
 		       enum rolling_steps_mode mode);
 
-void rolling_plan_free(struct rolling_plan *plan);
+void rolling_plan_release(struct rolling_plan *plan);
 
 /*
  * What the policy's next series switch waits for, seen from a branch on
@@ -179,6 +179,6 @@ int rolling_policy_next_switch(struct rolling_next_switch *ns,
 
 void rolling_next_switch_release(struct rolling_next_switch *ns);
 
-void rolling_policy_free(struct rolling_policy *policy);
+void rolling_policy_release(struct rolling_policy *policy);
 
 #endif

@@ -168,6 +168,6 @@ out:
 	strbuf_release(&expected_message);
 	strbuf_release(&described);
 	git_commit_free(release_commit);
-	rolling_ident_free(&ident);
+	rolling_ident_release(&ident);
 	return err;
 }

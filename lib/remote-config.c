@@ -92,7 +92,7 @@ out:
 	free(release);
 	free(mainline);
 	if (err < 0)
-		rolling_remote_config_free(rc);
+		rolling_remote_config_release(rc);
 	return err;
 }
 
@@ -183,11 +183,11 @@ int rolling_remote_config_follow(git_repository *repo, const char *remote, const
 out:
 	rolling_git_config_unlock_free(tx, local, commit_tried);
 	git_config_free(config);
-	rolling_remote_config_free(&rc);
+	rolling_remote_config_release(&rc);
 	return err;
 }
 
-void rolling_remote_config_free(struct rolling_remote_config *rc)
+void rolling_remote_config_release(struct rolling_remote_config *rc)
 {
 	size_t i;
 

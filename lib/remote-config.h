@@ -29,7 +29,7 @@ int rolling_remote_config_read(struct rolling_remote_config *rc, git_repository 
 int rolling_remote_config_follow(git_repository *repo, const char *remote, const char *branch,
 				 const char *release_re, const char *mainline_re, int signatures);
 
-void rolling_remote_config_free(struct rolling_remote_config *rc);
+void rolling_remote_config_release(struct rolling_remote_config *rc);
 
 /*
  * The remotes that have branches followed (rolling.remote.<remote>.branches),

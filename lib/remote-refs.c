@@ -131,7 +131,7 @@ int rolling_remote_refs_read(struct rolling_remote_refs *refs, git_repository *r
 	if (!err)
 		err = index_tags(refs);
 	if (err)
-		rolling_remote_refs_free(refs);
+		rolling_remote_refs_release(refs);
 	return err;
 }
 
@@ -149,13 +149,13 @@ const struct rolling_remote_ref *rolling_remote_refs_tag_of(const struct rolling
 	return rolling_oidmap_get(&refs->tags_by_peeled, commit, &i) ? &refs->refs[i] : NULL;
 }
 
-void rolling_remote_refs_free(struct rolling_remote_refs *refs)
+void rolling_remote_refs_release(struct rolling_remote_refs *refs)
 {
 	size_t i;
 
 	for (i = 0; i < refs->nr; i++)
 		free(refs->refs[i].name);
 	free(refs->refs);
-	rolling_oidmap_free(&refs->tags_by_peeled);
+	rolling_oidmap_release(&refs->tags_by_peeled);
 	memset(refs, 0, sizeof(*refs));
 }

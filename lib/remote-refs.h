@@ -45,6 +45,6 @@ const struct rolling_remote_ref *rolling_remote_refs_find(const struct rolling_r
 const struct rolling_remote_ref *rolling_remote_refs_tag_of(const struct rolling_remote_refs *refs,
 							    const git_oid *commit);
 
-void rolling_remote_refs_free(struct rolling_remote_refs *refs);
+void rolling_remote_refs_release(struct rolling_remote_refs *refs);
 
 #endif

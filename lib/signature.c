@@ -188,7 +188,7 @@ static int verify_batch(enum rolling_signature_status *status, git_repository *r
 			err = why_not_good(&status[index[i]], repo, env, hex[i]);
 	}
 	free(output);
-	rolling_oidmap_free(&good);
+	rolling_oidmap_release(&good);
 	return err;
 }
 

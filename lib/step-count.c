@@ -195,7 +195,7 @@ static void walk_free(struct walk *w)
 {
 	free(w->heap);
 	free(w->pool.oids);
-	rolling_oidmap_free(&w->seen);
+	rolling_oidmap_release(&w->seen);
 	w->heap = NULL;
 	memset(&w->pool, 0, sizeof(w->pool));
 	w->nr = w->alloc = 0;

@@ -91,7 +91,7 @@ int rolling_steps_list(struct rolling_steps *steps, git_repository *repo, const 
 out:
 	git_commit_free(commit);
 	if (err < 0)
-		rolling_steps_free(steps);
+		rolling_steps_release(steps);
 	return err < 0 ? err : 0;
 }
 
@@ -101,10 +101,10 @@ int rolling_steps_find(const struct rolling_steps *steps, const git_oid *commit,
 	       rolling_oidmap_get(&steps->by_release, commit, index);
 }
 
-void rolling_steps_free(struct rolling_steps *steps)
+void rolling_steps_release(struct rolling_steps *steps)
 {
 	free(steps->v);
-	rolling_oidmap_free(&steps->by_commit);
-	rolling_oidmap_free(&steps->by_release);
+	rolling_oidmap_release(&steps->by_commit);
+	rolling_oidmap_release(&steps->by_release);
 	memset(steps, 0, sizeof(*steps));
 }

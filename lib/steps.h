@@ -48,6 +48,6 @@ int rolling_steps_list(struct rolling_steps *steps, git_repository *repo, const 
  */
 int rolling_steps_find(const struct rolling_steps *steps, const git_oid *commit, size_t *index);
 
-void rolling_steps_free(struct rolling_steps *steps);
+void rolling_steps_release(struct rolling_steps *steps);
 
 #endif

@@ -361,7 +361,7 @@ out:
 	git_reference_iterator_free(iter);
 	git_odb_free(l.odb);
 	if (err < 0)
-		rolling_tags_free(tags);
+		rolling_tags_release(tags);
 	return err < 0 ? err : 0;
 }
 
@@ -389,7 +389,7 @@ int rolling_tags_add(struct rolling_tags *tags, struct rolling_patterns *pattern
 	free(tags->series);
 	tags->series = NULL;
 	tags->series_nr = tags->series_alloc = 0;
-	rolling_oidmap_free(&tags->by_commit);
+	rolling_oidmap_release(&tags->by_commit);
 	return index_releases(tags);
 }
 
@@ -689,7 +689,7 @@ int rolling_tags_check_unambiguous(const struct rolling_tags *tags, const char *
 			     release_key, mainline_key);
 }
 
-void rolling_tags_free(struct rolling_tags *tags)
+void rolling_tags_release(struct rolling_tags *tags)
 {
 	size_t i;
 
@@ -702,7 +702,7 @@ void rolling_tags_free(struct rolling_tags *tags)
 	free(tags->mainline_series);
 	free(tags->both_example);
 	free(tags->first_pre_example);
-	rolling_oidmap_free(&tags->by_commit);
+	rolling_oidmap_release(&tags->by_commit);
 	memset(tags, 0, sizeof(*tags));
 }
 

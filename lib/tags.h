@@ -179,6 +179,6 @@ int rolling_tags_add_mainline(struct rolling_tags *tags, const struct rolling_ve
 int rolling_tags_series_after(struct rolling_series *out, const struct rolling_tags *tags,
 			      const struct rolling_series *s, int mainline);
 
-void rolling_tags_free(struct rolling_tags *tags);
+void rolling_tags_release(struct rolling_tags *tags);
 
 #endif

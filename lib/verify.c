@@ -391,7 +391,7 @@ static int check_step(enum step_kind *kind, const struct rolling_release **relea
 	strbuf_addch(&found, '"');
 	err = fail_sb(w, ROLLING_CHECK_INJECTED, id, &expected, &found);
 out:
-	rolling_merge_exam_free(&exam);
+	rolling_merge_exam_release(&exam);
 	return err;
 }
 
@@ -459,7 +459,7 @@ static int since_release(struct walk *w, git_commit *commit)
 		err = keep_embedded_release(&r->since_release, w, &exam) < 0 ? ROLLING_ERROR : 1;
 	}
 out:
-	rolling_merge_exam_free(&exam);
+	rolling_merge_exam_release(&exam);
 	return err;
 }
 
@@ -800,7 +800,7 @@ static void free_tags(struct signed_tags *t)
 	free(t->names);
 	free(t->commits);
 	free(t->status);
-	rolling_oidmap_free(&t->seen);
+	rolling_oidmap_release(&t->seen);
 }
 
 /*
@@ -967,7 +967,7 @@ int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 	/* A merge's subject matched past a bound reads as "not a release": say why. */
 	err = rolling_patterns_check(patterns);
 out:
-	rolling_oidmap_free(&w.shallow);
+	rolling_oidmap_release(&w.shallow);
 	/* The walk owns these bytes (adopt_embedded()); readers see them const. */
 	for (i = 0; i < w.embedded_nr; i++)
 		free((void *)(uintptr_t)w.embedded[i].data);
@@ -976,7 +976,7 @@ out:
 	return err;
 }
 
-void rolling_verify_free(struct rolling_verify_result *result)
+void rolling_verify_result_release(struct rolling_verify_result *result)
 {
 	size_t i;
 

@@ -120,13 +120,13 @@ struct rolling_verify_result {
  * with `patterns`).  Returns 0 when the verification ran, whatever its
  * verdict (no failures means verified), or a negative error when it
  * could not run (unreadable repository, out of memory, git not runnable
- * for --signatures).  The result is freed with rolling_verify_free(),
+ * for --signatures).  The result is freed with rolling_verify_result_release(),
  * also after an error.
  */
 int rolling_verify(struct rolling_verify_result *result, git_repository *repo,
 		   const git_oid *tip, const struct rolling_tags *tags,
 		   struct rolling_patterns *patterns, const struct rolling_verify_options *options);
 
-void rolling_verify_free(struct rolling_verify_result *result);
+void rolling_verify_result_release(struct rolling_verify_result *result);
 
 #endif

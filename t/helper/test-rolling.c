@@ -77,7 +77,7 @@ static int classify(const char *release_re, const char *mainline_re, int n, char
 		else
 			printf("other\n");
 	}
-	rolling_patterns_free(&p);
+	rolling_patterns_release(&p);
 	return 0;
 }
 
@@ -254,7 +254,7 @@ static int fetch_plan(int argc, char **argv)
 out:
 	if (ret)
 		printf("error: %s\n", rolling_last_error());
-	rolling_fetch_plan_free(&p);
+	rolling_fetch_plan_release(&p);
 	rolling_quarantine_destroy(&q);
 	git_repository_free(repo);
 	rolling_teardown();
