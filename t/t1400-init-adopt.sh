@@ -221,7 +221,7 @@ test_expect_success 'lightweight tags: made by hand, adopted, continued as the r
 	made_by_hand_then_adopted light
 '
 
-test_expect_success SSHSIGN 'SSH-signed tags: made by hand, adopted, continued as the recipe would' '
+test_expect_success EXPENSIVE,SSHSIGN 'SSH-signed tags: made by hand, adopted, continued as the recipe would' '
 	STABLE_SIGNED_TAGS=1 stable_tree_linux signed &&
 	git -C signed verify-tag v6.2.2 2>/dev/null &&
 	made_by_hand_then_adopted signed &&

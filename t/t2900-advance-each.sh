@@ -339,7 +339,7 @@ test_expect_success EXPENSIVE 'lightweight tags, every run: the same' '
 	same_as_annotated lightweight-every
 '
 
-test_expect_success SSHSIGN 'SSH-signed tags: the same, every merge embedding its tag as git does' '
+test_expect_success EXPENSIVE,SSHSIGN 'SSH-signed tags: the same, every merge embedding its tag as git does' '
 	STABLE_SIGNED_TAGS=1 new_tree signed &&
 	git -C signed verify-tag v6.0.1 2>/dev/null &&
 	simulate signed $(cat sample-last) &&

@@ -6,7 +6,9 @@ A missing library stops the build with its name and Debian package;
 BUILD-FLAGS makes a change of compiler flags rebuild every object and
 VERSION-FILE a change of version rebuild the one that embeds it;
 DEVELOPER=1 adds the strict warnings.  Works on a clone of the build
-directory'\''s HEAD: commit what it should see.
+directory'\''s HEAD: commit what it should see.  The builds themselves
+run with make test-long (EXPENSIVE), as the release builds of t5310 and
+t5320 do: a minute of compiling in every make test otherwise.
 '
 . "$(dirname "$0")"/test-lib.sh
 
@@ -35,7 +37,7 @@ compiled () {
 	sed -n "s/.* -c -o [^ ]* \([^ ]*\.c\)\$/\1/p" "$1" | sort
 }
 
-test_expect_success 'a second make compiles nothing' '
+test_expect_success EXPENSIVE 'a second make compiles nothing' '
 	make -C src -j2 CFLAGS="-O0" >out 2>&1 &&
 	compiled out >sources &&
 	test_line_count = $(cat nr-sources) sources &&
@@ -44,14 +46,14 @@ test_expect_success 'a second make compiles nothing' '
 	test_must_be_empty sources
 '
 
-test_expect_success 'other CFLAGS rebuild every object, and relink' '
+test_expect_success EXPENSIVE 'other CFLAGS rebuild every object, and relink' '
 	make -C src -j2 CFLAGS="-O0 -g" >out 2>&1 &&
 	compiled out >sources &&
 	test_line_count = $(cat nr-sources) sources &&
 	grep -- "-o git-rolling-init " out
 '
 
-test_expect_success 'another version rebuilds cli/about.c alone, and every program says it' '
+test_expect_success EXPENSIVE 'another version rebuilds cli/about.c alone, and every program says it' '
 	echo 9.8.7 >src/VERSION &&
 	make -C src -j2 CFLAGS="-O0 -g" >out 2>&1 &&
 	compiled out >sources &&
@@ -64,7 +66,7 @@ test_expect_success 'another version rebuilds cli/about.c alone, and every progr
 	test_cmp expect actual
 '
 
-test_expect_success 'make install needs no asciidoctor; install-doc does' '
+test_expect_success EXPENSIVE 'make install needs no asciidoctor; install-doc does' '
 	mkdir fakebin &&
 	printf "#!/bin/sh\necho asciidoctor was run >&2\nexit 1\n" >fakebin/asciidoctor &&
 	chmod +x fakebin/asciidoctor &&

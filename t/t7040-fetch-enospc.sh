@@ -164,7 +164,7 @@ test_expect_success SMALL_FS 'tmpfs: a full disk at every stage; the refs and re
 	grep "fetch succeeded" outcomes-tmpfs
 '
 
-test_expect_success SMALL_FS,EXT2 'ext2: a full disk at every stage; the refs and reflogs agree after each' '
+test_expect_success EXPENSIVE,SMALL_FS,EXT2 'ext2: a full disk at every stage; the refs and reflogs agree after each' '
 	small_fs_mount ext2 1024 &&
 	test_when_finished small_fs_umount &&
 	enospc_loop ext2 &&
