@@ -7,8 +7,11 @@
  * .lock, or in a reftable repository the table stack's, which the git
  * update-ref that moves the branch takes, LD_PRELOAD being inherited:
  * after everything was decided and written and before the branch moves).  The test suite is then the
- * concurrent writer the compare-and-swap guards against.  The installed
- * programs have no such hook.
+ * concurrent writer the compare-and-swap guards against.  With
+ * $GIT_ROLLING_TEST_SEAM_AFTER set, the command runs just after the call
+ * instead, the file there: a test that kills the command then kills it
+ * holding that file.  The command finds the file in
+ * $GIT_ROLLING_TEST_SEAM_FILE.  The installed programs have no such hook.
  *
  * The command finds the git-rolling-<cmd> program in $GIT_ROLLING_PID:
  * where git writes the refs (reftable), the seam fires in the git
@@ -48,7 +51,7 @@ static int is_seam_path(const char *path)
 	       !fnmatch("*/reftable/tables.list.lock", path, 0);
 }
 
-static void before_open(const char *path, int flags)
+static void run_seam(const char *path, int flags)
 {
 	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
 
@@ -61,20 +64,36 @@ static void before_open(const char *path, int flags)
 	if (++seen < (nth ? atoi(nth) : 1))
 		return;
 	fired = 1;
-	/* The command itself is not to be interposed on. */
+	/* The command itself is not to be interposed on; it is told the file. */
 	unsetenv("LD_PRELOAD");
+	setenv("GIT_ROLLING_TEST_SEAM_FILE", path, 1);
 	if (system(command) != 0) {
 		fprintf(stderr, "GIT_ROLLING_TEST_BEFORE_UPDATE failed\n");
 		_exit(125);
 	}
 }
 
+static int runs_after(void)
+{
+	const char *after = getenv("GIT_ROLLING_TEST_SEAM_AFTER");
+
+	return after && *after;
+}
+
+/* The call, with the command before it or (runs_after()) after it. */
 static int call_real(const char *name, const char *path, int flags, mode_t mode)
 {
 	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
+	int ret, saved;
 
-	before_open(path, flags);
-	return real(path, flags, mode);
+	if (!runs_after())
+		run_seam(path, flags);
+	ret = real(path, flags, mode);
+	saved = errno;
+	if (runs_after())
+		run_seam(path, flags);
+	errno = saved;
+	return ret;
 }
 
 static mode_t mode_of(int flags, va_list ap)
@@ -109,7 +128,14 @@ int rename(const char *from, const char *to)
 {
 	int (*real)(const char *, const char *) =
 		(int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	int ret, saved;
 
-	before_open(from, O_CREAT);
-	return real(from, to);
+	if (!runs_after())
+		run_seam(from, O_CREAT);
+	ret = real(from, to);
+	saved = errno;
+	if (runs_after())
+		run_seam(from, O_CREAT);
+	errno = saved;
+	return ret;
 }
