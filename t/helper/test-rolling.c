@@ -22,9 +22,14 @@
  *                                "<name> -> <target>", or "<name> missing")
  *   test-rolling reftable <dir> (the refs of the reftable stack in <dir> as read,
  *                                "<name> <oid> [<peeled>]" or "<name> -> <target>")
+ *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
+ *                                line on stdin, says "done" and exits 0; see
+ *                                tempfiles() for <what>)
  */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -40,6 +45,7 @@
 #include "../../lib/setup.h"
 #include "../../lib/reftable.h"
 #include "../../lib/git2-compat.h"
+#include "../../lib/tempfile.h"
 
 static void print_version(const char *kind, const struct rolling_version *v)
 {
@@ -382,6 +388,89 @@ static int commit_header(void)
 	return err < 0;
 }
 
+/* One <what> of tempfiles(): 0, or -1 with errno. */
+static int register_one(struct rolling_tempfile *t, const char *what, const char **dir)
+{
+	char *path;
+	int err;
+
+	if (!strncmp(what, "dir:", 4)) {
+		if (!(path = strdup(what + 4)))
+			return -1;
+		if (!(err = rolling_tempfile_mkdtemp(t, path))) {
+			printf("%s\n", path);
+			*dir = rolling_tempfile_path(t);
+		}
+	} else if (!strncmp(what, "in:", 3)) {
+		if (!*dir || asprintf(&path, "%s/%s", *dir, what + 3) < 0)
+			return -1;
+		err = rolling_tempfile_create(t, path, 0, 0666);
+	} else if (!strncmp(what, "keep:", 5) || !strncmp(what, "last:", 5)) {
+		if (!(path = strdup(what + 5)))
+			return -1;
+		err = rolling_tempfile_create(t, path, *what == 'l' ? ROLLING_TEMPFILE_LAST : 0,
+					      0666);
+		if (!err && *what == 'k')
+			rolling_tempfile_keep(t);
+	} else {
+		if (!(path = strdup(what)))
+			return -1;
+		err = rolling_tempfile_create(t, path, 0, 0666);
+	}
+	free(path);
+	return err;
+}
+
+/*
+ * The registry of tempfile.h, each <what> in turn:
+ *
+ *	<path>           a temporary file
+ *	keep:<path>      one kept at the end (a record for the next run)
+ *	last:<path>      one removed after the others
+ *	dir:<template>   a directory, made as mkdtemp() makes it (its name printed)
+ *	in:<name>        a temporary file in the last directory
+ *	fork-exit        a forked child exits (running what exit() runs) at once
+ *	hold             the fatal signals held while waiting
+ */
+static int tempfiles(int argc, char **argv)
+{
+	struct rolling_tempfile *t = calloc(argc ? argc : 1, sizeof(*t));
+	const char *dir = NULL;
+	char line[64];
+	int i, hold = 0;
+	pid_t pid;
+
+	for (i = 0; t && i < argc; i++) {
+		if (!strcmp(argv[i], "hold")) {
+			hold = 1;
+		} else if (!strcmp(argv[i], "fork-exit")) {
+			if (!(pid = fork()))
+				exit(0);
+			if (pid < 0 || waitpid(pid, NULL, 0) < 0)
+				break;
+		} else if (register_one(&t[i], argv[i], &dir) < 0) {
+			break;
+		}
+	}
+	if (!t || i < argc) {
+		fprintf(stderr, "%s: %s\n", t ? argv[i] : "tempfile", strerror(errno));
+		free(t);
+		return 1;
+	}
+	/* The handles go; the files stay registered. */
+	free(t);
+	if (hold)
+		rolling_tempfile_hold_signals();
+	printf("ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		line[0] = '\0';
+	if (hold)
+		rolling_tempfile_release_signals();
+	printf("done\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -412,9 +501,11 @@ int main(int argc, char **argv)
 		return reftable_dump(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "commit-header"))
 		return commit_header();
+	if (argc >= 2 && !strcmp(argv[1], "tempfile"))
+		return tempfiles(argc - 2, argv + 2);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" reftable <dir> | commit-header)\n");
+		" reftable <dir> | commit-header | tempfile <what>...)\n");
 	return 129;
 }
