@@ -6,7 +6,7 @@ Every lock and temporary file the commands create is registered while it
 exists (lib/tempfile.h) and removed when the process ends, by exit() or
 killed by SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE, as git removes
 its own; the process still dies of the signal.  test-rolling tempfile
-tries the registry on its own.
+and test-rolling lock try the registry and the locks on their own.
 '
 . "$(dirname "$0")"/test-lib.sh
 
@@ -125,6 +125,27 @@ test_expect_success 'a signal that comes while they are held ends the process at
 	test $status = 143 &&
 	! grep "^done$" holder.out &&
 	test_path_is_missing temp
+'
+
+test_expect_success 'a lock is renamed over its file or removed; one held is waited for, then named' '
+	echo old >file &&
+	test-rolling lock file 0 commit new &&
+	echo new >expect &&
+	test_cmp expect file &&
+	test-rolling lock file 0 rollback newer &&
+	test_cmp expect file &&
+	test_path_is_missing file.lock &&
+	: >file.lock &&
+	test_must_fail test-rolling lock file 0 commit newer 2>err &&
+	grep "^Unable to create .file\.lock.: File exists\.$" err &&
+	grep "^remove the file manually to continue\.$" err &&
+	test_cmp expect file &&
+	{ (sleep 0.3 && rm file.lock) & } &&
+	test-rolling lock file 5000 commit newest &&
+	wait &&
+	echo newest >expect &&
+	test_cmp expect file &&
+	test_path_is_missing file.lock
 '
 
 test_done

@@ -25,6 +25,9 @@
  *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
  *                                line on stdin, says "done" and exits 0; see
  *                                tempfiles() for <what>)
+ *   test-rolling lock <path> <timeout-ms> commit|rollback <content>
+ *                               (takes <path>.lock, writes <content> in it, then
+ *                                renames it over <path> or removes it)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -45,6 +48,8 @@
 #include "../../lib/setup.h"
 #include "../../lib/reftable.h"
 #include "../../lib/git2-compat.h"
+#include "../../lib/fd-io.h"
+#include "../../lib/lockfile.h"
 #include "../../lib/tempfile.h"
 
 static void print_version(const char *kind, const struct rolling_version *v)
@@ -471,6 +476,28 @@ static int tempfiles(int argc, char **argv)
 	return 0;
 }
 
+/* A lock of lockfile.h taken, written, committed or rolled back; the error printed. */
+static int lock_file(const char *path, const char *timeout_ms, const char *end,
+		     const char *content)
+{
+	struct rolling_lock lk;
+	int fd;
+
+	if (rolling_lock_acquire(&lk, path, strtol(timeout_ms, NULL, 10)) < 0) {
+		fprintf(stderr, "%s\n", rolling_last_error());
+		return 1;
+	}
+	fd = rolling_lock_fd(&lk);
+	if (rolling_write_all(fd, content, strlen(content)) < 0 || rolling_write_all(fd, "\n", 1) < 0 ||
+	    (!strcmp(end, "commit") && rolling_lock_commit(&lk) < 0)) {
+		fprintf(stderr, "%s: %s\n", rolling_lock_path(&lk), strerror(errno));
+		rolling_lock_rollback(&lk);
+		return 1;
+	}
+	rolling_lock_rollback(&lk);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -503,9 +530,12 @@ int main(int argc, char **argv)
 		return commit_header();
 	if (argc >= 2 && !strcmp(argv[1], "tempfile"))
 		return tempfiles(argc - 2, argv + 2);
+	if (argc == 6 && !strcmp(argv[1], "lock"))
+		return lock_file(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" reftable <dir> | commit-header | tempfile <what>...)\n");
+		" reftable <dir> | commit-header | tempfile <what>... |"
+		" lock <path> <timeout-ms> commit|rollback <content>)\n");
 	return 129;
 }
