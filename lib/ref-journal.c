@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
+#include "tempfile.h"
 
 #define JOURNAL_PREFIX "rolling-ref-tx."
 #define LOCK_SUFFIX ".lock"
@@ -32,36 +33,50 @@ void rolling_ref_journal_log(struct rolling_ref_journal *j, const char *log, off
 	strbuf_add(&j->records, lock, strlen(lock) + 1);
 }
 
+/*
+ * The file, created and flocked.  Registered (tempfile.h) as one that
+ * names others: a run killed by a signal removes its locks first, then
+ * this.  It can go with them: the renames of a transaction and its
+ * reflog lines are made with the signals held (ref-transaction.c), so
+ * that no lock the handler removes had lines appended for it.
+ */
+static int journal_create(struct rolling_ref_journal *j, const char *common_dir)
+{
+	char *path;
+	int err = 0;
+
+	if (asprintf(&path, "%s" JOURNAL_PREFIX "%ld", common_dir, (long)getpid()) < 0)
+		return rolling_error_nomem();
+	/* One of a dead run with our pid is a dead run's: swept first. */
+	unlink(path);
+	if (rolling_tempfile_create(&j->file, path, ROLLING_TEMPFILE_LAST, 0666) < 0 ||
+	    flock(j->file.fd, LOCK_EX) < 0)
+		err = rolling_error("cannot write '%s': %s", path, strerror(errno));
+	free(path);
+	return err;
+}
+
 int rolling_ref_journal_write(struct rolling_ref_journal *j, const char *common_dir)
 {
+	int err;
+
 	if (strbuf_oom(&j->records))
 		return rolling_error_nomem();
-	if (j->fd < 0) {
-		if (asprintf(&j->path, "%s" JOURNAL_PREFIX "%ld", common_dir, (long)getpid()) < 0) {
-			j->path = NULL;
-			return rolling_error_nomem();
-		}
-		/* One of a dead run with our pid is a dead run's: swept first. */
-		if ((j->fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 ||
-		    flock(j->fd, LOCK_EX) < 0)
-			return rolling_error("cannot write '%s': %s", j->path, strerror(errno));
-	}
-	if (rolling_write_all(j->fd, j->records.buf + j->written, j->records.len - j->written) < 0)
-		return rolling_error("cannot write '%s': %s", j->path, strerror(errno));
+	if (!rolling_tempfile_is_registered(&j->file) &&
+	    (err = journal_create(j, common_dir)) < 0)
+		return err;
+	if (rolling_write_all(j->file.fd, j->records.buf + j->written,
+			      j->records.len - j->written) < 0)
+		return rolling_error("cannot write '%s': %s", rolling_tempfile_path(&j->file),
+				     strerror(errno));
 	j->written = j->records.len;
 	return 0;
 }
 
 void rolling_ref_journal_release(struct rolling_ref_journal *j)
 {
-	if (j->path && j->fd >= 0)
-		unlink(j->path);
-	if (j->fd >= 0)
-		close(j->fd);
-	free(j->path);
+	rolling_tempfile_delete(&j->file);
 	strbuf_release(&j->records);
-	j->path = NULL;
-	j->fd = -1;
 	j->written = 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 #include "strbuf.h"
+#include "tempfile.h"
 
 /*
  * What a ref transaction of the files backend (ref-transaction.h) leaves
@@ -22,13 +23,12 @@
  * journal says whose they are and its owner is gone.
  */
 struct rolling_ref_journal {
-	char *path;
-	int fd;
+	struct rolling_tempfile file;   /* its descriptor holds the flock */
 	struct strbuf records;
 	size_t written;     /* of records, in the file */
 };
 
-#define ROLLING_REF_JOURNAL_INIT { NULL, -1, STRBUF_INIT, 0 }
+#define ROLLING_REF_JOURNAL_INIT { ROLLING_TEMPFILE_INIT, STRBUF_INIT, 0 }
 
 /* Where a transaction keeps the file a ref's rename replaces: <ref> and this. */
 #define ROLLING_REF_OLD_SUFFIX ".rolling-old.lock"

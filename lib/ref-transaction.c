@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "ref-transaction.h"
 #include "ref-transaction-git.h"
@@ -14,24 +13,24 @@
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
+#include "lockfile.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 /*
  * How long a lock another writer holds is waited for, as git waits
  * core.filesRefLockTimeout (100 ms by default) before it gives up: a
  * concurrent git rolling fetch holds its locks for milliseconds.
  */
-#define LOCK_TRIES 100
-#define LOCK_TICK_NS (10 * 1000 * 1000)
+#define LOCK_TIMEOUT_MS 1000
 
 
 /* One file replaced by a rename: a loose ref or a reflog. */
 struct file_swap {
 	char *path;
-	char *lock;      /* <path>.lock: the new content */
-	char *old;       /* <path>.rolling-old.lock: the old file, once linked */
-	int fd;          /* of the lock, while it is being written; -1 otherwise */
-	int taken;       /* the lock is ours */
+	char *lock;      /* <path>.lock, its name */
+	struct rolling_lock lk;        /* held: the new content */
+	struct rolling_tempfile old;   /* <path>.rolling-old.lock: the old file, once linked */
 	int had_file;    /* path existed: put back from `old`, else removed */
 	int renamed;     /* the lock became the file */
 };
@@ -67,10 +66,16 @@ struct tx {
 	size_t dirs_nr, dirs_alloc;
 };
 
-static int swap_init(struct file_swap *s, const char *dir, const char *name)
+static void swap_clear(struct file_swap *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->fd = -1;
+	s->lk = (struct rolling_lock)ROLLING_LOCK_INIT;
+	s->old = (struct rolling_tempfile)ROLLING_TEMPFILE_INIT;
+}
+
+static int swap_init(struct file_swap *s, const char *dir, const char *name)
+{
+	swap_clear(s);
 	if (!(s->path = rolling_strfmt("%s%s", dir, name)) ||
 	    !(s->lock = rolling_strfmt("%s.lock", s->path)))
 		return rolling_error_nomem();
@@ -79,17 +84,11 @@ static int swap_init(struct file_swap *s, const char *dir, const char *name)
 
 static void swap_release(struct file_swap *s)
 {
-	if (s->fd >= 0)
-		close(s->fd);
-	if (s->taken && !s->renamed)
-		unlink(s->lock);
-	if (s->old)
-		unlink(s->old);
+	rolling_lock_rollback(&s->lk);
+	rolling_tempfile_delete(&s->old);
 	free(s->path);
 	free(s->lock);
-	free(s->old);
-	memset(s, 0, sizeof(*s));
-	s->fd = -1;
+	swap_clear(s);
 }
 
 /* --- 1. locks -------------------------------------------------------------- */
@@ -122,25 +121,6 @@ static int make_parents(struct tx *tx, const char *base, const char *path)
 	}
 	free(dir);
 	return 0;
-}
-
-static int take_lock(struct file_swap *s, int tries)
-{
-	struct timespec tick = { 0, LOCK_TICK_NS };
-	int i;
-
-	for (i = 0; i < tries; i++) {
-		s->fd = open(s->lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (s->fd >= 0) {
-			s->taken = 1;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -1;
-		if (i + 1 < tries)
-			nanosleep(&tick, NULL);
-	}
-	return -1;
 }
 
 /*
@@ -181,8 +161,8 @@ static int remove_empty_tree(const char *path)
 	return err ? err : rmdir(path);
 }
 
-/* 0 with the lock taken, 1 when another holds it after `tries`, or an error. */
-static int lock_ref(struct tx *tx, struct tx_ref *r, int tries)
+/* 0 with the lock taken, 1 when another holds it after `timeout_ms`, or an error. */
+static int lock_ref(struct tx *tx, struct tx_ref *r, long timeout_ms)
 {
 	const char *common = git_repository_commondir(tx->repo);
 	struct stat st;
@@ -196,9 +176,9 @@ static int lock_ref(struct tx *tx, struct tx_ref *r, int tries)
 				     " ('%s': refs below it exist)", r->u->refname, r->ref.path) :
 		       rolling_error("cannot update %s: cannot remove the empty directory '%s'"
 				     " in its place: %s", r->u->refname, r->ref.path, strerror(errno));
-	if (!take_lock(&r->ref, tries))
+	if (!(err = rolling_lock_acquire(&r->ref.lk, r->ref.path, timeout_ms)))
 		return 0;
-	if (errno == EEXIST)
+	if (err == ROLLING_ELOCKED)
 		return 1;
 	return rolling_error("cannot lock ref '%s': cannot create '%s': %s", r->u->refname,
 			     r->ref.lock, strerror(errno));
@@ -237,7 +217,7 @@ static int lock_refs(struct tx *tx)
 	for (i = 0; i < tx->nr && err >= 0; i++) {
 		struct tx_ref *r = &tx->refs[i];
 
-		if ((err = lock_ref(tx, r, nr_held ? 1 : LOCK_TRIES)) == 1) {
+		if ((err = lock_ref(tx, r, nr_held ? 0 : LOCK_TIMEOUT_MS)) == 1) {
 			strbuf_addf(&held, "%scannot lock ref '%s': '%s' exists",
 				    nr_held++ ? "\n" : "", r->u->refname, r->ref.lock);
 			err = 0;
@@ -286,11 +266,10 @@ static int finish_lock(struct file_swap *s, int failed, const char *refname)
 {
 	int saved = errno;
 
-	if (close(s->fd) < 0 && !failed) {
+	if (rolling_lock_close(&s->lk) < 0 && !failed) {
 		failed = 1;
 		saved = errno;
 	}
-	s->fd = -1;
 	if (failed)
 		return rolling_error("cannot update %s: cannot write '%s': %s", refname, s->lock,
 				     strerror(saved));
@@ -303,7 +282,8 @@ static int write_ref(struct tx_ref *r)
 
 	git_oid_tostr(line, GIT_OID_HEXSZ + 1, &r->u->new_oid);
 	strcat(line, "\n");
-	return finish_lock(&r->ref, rolling_write_all(r->ref.fd, line, strlen(line)) < 0,
+	return finish_lock(&r->ref, rolling_write_all(rolling_lock_fd(&r->ref.lk), line,
+							 strlen(line)) < 0,
 			   r->u->refname);
 }
 
@@ -436,24 +416,22 @@ static void log_release(struct log_append *l)
 static int keep_old(struct file_swap *s, const char *refname)
 {
 	struct stat st;
+	char *old;
+	int err = 0;
 
-	if (!s->path || !s->taken)
+	if (!s->path || !rolling_lock_is_held(&s->lk))
 		return 0;
 	s->had_file = !lstat(s->path, &st);
 	if (!s->had_file)
 		return 0;
-	if (!(s->old = rolling_strfmt("%s%s", s->path, ROLLING_REF_OLD_SUFFIX)))
+	if (!(old = rolling_strfmt("%s%s", s->path, ROLLING_REF_OLD_SUFFIX)))
 		return rolling_error_nomem();
-	unlink(s->old);
-	if (link(s->path, s->old) < 0) {
-		int err = rolling_error("cannot update %s: cannot keep '%s' while it is"
-					" replaced: %s", refname, s->path, strerror(errno));
-
-		free(s->old);
-		s->old = NULL;
-		return err;
-	}
-	return 0;
+	unlink(old);
+	if (rolling_tempfile_link(&s->old, s->path, old, 0) < 0)
+		err = rolling_error("cannot update %s: cannot keep '%s' while it is"
+				    " replaced: %s", refname, s->path, strerror(errno));
+	free(old);
+	return err;
 }
 
 /* 1 when HEAD of this work tree is the symbolic ref to `refname`. */
@@ -520,8 +498,9 @@ static int prepare_logs(struct tx *tx)
 	/* git locks HEAD to write its reflog line (refs/files-backend.c, split_head_update) */
 	if ((err = swap_init(&tx->head_lock, git_dir, "HEAD")) < 0)
 		return err;
-	if (take_lock(&tx->head_lock, LOCK_TRIES) < 0)
-		return errno == EEXIST ?
+	if ((err = rolling_lock_acquire(&tx->head_lock.lk, tx->head_lock.path,
+					LOCK_TIMEOUT_MS)) < 0)
+		return err == ROLLING_ELOCKED ?
 		       rolling_error("cannot lock ref 'HEAD': '%s' exists\n"
 				     "another git process seems to be running in this"
 				     " repository; if none is, one crashed earlier: remove"
@@ -532,7 +511,8 @@ static int prepare_logs(struct tx *tx)
 	if (!(text = rolling_strfmt("ref: %s\n", tx->head_ref->u->refname)))
 		return rolling_error_nomem();
 	rolling_ref_journal_lock(&tx->journal, tx->head_lock.lock, text);
-	err = finish_lock(&tx->head_lock, rolling_write_all(tx->head_lock.fd, text, strlen(text)) < 0,
+	err = finish_lock(&tx->head_lock, rolling_write_all(rolling_lock_fd(&tx->head_lock.lk), text,
+							    strlen(text)) < 0,
 			  "HEAD");
 	free(text);
 	if (err < 0)
@@ -582,7 +562,7 @@ static int swap_commit(struct file_swap *s, const char *refname)
 {
 	if (!s->path)
 		return 0;
-	if (rename(s->lock, s->path) < 0)
+	if (rolling_lock_commit(&s->lk) < 0)
 		return rolling_error("cannot update %s: cannot rename '%s' to '%s': %s", refname,
 				     s->lock, s->path, strerror(errno));
 	s->renamed = 1;
@@ -594,10 +574,9 @@ static int swap_undo(struct file_swap *s)
 {
 	if (!s->path || !s->renamed)
 		return 0;
-	if (s->had_file ? rename(s->old, s->path) < 0 : unlink(s->path) < 0)
+	if (s->had_file ? rolling_tempfile_rename(&s->old, s->path) < 0 : unlink(s->path) < 0)
 		return -1;
 	s->renamed = 0;
-	s->taken = 0;
 	return 0;
 }
 
@@ -638,12 +617,20 @@ static int roll_back(struct tx *tx)
 	return err;
 }
 
-/* Ref by ref as git commits: its reflog lines (and HEAD's), then the rename. */
+/*
+ * Ref by ref as git commits: its reflog lines (and HEAD's), then the
+ * rename.  With the fatal signals held (tempfile.h): a signal that
+ * removed the locks in the middle would leave reflog lines of a move
+ * that did not happen, with no lock left to tell the next run's sweep
+ * so.  One that comes meanwhile ends the process once every ref has
+ * moved, or every move was undone.
+ */
 static int commit(struct tx *tx)
 {
 	size_t i;
 	int err = 0;
 
+	rolling_tempfile_hold_signals();
 	for (i = 0; i < tx->nr && !err; i++) {
 		struct tx_ref *r = &tx->refs[i];
 
@@ -653,7 +640,8 @@ static int commit(struct tx *tx)
 		err = swap_commit(&r->ref, r->u->refname);
 	}
 	if (err < 0 && roll_back(tx) < 0)
-		return ROLLING_EPARTIAL;
+		err = ROLLING_EPARTIAL;
+	rolling_tempfile_release_signals();
 	return err;
 }
 
@@ -699,16 +687,15 @@ int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_updat
 		return 0;
 	memset(&tx, 0, sizeof(tx));
 	tx.repo = repo;
-	tx.head_lock.fd = -1;
-	tx.journal.fd = -1;
-	tx.journal.records = (struct strbuf)STRBUF_INIT;
+	swap_clear(&tx.head_lock);
+	tx.journal = (struct rolling_ref_journal)ROLLING_REF_JOURNAL_INIT;
 	rolling_ref_transaction_sweep(repo);
 	if (!(tx.refs = calloc(nr, sizeof(*tx.refs))))
 		return rolling_error_nomem();
 	tx.nr = nr;
 	for (i = 0; i < nr; i++) {
 		tx.refs[i].u = &updates[i];
-		tx.refs[i].ref.fd = -1;
+		swap_clear(&tx.refs[i].ref);
 	}
 	if ((err = prepare(&tx)) >= 0)
 		err = commit(&tx);
