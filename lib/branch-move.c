@@ -8,6 +8,7 @@
 #include "config.h"
 #include "ref-move.h"
 #include "strbuf.h"
+#include "tempfile.h"
 #include "worktree.h"
 
 /* 1 when HEAD of this repository's work tree is refs/heads/<branch>. */
@@ -70,12 +71,26 @@ static int move_checked_out(git_repository *repo, const char *branch, const char
 	    (err = rolling_worktree_begin(&tx, repo, branch, refname, old_tip, moves, nr)) < 0)
 		return err;
 	if ((err = check_unmoved(repo, refname, old_tip)) < 0 ||
-	    (err = rolling_worktree_update(&tx)) < 0 ||
-	    (err = rolling_ref_move_all(repo, refname, old_tip, moves, nr)) < 0) {
+	    (err = rolling_worktree_update(&tx)) < 0) {
 		rolling_worktree_abort(&tx);
 		return err;
 	}
-	return rolling_worktree_commit(&tx);
+	/*
+	 * Once the branch moves, index.lock holds the only index that
+	 * matches it: a signal that removed it then would leave the next
+	 * run nothing to finish with.  So the fatal signals wait from the
+	 * move until the index is in place (tempfile.h), or until the move
+	 * failed and nothing of it is left to finish.
+	 */
+	rolling_tempfile_hold_signals();
+	if ((err = rolling_ref_move_all(repo, refname, old_tip, moves, nr)) < 0) {
+		rolling_tempfile_release_signals();
+		rolling_worktree_abort(&tx);
+		return err;
+	}
+	err = rolling_worktree_commit(&tx);
+	rolling_tempfile_release_signals();
+	return err;
 }
 
 int rolling_branch_move(git_repository *repo, const char *branch, const git_oid *old_tip,

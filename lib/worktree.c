@@ -18,6 +18,7 @@
 #include "git2-compat.h"
 #include "fd-io.h"
 #include "index-list.h"
+#include "lockfile.h"
 #include "repo-open.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -225,44 +226,38 @@ static char *intent_text(const struct rolling_worktree_tx *tx)
  * The intent file appears with its content and under its flock at once
  * (written aside, locked, then linked into place), so whoever sees it
  * and gets the flock knows its writer is gone.  The descriptor is not
- * close-on-exec: the git we run holds the flock with us.
+ * close-on-exec: the git we run holds the flock with us.  Until git
+ * read-tree runs, a signal removes it (and the draft before it): it
+ * says nothing the next run needs.
  */
 static int create_intent(struct rolling_worktree_tx *tx)
 {
-	char *text = intent_text(tx), *tmp = NULL;
-	int fd = -1, err = 0;
+	char *text = intent_text(tx), *draft = NULL;
+	int fd, err = 0;
 
-	if (!text || asprintf(&tmp, "%s.%ld", tx->intent, (long)getpid()) < 0) {
+	if (!text || asprintf(&draft, "%s.%ld", tx->intent, (long)getpid()) < 0) {
 		free(text);
 		return rolling_error_nomem();
 	}
-	unlink(tmp);
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0666)) < 0 ||
-	    flock(fd, LOCK_EX) < 0 || rolling_write_all(fd, text, strlen(text)) < 0 ||
-	    fsync(fd) < 0) {
-		err = rolling_error("cannot write '%s': %s", tmp, strerror(errno));
-	} else if (link(tmp, tx->intent) < 0) {
+	unlink(draft);
+	if (rolling_tempfile_create(&tx->intent_file, draft, ROLLING_TEMPFILE_INHERIT, 0666) < 0 ||
+	    flock(fd = tx->intent_file.fd, LOCK_EX) < 0 ||
+	    rolling_write_all(fd, text, strlen(text)) < 0 || fsync(fd) < 0) {
+		err = rolling_error("cannot write '%s': %s", draft, strerror(errno));
+	} else if (rolling_tempfile_move(&tx->intent_file, tx->intent) < 0) {
 		err = errno == EEXIST ? 1 :
 		      rolling_error("cannot create '%s': %s", tx->intent, strerror(errno));
 	}
-	if (fd >= 0)
-		unlink(tmp);
-	if (err && fd >= 0)
-		close(fd);
-	else
-		tx->intent_fd = fd;
-	free(tmp);
+	if (err)
+		rolling_tempfile_delete(&tx->intent_file);
+	free(draft);
 	free(text);
 	return err;
 }
 
 static void drop_intent(struct rolling_worktree_tx *tx)
 {
-	if (tx->intent_fd < 0)
-		return;
-	unlink(tx->intent);
-	close(tx->intent_fd);
-	tx->intent_fd = -1;
+	rolling_tempfile_delete(&tx->intent_file);
 }
 
 /* --- the index lock ---------------------------------------------------- */
@@ -275,29 +270,36 @@ static int index_lock_exists_error(const char *lock)
 			     " nothing was changed", lock);
 }
 
+/* The message for a lock that cannot be taken, as this command said it before git's. */
+static int index_lock_error(const char *index, int err)
+{
+	int why = errno;
+	char *lock = rolling_strfmt("%s.lock", index);
+	int code;
+
+	if (!lock)
+		return rolling_error_nomem();
+	code = err == ROLLING_ELOCKED ? index_lock_exists_error(lock) :
+	       rolling_error("unable to create '%s': %s", lock, strerror(why));
+	free(lock);
+	return code;
+}
+
 /* Take index.lock as git does, with a copy of the index in it. */
 static int lock_index(struct rolling_worktree_tx *tx)
 {
-	char *lock = rolling_strfmt("%s.lock", tx->index);
+	struct rolling_lock *lk = &tx->index_lock;
 	const char *index = tx->index;
-	int fd = -1, from = -1, err = 0;
+	int from = -1, err;
 
-	if (!lock) {
-		err = rolling_error_nomem();
-		goto out;
-	}
-	if ((fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
-		err = errno == EEXIST ? index_lock_exists_error(lock) :
-		      rolling_error("unable to create '%s': %s", lock, strerror(errno));
-		goto out;
-	}
+	if ((err = rolling_lock_acquire(lk, index, 0)) < 0)
+		return index_lock_error(index, err);
 	/*
 	 * Say at once that the lock is ours: a run killed between the two
 	 * system calls leaves a lock the next run cannot tell from another
 	 * git's, and names it instead of removing it.
 	 */
-	tx->index_locked = 1;
-	if (rolling_write_all(tx->intent_fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
+	if (rolling_write_all(tx->intent_file.fd, INTENT_LOCKED "\n", strlen(INTENT_LOCKED) + 1) < 0) {
 		err = rolling_error("cannot write '%s': %s", tx->intent, strerror(errno));
 		goto out;
 	}
@@ -305,28 +307,35 @@ static int lock_index(struct rolling_worktree_tx *tx)
 		err = rolling_error("cannot read the index '%s': %s", index, strerror(errno));
 		goto out;
 	}
-	if (rolling_copy_fd(fd, from) < 0)
-		err = rolling_error("cannot write '%s': %s", lock, strerror(errno));
+	if (rolling_copy_fd(rolling_lock_fd(lk), from) < 0)
+		err = rolling_error("cannot write '%s': %s", rolling_lock_path(lk), strerror(errno));
 out:
 	if (from >= 0)
 		close(from);
-	if (fd >= 0)
-		close(fd);
-	free(lock);
+	if (rolling_lock_close(lk) < 0 && !err)
+		err = rolling_error("cannot write '%s': %s", rolling_lock_path(lk), strerror(errno));
 	return err;
 }
 
-static void unlock_index(const char *index)
+/* git read-tree's own lock on our copy, if it was killed. */
+static void remove_read_tree_lock(const char *index)
 {
-	char *lock = rolling_strfmt("%s.lock", index), *lock2 = rolling_strfmt("%s.lock.lock", index);
+	char *lock2 = rolling_strfmt("%s.lock.lock", index);
 
-	/* git read-tree's own lock on our copy, if it was killed. */
 	if (lock2)
 		unlink(lock2);
+	free(lock2);
+}
+
+/* A dead run's index.lock, and git read-tree's on it. */
+static void unlock_index(const char *index)
+{
+	char *lock = rolling_strfmt("%s.lock", index);
+
+	remove_read_tree_lock(index);
 	if (lock)
 		unlink(lock);
 	free(lock);
-	free(lock2);
 }
 
 /* --- putting files back ------------------------------------------------ */
@@ -557,7 +566,8 @@ int rolling_worktree_begin(struct rolling_worktree_tx *tx, git_repository *repo,
 	tx->branch = branch;
 	tx->moves = moves;
 	tx->nr = nr;
-	tx->intent_fd = -1;
+	tx->intent_file = (struct rolling_tempfile)ROLLING_TEMPFILE_INIT;
+	tx->index_lock = (struct rolling_lock)ROLLING_LOCK_INIT;
 	git_oid_cpy(&tx->old_tip, old_tip);
 	if (!(tx->refname = strdup(refname)) || !(tx->gitdir = strdup(git_repository_path(repo))) ||
 	    !(tx->intent = rolling_strfmt("%s%s", tx->gitdir, INTENT_NAME)) ||
@@ -707,6 +717,15 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 
 	git_oid_tostr(from, sizeof(from), &tx->old_tip);
 	git_oid_tostr(to, sizeof(to), &tx->moves[tx->nr - 1].to);
+	/*
+	 * From here on files may change, and only the next run can put them
+	 * back (a signal handler cannot run git): the intent file, which
+	 * tells it to, outlives a killed run.  index.lock still goes with
+	 * the run: the next one puts the files back from the index, which
+	 * has not changed, and it cannot change before the branch moves
+	 * (rolling_worktree_commit()'s caller holds the signals across both).
+	 */
+	rolling_tempfile_keep(&tx->intent_file);
 	/* git updates our copy of the index under its own lock on that copy. */
 	if (asprintf(&env_index, "GIT_INDEX_FILE=%s.lock", tx->index) < 0)
 		return rolling_error_nomem();
@@ -764,16 +783,15 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 
 int rolling_worktree_commit(struct rolling_worktree_tx *tx)
 {
-	char *lock = rolling_strfmt("%s.lock", tx->index);
 	int err = 0;
 
-	if (!lock || rename(lock, tx->index) < 0)
+	/* Not held: git reset --keep, which it asks for, takes index.lock. */
+	if (rolling_lock_commit(&tx->index_lock) < 0) {
 		err = rolling_error("'%s' moved, but its index could not be written (%s);"
 				    " run 'git reset --keep %s' to finish", tx->branch,
 				    strerror(errno), tx->branch);
-	else
-		tx->index_locked = 0;
-	free(lock);
+		rolling_lock_rollback(&tx->index_lock);
+	}
 	drop_intent(tx);
 	free(tx->refname);
 	free(tx->gitdir);
@@ -788,13 +806,13 @@ void rolling_worktree_abort(struct rolling_worktree_tx *tx)
 	/* Putting files back records errors of its own: keep the caller's. */
 	char *why = rolling_error_take();
 
-	if (tx->index_locked) {
+	if (rolling_lock_is_held(&tx->index_lock)) {
 		if (restore_files(tx->repo, tx->gitdir, tx->index, &tx->old_tip,
 				  &tx->moves[tx->nr - 1].to) < 0)
 			rolling_warning("could not put the work tree back: %s",
 					rolling_last_error());
-		unlock_index(tx->index);
-		tx->index_locked = 0;
+		remove_read_tree_lock(tx->index);
+		rolling_lock_rollback(&tx->index_lock);
 	}
 	drop_intent(tx);
 	free(tx->refname);

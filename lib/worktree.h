@@ -2,7 +2,9 @@
 #define ROLLING_WORKTREE_H
 
 #include <git2.h>
+#include "lockfile.h"
 #include "ref-move.h"
+#include "tempfile.h"
 
 /*
  * Moving a branch that is checked out in this work tree, all or nothing
@@ -23,6 +25,12 @@
  * file 3 wrote.  A run killed anywhere is finished or undone by the next
  * rolling_worktree_recover(): forward when the branch had started moving,
  * back otherwise.
+ *
+ * The intent file and index.lock are registered temporary files
+ * (tempfile.h).  A run killed by a signal removes both before 3, and
+ * index.lock only from 3 on: the intent file stays for the next run to
+ * put the files back.  The caller holds the signals from 4 to the end
+ * of 5, so that no signal finds the branch moved and the index not.
  */
 struct rolling_worktree_tx {
 	git_repository *repo;
@@ -34,8 +42,13 @@ struct rolling_worktree_tx {
 	char *gitdir;            /* this work tree's git dir, with a final '/' */
 	char *index;             /* its index file (repo-open.h); the lock is <index>.lock */
 	char *intent;            /* <gitdir>ROLLING_ADVANCE */
-	int intent_fd;           /* holds the flock; -1 when none */
-	int index_locked;        /* index.lock is ours */
+	/*
+	 * The intent file, registered (tempfile.h): its descriptor holds the
+	 * flock.  Once git read-tree may write files it is kept at the end,
+	 * for the next run to put them back.
+	 */
+	struct rolling_tempfile intent_file;
+	struct rolling_lock index_lock;   /* <index>.lock, while it is ours */
 };
 
 /*
