@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "bisect-state.h"
 #include "error.h"
+#include "lockfile.h"
 
 #define FORMAT_LINE "git-rolling bisect state 1"
 
@@ -95,23 +96,11 @@ static int has_newline(const char *s)
 	return s && strchr(s, '\n');
 }
 
-int rolling_bisect_state_write(const struct rolling_bisect_state *s, const char *path)
+/* The lines of the file, written to `f`. */
+static void print_state(FILE *f, const struct rolling_bisect_state *s)
 {
 	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1], step[GIT_OID_HEXSZ + 1];
-	char *tmp = NULL;
-	FILE *f;
-	int ok;
 
-	if (has_newline(s->branch) || has_newline(s->release_pattern) ||
-	    has_newline(s->mainline_pattern))
-		return rolling_error("cannot record a name or pattern that spans lines");
-	if (asprintf(&tmp, "%s.lock", path) < 0)
-		return rolling_error_nomem();
-	if (!(f = fopen(tmp, "w"))) {
-		rolling_error("cannot write %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return ROLLING_ERROR;
-	}
 	fprintf(f, FORMAT_LINE "\nstage %d\nbranch %s\ngood %s\nbad %s\n", s->stage, s->branch,
 		git_oid_tostr(good, sizeof(good), &s->good),
 		git_oid_tostr(bad, sizeof(bad), &s->bad));
@@ -121,15 +110,32 @@ int rolling_bisect_state_write(const struct rolling_bisect_state *s, const char 
 	if (s->stage == 2)
 		fprintf(f, "first-bad-step %s\n",
 			git_oid_tostr(step, sizeof(step), &s->first_bad_step));
+}
+
+int rolling_bisect_state_write(const struct rolling_bisect_state *s, const char *path)
+{
+	struct rolling_lock lk;
+	FILE *f;
+	int err, ok;
+
+	if (has_newline(s->branch) || has_newline(s->release_pattern) ||
+	    has_newline(s->mainline_pattern))
+		return rolling_error("cannot record a name or pattern that spans lines");
+	if ((err = rolling_lock_acquire(&lk, path, 0)) < 0)
+		return err;
+	if (!(f = rolling_lock_fdopen(&lk, "w"))) {
+		err = rolling_error("cannot write %s: %s", rolling_lock_path(&lk), strerror(errno));
+		rolling_lock_rollback(&lk);
+		return err;
+	}
+	print_state(f, s);
 	ok = !ferror(f);
 	ok = !fclose(f) && ok;
-	if (!ok || rename(tmp, path) < 0) {
-		rolling_error("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return ROLLING_ERROR;
+	if (!ok || rolling_lock_commit(&lk) < 0) {
+		err = rolling_error("cannot write %s: %s", path, strerror(errno));
+		rolling_lock_rollback(&lk);
+		return err;
 	}
-	free(tmp);
 	return 0;
 }
 
