@@ -89,23 +89,31 @@ static int objects_dir(char **objects, git_repository *repo)
  * The owner file appears already locked: made and locked under another
  * name, then renamed.  Made under its own name, another fetch cleaning
  * up could find it between the open() and the flock(), take the lock
- * itself and remove a living quarantine.
+ * itself and remove a living quarantine.  The draft is a registered
+ * temporary file (tempfile.h); the owner file is not: left by a killed
+ * run, unlocked, it tells the next run at once that the quarantine is
+ * abandoned, where a quarantine without one is only after a while.
  */
 static int take_ownership(struct rolling_quarantine *q)
 {
-	char *owner = NULL, *draft = NULL;
+	struct rolling_tempfile draft;
+	char *owner = NULL, *draft_path = NULL;
 	int err = 0;
 
 	if (asprintf(&owner, "%s/" OWNER, q->path) < 0 ||
-	    asprintf(&draft, "%s/" OWNER ".draft", q->path) < 0) {
+	    asprintf(&draft_path, "%s/" OWNER ".draft", q->path) < 0) {
 		free(owner);
 		return rolling_error_nomem();
 	}
-	q->lock_fd = open(draft, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
-	if (q->lock_fd < 0 || flock(q->lock_fd, LOCK_EX) < 0 || rename(draft, owner) < 0)
+	if (rolling_tempfile_create(&draft, draft_path, 0, 0444) < 0 ||
+	    flock(draft.fd, LOCK_EX) < 0 || rolling_tempfile_rename(&draft, owner) < 0) {
 		err = rolling_error("cannot lock the quarantine %s: %s", q->path,
 				    strerror(errno));
-	free(draft);
+		rolling_tempfile_delete(&draft);
+	} else {
+		q->lock_fd = draft.fd;
+	}
+	free(draft_path);
 	free(owner);
 	return err;
 }
@@ -131,8 +139,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 {
 	int err;
 
-	memset(q, 0, sizeof(*q));
-	q->lock_fd = -1;
+	*q = (struct rolling_quarantine)ROLLING_QUARANTINE_INIT;
 	if ((err = objects_dir(&q->objects, repo)) < 0 ||
 	    (err = clean_abandoned(q->objects)) < 0)
 		goto fail;
@@ -141,7 +148,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 		err = rolling_error_nomem();
 		goto fail;
 	}
-	if (!mkdtemp(q->path)) {
+	if (rolling_tempfile_mkdtemp(&q->dir, q->path) < 0) {
 		err = rolling_error("cannot create a quarantine in %s: %s", q->objects,
 				    strerror(errno));
 		free(q->path);
@@ -338,10 +345,10 @@ void rolling_quarantine_destroy(struct rolling_quarantine *q)
 {
 	if (q->path && remove_tree(q->path) < 0)
 		rolling_warning("cannot remove the quarantine %s: %s", q->path, strerror(errno));
+	rolling_tempfile_delete(&q->dir);
 	if (q->lock_fd >= 0)
 		close(q->lock_fd);
 	free(q->path);
 	free(q->objects);
-	memset(q, 0, sizeof(*q));
-	q->lock_fd = -1;
+	*q = (struct rolling_quarantine)ROLLING_QUARANTINE_INIT;
 }

@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include "run-command.h"
+#include "tempfile.h"
 
 /*
  * An object quarantine, as git's receive-pack keeps one for a push: a
@@ -21,8 +22,15 @@
 struct rolling_quarantine {
 	char *objects;     /* the repository's object directory */
 	char *path;        /* <objects>/rolling-incoming-XXXXXX */
-	int lock_fd;
+	/*
+	 * It, registered (tempfile.h): a run killed before its owner file
+	 * is in place leaves nothing; after, the next run removes it.
+	 */
+	struct rolling_tempfile dir;
+	int lock_fd;       /* of the owner file, holding its flock */
 };
+
+#define ROLLING_QUARANTINE_INIT { NULL, NULL, ROLLING_TEMPFILE_INIT, -1 }
 
 /*
  * Remove the quarantines that dead processes left behind, then create

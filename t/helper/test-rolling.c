@@ -224,7 +224,7 @@ static int fetch_plan(int argc, char **argv)
 {
 	struct rolling_scheme_options scheme = { 0 };
 	struct rolling_fetch_plan p;
-	struct rolling_quarantine q = { NULL, NULL, -1 };
+	struct rolling_quarantine q = ROLLING_QUARANTINE_INIT;
 	git_repository *repo = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int signatures = -1, ret = 1;
