@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "disk-space.h"
+#include "tempfile.h"
 
 #define PROBE_SIZE 65536
 
@@ -24,26 +25,26 @@ static int write_fails_full(int fd, size_t size)
 	return 0;
 }
 
+/* The probe is a registered temporary file (tempfile.h): a killed run leaves no blocks taken. */
 int rolling_out_of_space_for(const char *dir, size_t need)
 {
-	char *probe;
-	int fd, full, err;
+	struct rolling_tempfile probe;
+	char *path;
+	int full, err;
 
-	if (asprintf(&probe, "%s/rolling-space-probe-%ld", dir, (long)getpid()) < 0)
+	if (asprintf(&path, "%s/rolling-space-probe-%ld", dir, (long)getpid()) < 0)
 		return 0;
-	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	if (rolling_tempfile_create(&probe, path, 0, 0600) < 0) {
 		full = is_full(errno);
-		free(probe);
+		free(path);
 		return full;
 	}
 	/* Allocating asks for the blocks without writing them. */
-	err = posix_fallocate(fd, 0, (off_t)(need + PROBE_SIZE));
-	full = err == EINVAL || err == EOPNOTSUPP ? write_fails_full(fd, need + PROBE_SIZE) :
+	err = posix_fallocate(probe.fd, 0, (off_t)(need + PROBE_SIZE));
+	full = err == EINVAL || err == EOPNOTSUPP ? write_fails_full(probe.fd, need + PROBE_SIZE) :
 	       is_full(err);
-	close(fd);
-	unlink(probe);
-	free(probe);
+	rolling_tempfile_delete(&probe);
+	free(path);
 	return full;
 }
 
