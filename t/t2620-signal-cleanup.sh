@@ -7,8 +7,23 @@ exists (lib/tempfile.h) and removed when the process ends, by exit() or
 killed by SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE, as git removes
 its own; the process still dies of the signal.  test-rolling tempfile
 and test-rolling lock try the registry and the locks on their own.
+
+Then each test stops a command with SIGTERM while it holds one of its
+files (the seam, t/helper/seam.c, fires just before or after a file the
+run creates or renames), and checks that it died of the signal, that it
+held the file then and left no lock, and that the next run of the same
+command completes.
+
+What is a record for the next run, not a lock, stays: the intent file of
+an advance whose work tree git read-tree may have begun to change.  A
+signal that comes while a branch and its reflogs, or a branch and the
+index of its work tree, are being made to agree waits until they do.
 '
 . "$(dirname "$0")"/test-lib.sh
+. "$TEST_DIRECTORY"/lib-stable-tree.sh
+. "$TEST_DIRECTORY"/lib-rolling.sh
+. "$TEST_DIRECTORY"/lib-verify.sh
+. "$TEST_DIRECTORY"/lib-fetch.sh
 
 # --- the registry (test-rolling tempfile) ----------------------------------
 
@@ -146,6 +161,237 @@ test_expect_success 'a lock is renamed over its file or removed; one held is wai
 	echo newest >expect &&
 	test_cmp expect file &&
 	test_path_is_missing file.lock
+'
+
+# --- the commands ----------------------------------------------------------
+
+BRANCH=linux-rolling-stable
+
+# The command the seam runs: "at-seam <pid> <git dir> self|child", <pid>
+# the process the seam fired in (the shell's parent).  With "self" it
+# acts only in git rolling itself, with "child" only in a git that git
+# rolling runs.  It lists what the run holds in <git dir> into "held",
+# then sends SIGTERM to git rolling (and to that git: a terminal's ^C
+# reaches both).  The file it fired at is in "seam-file".
+cat >at-seam <<\EOF
+pid=$1 gitdir=$2 whom=$3
+# git rolling fetch runs the command itself too, before its updates
+# (gitrolling(7)), with LD_PRELOAD set, which the seam unsets.
+test -z "$LD_PRELOAD" || exit 0
+case $whom in
+self) test "$pid" = "$GIT_ROLLING_PID" || exit 0 ;;
+child) test "$pid" != "$GIT_ROLLING_PID" || exit 0 ;;
+esac
+(cd "$gitdir" && find . -name "*.lock" -o -name "rolling-ref-tx.*" -o -name "ROLLING_*" \
+	-o -name "owner*" -o -name "rolling-incoming-*" | sort) >"$(dirname "$0")/held"
+echo "$GIT_ROLLING_TEST_SEAM_FILE" >"$(dirname "$0")/seam-file"
+kill -TERM $GIT_ROLLING_PID $pid
+EOF
+
+# term_at REPO before|after PATTERN NTH self|child <command> <args>...:
+# git rolling <command> run in REPO, stopped by SIGTERM just before (or
+# after) the NTH file matching PATTERN that it (self) or a git it runs
+# (child) creates, appends to or renames; it must die of the signal.
+# What it held then is in "held", what it left in "left".
+term_at () {
+	ta_repo=$1 ta_when=$2 ta_pattern=$3 ta_nth=$4 ta_whom=$5 &&
+	shift 5 &&
+	ta_gitdir=$(cd "$ta_repo" && git rev-parse --absolute-git-dir) &&
+	if test $ta_when = after
+	then
+		ta_after=1
+	else
+		ta_after=
+	fi &&
+	rm -f held &&
+	test_expect_code 143 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="$ta_pattern" \
+		GIT_ROLLING_TEST_SEAM_NTH=$ta_nth GIT_ROLLING_TEST_SEAM_AFTER=$ta_after \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="sh '$TRASH_DIRECTORY/at-seam' \$PPID '$ta_gitdir' $ta_whom" \
+		git -C "$ta_repo" rolling "$@" 2>term.err &&
+	test_path_is_file held &&
+	(cd "$ta_gitdir" && find . -name "*.lock" -o -name "rolling-ref-tx.*" -o -name "ROLLING_*" \
+		-o -name "owner*" -o -name "rolling-incoming-*" | sort) >left
+}
+
+# held_then FILE...: each FILE (relative to the git dir) was there when
+# the signal came.
+held_then () {
+	for hf_file in "$@"
+	do
+		grep -x "\./$hf_file" held || { echo "not held: $hf_file" && cat held && return 1; }
+	done
+}
+
+# no_lock_left: no lock file (nor the old file a ref transaction keeps
+# beside one, named *.lock too), no journal, no draft of a quarantine's
+# owner file.  A quarantine with its owner file in place stays: a signal
+# handler cannot empty a directory tree, and the next fetch removes it,
+# its owner gone.
+no_lock_left () {
+	! grep "\.lock$\|rolling-ref-tx\|owner\.draft" left || { echo "left behind:" && cat left && return 1; }
+}
+
+# consistent TAG: in tree, branch, index and files agree at the rolling
+# merge of TAG, and the branch verifies.
+consistent () {
+	test "$(check_rolling_merge HEAD)" = "$1" &&
+	git diff --quiet HEAD &&
+	git diff --cached --quiet HEAD &&
+	test_path_is_missing .git/index.lock &&
+	test_path_is_missing .git/ROLLING_ADVANCE &&
+	git rolling verify -q $BRANCH
+}
+
+test_expect_success 'setup: a checked-out rolling branch; a consumer that fetched once' '
+	stable_tree_linux tree &&
+	stable_tree_replay tree 40 &&
+	git -C tree rolling init -q $BRANCH &&
+	git -C tree checkout -q $BRANCH &&
+	setup_upstream &&
+	publish 12 &&
+	git init -q consumer &&
+	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C consumer rolling init -q --follow origin/$BRANCH &&
+	git -C consumer rolling fetch -q origin
+'
+
+# --- advance of a checked-out branch --------------------------------------
+
+test_expect_success 'killed holding the draft of the intent file: nothing is left' '
+	tag=$(cd tree && add_release "echo draft >draft-file") &&
+	term_at tree after "*/.git/ROLLING_ADVANCE.*" 1 self advance -q &&
+	held_then "ROLLING_ADVANCE.[0-9]*" &&
+	test_must_be_empty left &&
+	(cd tree && test_path_is_missing draft-file && git rolling advance -q && consistent $tag)
+'
+
+test_expect_success 'killed holding the intent file, before the index lock: nothing is left' '
+	tag=$(cd tree && add_release "echo intent >intent-file") &&
+	term_at tree before "*/tree/.git/index.lock" 1 self advance -q &&
+	held_then ROLLING_ADVANCE &&
+	test_must_be_empty left &&
+	(cd tree && test_path_is_missing intent-file && git rolling advance -q && consistent $tag)
+'
+
+test_expect_success 'killed with git read-tree about to write: the index lock goes, the intent stays' '
+	tag=$(cd tree && add_release "echo read-tree >read-tree-file") &&
+	term_at tree before "*/tree/.git/index.lock.lock" 1 child advance -q &&
+	held_then ROLLING_ADVANCE index.lock &&
+	no_lock_left &&
+	test_path_is_file tree/.git/ROLLING_ADVANCE &&
+	(cd tree && git rolling advance -q && consistent $tag)
+'
+
+test_expect_success 'killed with the files written, before the branch moves: finished by the next run' '
+	tag=$(cd tree && add_release "echo written >written-file && echo written >>README") &&
+	old=$(git -C tree rev-parse HEAD) &&
+	term_at tree before "*/tree/.git/index.lock.lock" 2 child advance -q &&
+	held_then ROLLING_ADVANCE index.lock index.lock.lock &&
+	no_lock_left &&
+	test_path_is_file tree/.git/ROLLING_ADVANCE &&
+	test_path_is_file tree/written-file &&
+	test "$(git -C tree rev-parse HEAD)" = $old &&
+	(cd tree && git rolling advance -q && consistent $tag)
+'
+
+test_expect_success REFFILES 'a signal while the branch moves waits until branch and index agree' '
+	tag=$(cd tree && add_release "echo moving >moving-file") &&
+	term_at tree before "*/tree/.git/refs/heads/*.lock" 1 self advance -q &&
+	held_then ROLLING_ADVANCE index.lock &&
+	test_must_be_empty left &&
+	(cd tree && consistent $tag && git rolling advance -q && consistent $tag)
+'
+
+test_expect_success REFFILES 'killed holding HEAD.lock and the branch'"'"'s lock: nothing is left' '
+	tag=$(cd tree && add_release "echo head >head-file") &&
+	term_at tree after "*/tree/.git/HEAD.lock" 1 self advance -q &&
+	held_then HEAD.lock "refs/heads/$BRANCH.lock" "rolling-ref-tx.[0-9]*" index.lock &&
+	test_must_be_empty left &&
+	(cd tree && consistent $tag && git rolling advance -q && consistent $tag)
+'
+
+# --- advance of a branch that is not checked out ---------------------------
+
+test_expect_success REFFILES 'killed holding the lock of a branch not checked out: it goes' '
+	tag=$(cd tree && add_release "echo detached >detached-file") &&
+	git -C tree checkout -q --detach &&
+	test_when_finished "git -C tree checkout -q $BRANCH" &&
+	term_at tree after "*/tree/.git/rolling-ref-tx.*" 1 self advance -q &&
+	held_then "refs/heads/$BRANCH.lock" "rolling-ref-tx.[0-9]*" &&
+	test_must_be_empty left &&
+	git -C tree rolling advance -q &&
+	test "$(cd tree && check_rolling_merge $BRANCH)" = $tag &&
+	git -C tree rolling verify -q $BRANCH
+'
+
+# --- fetch ------------------------------------------------------------------
+
+# fetched: the consumer has the server'"'"'s tip, verified, and nothing of
+# a fetch is left (no_leftovers, lib-fetch.sh).
+fetched () {
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	test "$(git -C consumer rev-parse refs/remotes/origin/$BRANCH)" = $new &&
+	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = $new &&
+	git -C consumer rolling verify -q refs/rolling/verified/origin/$BRANCH &&
+	no_leftovers consumer
+}
+
+test_expect_success 'killed holding the draft of the quarantine'"'"'s owner file: nothing is left' '
+	publish 13 &&
+	term_at consumer after "*/rolling-incoming-*/owner.draft" 1 self fetch -q origin &&
+	held_then "objects/rolling-incoming-.*/owner.draft" &&
+	test_must_be_empty left &&
+	git -C consumer rolling fetch -q origin &&
+	fetched
+'
+
+test_expect_success REFFILES 'killed holding the first ref lock of a fetch: it goes' '
+	publish 14 &&
+	term_at consumer after "*/consumer/.git/refs/*.lock" 1 self fetch -q origin &&
+	grep "^\./refs/.*\.lock$" held &&
+	no_lock_left &&
+	git -C consumer rolling fetch -q origin &&
+	fetched
+'
+
+test_expect_success REFFILES 'killed holding every ref lock of a fetch and their journal: they go' '
+	publish 15 &&
+	term_at consumer after "*/consumer/.git/rolling-ref-tx.*" 1 self fetch -q origin &&
+	held_then "refs/remotes/origin/$BRANCH.lock" "refs/rolling/verified/origin/$BRANCH.lock" \
+		"rolling-ref-tx.[0-9]*" &&
+	no_lock_left &&
+	git -C consumer rolling fetch -q origin &&
+	fetched
+'
+
+test_expect_success REFFILES 'a signal while the refs and their reflogs move waits until they agree' '
+	publish 17 &&
+	term_at consumer before "*/consumer/.git/logs/refs/*" 1 self fetch -q origin &&
+	held_then "refs/remotes/origin/$BRANCH.lock" "rolling-ref-tx.[0-9]*" \
+		"refs/remotes/origin/$BRANCH.rolling-old.lock" &&
+	no_lock_left &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	for ref in refs/remotes/origin/$BRANCH refs/rolling/verified/origin/$BRANCH
+	do
+		test "$(git -C consumer rev-parse $ref)" = $new &&
+		test "$(tail -n 1 consumer/.git/logs/$ref | cut -d" " -f2)" = $new || return 1
+	done &&
+	git -C consumer rolling fetch -q origin &&
+	fetched
+'
+
+# --- bisect-helper ----------------------------------------------------------
+
+test_expect_success 'killed holding the lock of the bisection state: it goes' '
+	good=$(cd tree && git log --first-parent --format=%s $BRANCH | sed -n "s/^Merge //p" | tail -n 1) &&
+	bad=$(cd tree && check_rolling_merge $BRANCH) &&
+	test_when_finished "git -C tree rolling bisect-helper reset" &&
+	term_at tree after "*/ROLLING_BISECT.lock" 1 self bisect-helper start $bad $good &&
+	held_then ROLLING_BISECT.lock &&
+	test_must_be_empty left &&
+	git -C tree rolling bisect-helper start $bad $good >out &&
+	grep "^testing " out &&
+	test_path_is_file tree/.git/ROLLING_BISECT
 '
 
 test_done
