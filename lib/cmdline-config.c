@@ -7,6 +7,7 @@
 #include "error.h"
 #include "quote.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 static void write_escaped(FILE *out, const char *s)
 {
@@ -113,9 +114,10 @@ int rolling_apply_cmdline_config(git_repository *repo)
 	const char *count = getenv("GIT_CONFIG_COUNT");
 	const char *tmpdir = getenv("TMPDIR");
 	struct strbuf path = STRBUF_INIT;
+	struct rolling_tempfile file;
 	git_config *config = NULL;
-	FILE *out;
-	int fd, err;
+	FILE *out = NULL;
+	int err;
 
 	if ((!params || !*params) && (!count || !*count))
 		return 0;
@@ -123,18 +125,19 @@ int rolling_apply_cmdline_config(git_repository *repo)
 		tmpdir = "/tmp";
 	/*
 	 * libgit2 has no public in-memory config backend: the settings go
-	 * through a private file that libgit2 reads when it is added.
+	 * through a private file that libgit2 reads when it is added; a
+	 * registered temporary file (tempfile.h), which a killed run does
+	 * not leave behind.
 	 */
 	strbuf_addf(&path, "%s/git-rolling-config.XXXXXX", tmpdir);
 	if (strbuf_oom(&path))
 		return rolling_error_nomem();
-	if ((fd = mkstemp(path.buf)) < 0 || !(out = fdopen(fd, "w"))) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(path.buf);
-		}
+	if (rolling_tempfile_mkstemp(&file, path.buf) < 0 ||
+	    !(out = rolling_tempfile_fdopen(&file, "w"))) {
+		err = rolling_error("cannot create a temporary file in %s: %m", tmpdir);
+		rolling_tempfile_delete(&file);
 		strbuf_release(&path);
-		return rolling_error("cannot create a temporary file in %s: %m", tmpdir);
+		return err;
 	}
 	err = 0;
 	if (count && *count)
@@ -150,7 +153,7 @@ int rolling_apply_cmdline_config(git_repository *repo)
 	else if (err < 0 && !config)
 		err = err == ROLLING_ERROR ? err : rolling_git_error(err, "cannot read the configuration");
 	git_config_free(config);
-	unlink(path.buf);
+	rolling_tempfile_delete(&file);
 	strbuf_release(&path);
 	return err < 0 ? err : 0;
 }

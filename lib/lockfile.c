@@ -68,11 +68,7 @@ int rolling_lock_fd(const struct rolling_lock *lk)
 
 FILE *rolling_lock_fdopen(struct rolling_lock *lk, const char *mode)
 {
-	FILE *f = fdopen(lk->file.fd, mode);
-
-	if (f)
-		lk->file.fd = -1;
-	return f;
+	return rolling_tempfile_fdopen(&lk->file, mode);
 }
 
 int rolling_lock_is_held(const struct rolling_lock *lk)

@@ -1,7 +1,6 @@
 #ifndef ROLLING_LOCKFILE_H
 #define ROLLING_LOCKFILE_H
 
-#include <stdio.h>
 #include "tempfile.h"
 
 /*

@@ -189,9 +189,9 @@ static void remove_entry(struct rolling_tempfile_entry *e)
 		}
 }
 
-/* How a file comes to be: opened, linked, or made a directory. */
+/* How a file comes to be: opened, given a unique name, linked, or made a directory. */
 struct creation {
-	enum { CREATE_OPEN, CREATE_LINK, CREATE_MKDTEMP } how;
+	enum { CREATE_OPEN, CREATE_MKSTEMP, CREATE_LINK, CREATE_MKDTEMP } how;
 	int open_flags;
 	mode_t mode;
 	const char *from;       /* CREATE_LINK: the file it is another name of */
@@ -203,6 +203,8 @@ static int make_file(struct rolling_tempfile *t, struct rolling_tempfile_entry *
 	switch (c->how) {
 	case CREATE_OPEN:
 		return t->fd = open(e->path, c->open_flags, c->mode);
+	case CREATE_MKSTEMP:
+		return t->fd = mkostemp(e->path, O_CLOEXEC);
 	case CREATE_LINK:
 		return link(c->from, e->path);
 	case CREATE_MKDTEMP:
@@ -260,6 +262,16 @@ int rolling_tempfile_link(struct rolling_tempfile *t, const char *from, const ch
 	return create_registered(t, new_entry(path, flags), &c);
 }
 
+int rolling_tempfile_mkstemp(struct rolling_tempfile *t, char *template)
+{
+	struct creation c = { CREATE_MKSTEMP, 0, 0, NULL };
+
+	if (create_registered(t, new_entry(template, 0), &c) < 0)
+		return -1;
+	strcpy(template, t->entry->path);
+	return 0;
+}
+
 int rolling_tempfile_mkdtemp(struct rolling_tempfile *t, char *template)
 {
 	struct creation c = { CREATE_MKDTEMP, 0, 0, NULL };
@@ -281,6 +293,15 @@ const char *rolling_tempfile_path(const struct rolling_tempfile *t)
 int rolling_tempfile_is_registered(const struct rolling_tempfile *t)
 {
 	return t->entry != NULL;
+}
+
+FILE *rolling_tempfile_fdopen(struct rolling_tempfile *t, const char *mode)
+{
+	FILE *f = fdopen(t->fd, mode);
+
+	if (f)
+		t->fd = -1;
+	return f;
 }
 
 int rolling_tempfile_close(struct rolling_tempfile *t)

@@ -1,6 +1,7 @@
 #ifndef ROLLING_TEMPFILE_H
 #define ROLLING_TEMPFILE_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -71,11 +72,24 @@ int rolling_tempfile_link(struct rolling_tempfile *t, const char *from, const ch
  */
 int rolling_tempfile_mkdtemp(struct rolling_tempfile *t, char *template);
 
+/*
+ * Create a file from `template` as mkstemp(3) does (close-on-exec), the
+ * name it got written back into `template`, and register it.  0, or -1
+ * with errno.
+ */
+int rolling_tempfile_mkstemp(struct rolling_tempfile *t, char *template);
+
 /* Its name, NULL when it is no longer registered. */
 const char *rolling_tempfile_path(const struct rolling_tempfile *t);
 
 /* 1 while it is registered. */
 int rolling_tempfile_is_registered(const struct rolling_tempfile *t);
+
+/*
+ * A stream on its descriptor, which the stream then owns: fclose() it
+ * instead of rolling_tempfile_close().  NULL with errno.
+ */
+FILE *rolling_tempfile_fdopen(struct rolling_tempfile *t, const char *mode);
 
 /* Close its descriptor, if open; it stays registered.  0, or -1 with errno. */
 int rolling_tempfile_close(struct rolling_tempfile *t);

@@ -64,14 +64,17 @@ kill_holder () {
 test_expect_success 'killed by SIGTERM, SIGHUP or SIGPIPE: it dies of the signal, its files gone' '
 	for sig in TERM:143 HUP:129 PIPE:141
 	do
-		start_holder a b last:journal &&
+		start_holder a b last:journal "unique:$TRASH_DIRECTORY/u.XXXXXX" &&
+		unique=$(sed -n 1p holder.out) &&
 		test_path_is_file a &&
 		test_path_is_file journal &&
+		test_path_is_file "$unique" &&
 		kill_holder ${sig%:*} &&
 		test $status = ${sig#*:} &&
 		test_path_is_missing a &&
 		test_path_is_missing b &&
-		test_path_is_missing journal || { echo "with SIG$sig" && return 1; }
+		test_path_is_missing journal &&
+		test_path_is_missing "$unique" || { echo "with SIG$sig" && return 1; }
 	done
 '
 

@@ -406,6 +406,11 @@ static int register_one(struct rolling_tempfile *t, const char *what, const char
 			printf("%s\n", path);
 			*dir = rolling_tempfile_path(t);
 		}
+	} else if (!strncmp(what, "unique:", 7)) {
+		if (!(path = strdup(what + 7)))
+			return -1;
+		if (!(err = rolling_tempfile_mkstemp(t, path)))
+			printf("%s\n", path);
 	} else if (!strncmp(what, "in:", 3)) {
 		if (!*dir || asprintf(&path, "%s/%s", *dir, what + 3) < 0)
 			return -1;
@@ -432,6 +437,7 @@ static int register_one(struct rolling_tempfile *t, const char *what, const char
  *	<path>           a temporary file
  *	keep:<path>      one kept at the end (a record for the next run)
  *	last:<path>      one removed after the others
+ *	unique:<template>  a temporary file made as mkstemp() makes it (its name printed)
  *	dir:<template>   a directory, made as mkdtemp() makes it (its name printed)
  *	in:<name>        a temporary file in the last directory
  *	fork-exit        a forked child exits (running what exit() runs) at once
