@@ -184,7 +184,7 @@ verdict "verify peak RSS / floor's" "<= 1/3" \
 	"$(ratio "$verify_graph_kib" "$floor_graph_kib")" "<=" $TARGET_RSS_SHARE x
 # What verify's peak RSS holds beyond its private memory is mapped files;
 # libgit2 maps the whole pack index, which git reads in the floor too.
-verdict "verify peak RSS less pack index / floor's" "<= 1/3" \
+verdict "peak RSS less pack index / floor" "<= 1/3" \
 	"$(awk -v v="$verify_none_kib" -v i="$idx_bytes" -v f="$floor_none_kib" \
 		'BEGIN { x = v - i / 1024; printf "%.4f", (x < 0 ? 0 : x) / f }')" \
 	"$(awk -v v="$verify_graph_kib" -v i="$idx_bytes" -v f="$floor_graph_kib" \
