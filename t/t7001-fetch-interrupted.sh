@@ -195,9 +195,12 @@ test_expect_success REFFILES 'a living run'"'"'s journal is left alone; a dead o
 	journal=consumer-k/.git/rolling-ref-tx.424242 &&
 	echo $new >"$lock" &&
 	printf "L%s\n\000%s\000" $new "$lock" >"$journal" &&
-	{ flock -o "$journal" sleep 60 & } &&
+	# flock holds the lock while its command runs; the command holds
+	# neither the lock nor the output prove waits for
+	{ flock -o "$journal" sh -c "echo \$\$ >sleeper.pid && exec sleep 60" \
+		>/dev/null 2>&1 & } &&
 	holder=$! &&
-	while flock -n "$journal" true
+	while flock -n "$journal" true || ! test -s sleeper.pid
 	do
 		sleep 0.1
 	done &&
@@ -205,7 +208,7 @@ test_expect_success REFFILES 'a living run'"'"'s journal is left alone; a dead o
 	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .$lock. exists$" err &&
 	test_path_is_file "$lock" &&
 	test_path_is_file "$journal" &&
-	{ kill $holder; wait $holder; true; } &&
+	{ kill $holder $(cat sleeper.pid); wait $holder; true; } &&
 	git -C consumer-k rolling fetch -q origin &&
 	complete &&
 	test_path_is_missing "$journal"
