@@ -170,7 +170,9 @@ test_expect_success ROOT 'a branch checked out in another user'"'"'s main work t
 	chown -R 4242:4242 owned &&
 	chown -R 0:0 owned/.git/worktrees &&
 	(cd linked && test_must_fail git branch -f linux-rolling-stable "v6.0.3^{commit}") 2>err &&
-	grep "checked out at .$TRASH_DIRECTORY/owned.$" err &&
+	# git 2.39: "checked out at"; later: "used by worktree at"
+	grep -e "checked out at .$TRASH_DIRECTORY/owned.$" \
+		-e "used by worktree at .$TRASH_DIRECTORY/owned.$" err &&
 	(cd linked && test_expect_code 128 git rolling advance linux-rolling-stable) 2>err &&
 	grep "^fatal: .linux-rolling-stable. is checked out in another work tree; not moving it$" err &&
 	git -C owned -c safe.directory="*" rev-parse linux-rolling-stable "v6.0.2^{commit}" >tips &&
@@ -241,7 +243,9 @@ test_expect_success 'a repository of ours: no git run to check its owner' '
 			>out &&
 		grep "^linux-rolling-stable: verified$" out &&
 		grep "git-rolling verify" trace &&
-		! grep "rev-parse" trace || return 1
+		# the owner check would run exactly this; a reftable
+		# repository asks git its ref format, another command
+		! grep "built-in: git rev-parse --absolute-git-dir$" trace || return 1
 	done
 '
 
