@@ -383,16 +383,6 @@ static json_object *json_next_switch(const struct branch_status *s)
 	return next;
 }
 
-static json_object *json_hazards(unsigned hazards)
-{
-	json_object *list = json_checked(json_object_new_array());
-	const char *name;
-
-	while ((name = rolling_repo_hazard_next(&hazards)))
-		json_append(list, json_text(name));
-	return list;
-}
-
 /* The porcelain's facts, and what the next switch waits for. */
 static json_object *json_branch(const struct branch_status *s, unsigned hazards)
 {

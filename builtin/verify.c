@@ -133,16 +133,6 @@ static json_object *json_failures(const struct rolling_verify_result *r)
 	return failures;
 }
 
-static json_object *json_hazards(unsigned hazards)
-{
-	json_object *list = json_checked(json_object_new_array());
-	const char *name;
-
-	while ((name = rolling_repo_hazard_next(&hazards)))
-		json_append(list, json_text(name));
-	return list;
-}
-
 static json_object *json_patterns(const struct target *t)
 {
 	json_object *object = json_checked(json_object_new_object());

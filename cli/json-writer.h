@@ -15,6 +15,7 @@
 #include <git2.h>
 #include <json.h>
 #include "report.h"
+#include "../lib/repo.h"
 #include "../lib/utf8.h"
 
 static inline json_object *json_checked(json_object *value)
@@ -75,6 +76,17 @@ static inline json_object *json_boolean(int value)
 static inline json_object *json_size(size_t value)
 {
 	return json_checked(json_object_new_int64((int64_t)value));
+}
+
+/* The names of the hazards (rolling_repo_hazards()), as an array. */
+static inline json_object *json_hazards(unsigned hazards)
+{
+	json_object *list = json_checked(json_object_new_array());
+	const char *name;
+
+	while ((name = rolling_repo_hazard_next(&hazards)))
+		json_append(list, json_text(name));
+	return list;
 }
 
 /*

@@ -325,18 +325,6 @@ void rolling_plan_release(struct rolling_plan *plan)
 
 /* --- the next switch -------------------------------------------------- */
 
-/*
- * The first series after `s` that a tag names: a release series, or,
- * when `successive`, also one mainline has tagged (v7.0-rc1 names 7.0).
- * Custom patterns may skip series (nginx's odd minor versions are never
- * stable), so there only a release names one.
- */
-static int named_after(struct rolling_series *out, const struct rolling_tags *tags,
-		       const struct rolling_series *s, int successive)
-{
-	return rolling_tags_series_after(out, tags, s, successive);
-}
-
 static int next_lts(struct rolling_series *out, const struct rolling_policy *policy,
 		    const struct rolling_series *s)
 {
@@ -413,7 +401,7 @@ static int waits_for_two(struct rolling_next_switch *ns, const struct rolling_ta
 	if (!ns->wants_after)
 		return 0;
 	/* Past the next series, mainline names the one after it in any scheme. */
-	ns->has_after = named_after(&ns->after, tags, &ns->next, 1);
+	ns->has_after = rolling_tags_series_after(&ns->after, tags, &ns->next, 1);
 	return stable && ns->has_after ? spell_pre(&ns->after_tag, tags, patterns, &ns->after) : 0;
 }
 
@@ -430,7 +418,11 @@ int rolling_policy_next_switch(struct rolling_next_switch *ns,
 	ns->successive = successive;
 	if (policy->has_pin)
 		return 0;
-	ns->has_next = stable ? named_after(&ns->next, tags, on, successive) :
+	/*
+	 * Custom patterns may skip series (nginx's odd minor versions are
+	 * never stable): there only a release names the next one.
+	 */
+	ns->has_next = stable ? rolling_tags_series_after(&ns->next, tags, on, successive) :
 				next_lts(&ns->next, policy, on);
 	if (!ns->has_next)
 		return stable;
