@@ -24,7 +24,7 @@ static const struct rolling_series_info *unpinned_target(const struct rolling_br
 	const struct rolling_series_info *target;
 
 	unpinned.has_pin = 0;
-	if (rolling_policy_target(&target, NULL, &unpinned, tags, p->current, NULL) < 0) {
+	if (rolling_policy_target(&target, NULL, NULL, &unpinned, tags, p->current, NULL) < 0) {
 		free(rolling_error_take());
 		return NULL;
 	}
@@ -47,16 +47,12 @@ int rolling_branch_plan_steps(struct rolling_branch_plan *p, git_repository *rep
 			      const struct rolling_series *asked,
 			      const struct rolling_ident *ident, int write)
 {
-	const struct rolling_series_info *any;
 	int err;
 
-	p->qualifies = !rolling_policy_series(&any, &b->policy, tags);
-	if (!p->qualifies)
-		free(rolling_error_take());
 	if (b->policy.has_pin)
 		p->unpinned = unpinned_target(p, &b->policy, tags);
-	if ((err = rolling_policy_target(&p->target, &p->pin_stay, &b->policy, tags, p->current,
-					 asked)) < 0) {
+	if ((err = rolling_policy_target(&p->target, &p->pin_stay, &p->qualifies, &b->policy,
+					 tags, p->current, asked)) < 0) {
 		p->target = NULL;
 		return err;
 	}

@@ -219,7 +219,7 @@ static int asked_target(const struct rolling_series_info **target,
 }
 
 int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
-			  const struct rolling_policy *policy,
+			  int *qualifies, const struct rolling_policy *policy,
 			  const struct rolling_tags *tags,
 			  const struct rolling_release *current,
 			  const struct rolling_series *asked)
@@ -227,13 +227,19 @@ int rolling_policy_target(const struct rolling_series_info **target, int *pin_be
 	const struct rolling_series_info *here =
 		rolling_tags_find_series(tags, &current->version.series);
 	const struct rolling_series_info *wanted;
+	int has_series;
 
 	if (pin_behind)
 		*pin_behind = 0;
 	*target = here;
+	if (asked && !qualifies)
+		return asked_target(target, tags, here, asked);
+	has_series = !rolling_policy_series(&wanted, policy, tags);
+	if (qualifies)
+		*qualifies = has_series;
 	if (asked)
 		return asked_target(target, tags, here, asked);
-	if (rolling_policy_series(&wanted, policy, tags) < 0) {
+	if (!has_series) {
 		if (pin_behind && policy->has_pin)
 			*pin_behind = ROLLING_PIN_UNRELEASED;
 		return 0;

@@ -92,6 +92,8 @@ const char *rolling_steps_mode_name(enum rolling_steps_mode mode);
  *    release yet.
  *
  * `pin_behind` may be NULL; 0 when the branch follows its policy.
+ * `qualifies`, when not NULL, says whether the policy has a series now
+ * (rolling_policy_series()), asked or not.
  */
 enum rolling_pin_stay {
 	ROLLING_PIN_BEHIND = 1,
@@ -99,7 +101,7 @@ enum rolling_pin_stay {
 };
 
 int rolling_policy_target(const struct rolling_series_info **target, int *pin_behind,
-			  const struct rolling_policy *policy,
+			  int *qualifies, const struct rolling_policy *policy,
 			  const struct rolling_tags *tags,
 			  const struct rolling_release *current,
 			  const struct rolling_series *asked);
