@@ -9,6 +9,9 @@
 #                   that is its remote "server"
 #   publish WEEK    replay the upstream tree to WEEK, advance it and push
 #                   its tags and $BRANCH to the remote "server"
+#   consumer_fetched_once  a repository "consumer" whose remote "origin"
+#                   is server.git, following $BRANCH (init --follow),
+#                   fetched once
 #   refs_and_logs REPO  every ref, and every reflog whole
 #   no_leftovers REPO   no lock file, no advance intent file, no quarantine
 
@@ -18,6 +21,13 @@ setup_upstream () {
 	git -C upstream rolling init -q --preset linux $BRANCH &&
 	git init -q --bare server.git &&
 	git -C upstream remote add server "$TRASH_DIRECTORY/server.git"
+}
+
+consumer_fetched_once () {
+	git init -q consumer &&
+	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
+	git -C consumer rolling init -q --follow origin/$BRANCH &&
+	git -C consumer rolling fetch -q origin
 }
 
 publish () {

@@ -252,10 +252,7 @@ test_expect_success 'setup: a checked-out rolling branch; a consumer that fetche
 	git -C tree checkout -q $BRANCH &&
 	setup_upstream &&
 	publish 12 &&
-	git init -q consumer &&
-	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
-	git -C consumer rolling init -q --follow origin/$BRANCH &&
-	git -C consumer rolling fetch -q origin
+	consumer_fetched_once
 '
 
 # --- advance of a checked-out branch --------------------------------------

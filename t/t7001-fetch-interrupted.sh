@@ -22,10 +22,7 @@ snapshot () {
 test_expect_success 'setup: a consumer that fetched once' '
 	setup_upstream &&
 	publish 12 &&
-	git init -q consumer &&
-	git -C consumer remote add origin "file://$TRASH_DIRECTORY/server.git" &&
-	git -C consumer rolling init -q --follow origin/$BRANCH &&
-	git -C consumer rolling fetch -q origin
+	consumer_fetched_once
 '
 
 test_expect_success 'killed with the objects in the quarantine: refs untouched, objects unseen' '
