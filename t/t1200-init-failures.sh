@@ -7,8 +7,9 @@ branch, then writes the configuration.  When the branch cannot move (a
 held ref lock, local changes in the way, no space, a lost race) or the
 configuration cannot be written, neither is left behind, and no memory
 error happens on the way out, nor a leak where who frees what changed
-between libgit2 releases (checked under valgrind where installed: the
-command itself each time, the dispatcher too in the first test).
+between libgit2 releases (checked under valgrind where installed, in
+make test-long, where EXPENSIVE holds: the command itself each time, the
+dispatcher too in the first test).
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh

@@ -112,9 +112,19 @@ PATH=$GIT_ROLLING_BUILD_DIR:$GIT_ROLLING_BUILD_DIR/t/helper:$PATH
 TEST_SEAM=$GIT_ROLLING_BUILD_DIR/t/helper/seam.so
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export TEST_SEAM ASAN_OPTIONS
+# Is the build under test made with AddressSanitizer (make sanitize)?
+# The flags of a build from this tree are in its BUILD-FLAGS; ldd, which
+# loads every library again, is asked only of a build without them.
+if test -f "$GIT_ROLLING_BUILD_DIR/BUILD-FLAGS"
+then
+	grep -q -e "-fsanitize=[a-z,]*address" "$GIT_ROLLING_BUILD_DIR/BUILD-FLAGS"
+else
+	ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q libasan
+fi && test_build_asan_=t
 # libgit2 1.5 leaks in every regex match, which opening a repository of
 # format 1 makes (t/lsan-suppressions); 1.6.1 fixed it.
-if ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q "libgit2\.so\.1\.[0-5] "
+if test -n "$test_build_asan_" &&
+	ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q "libgit2\.so\.1\.[0-5] "
 then
 	LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$GIT_ROLLING_BUILD_DIR/t/lsan-suppressions:print_suppressions=0
 	ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0
@@ -285,25 +295,29 @@ command -v perl >/dev/null 2>&1 && test_set_prereq PERL
 # script(1), util-linux's, runs a command on a terminal of its own
 command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
-# memcheck cannot run programs built with AddressSanitizer (make sanitize).
-if command -v valgrind >/dev/null 2>&1 &&
-	! ldd "$GIT_ROLLING_BUILD_DIR/git-rolling-init" 2>/dev/null | grep -q libasan
-then
-	test_set_prereq VALGRIND
-fi
-
 # `make test-long`: the exhaustive replays (every week of a time line)
 # run as well as the ones `make test` runs.
 test -z "$GIT_ROLLING_TEST_LONG" || test_set_prereq EXPENSIVE
+
+# test_memcheck's runs under memcheck: in `make test-long`, where
+# valgrind is installed.  Each costs a CPU-second or more, which `make
+# test` does not spend (`make valgrind` runs every command under memcheck
+# anyway).  memcheck cannot run programs built with AddressSanitizer
+# (make sanitize).
+if test_have_prereq EXPENSIVE && test -z "$test_build_asan_" &&
+	command -v valgrind >/dev/null 2>&1
+then
+	test_set_prereq VALGRIND
+fi
 
 # The suite runs under memcheck (make valgrind): valgrind keeps files
 # of its own in $TMPDIR, so a test that makes TMPDIR unusable cannot run.
 test -z "$GIT_ROLLING_TEST_VALGRIND" || test_set_prereq UNDER_VALGRIND
 
 # test_memcheck <command> <args>: run git rolling <command> under
-# valgrind's memcheck where valgrind is installed (exit 126 on a memory
-# error), as it is; for failure paths whose memory errors a plain run may
-# not show.  git-rolling-<command> runs under memcheck directly: through
+# valgrind's memcheck where the prerequisite VALGRIND holds (exit 126 on
+# a memory error), else as it is; for failure paths whose memory errors
+# a plain run may not show.  git-rolling-<command> runs under memcheck directly: through
 # the dispatcher, each check paid two valgrind start-ups (about half a
 # CPU-second more), the dispatcher's own check is test_memcheck_dispatcher.
 test_memcheck () {
