@@ -131,7 +131,7 @@ git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 # alone at the end of a parallel run (measured with --timer; a script
 # missing from the list just runs in its turn).
 TEST_FIRST = t2600-advance-worktree-atomic.sh t6200-backfill.sh t1200-init-failures.sh \
-	t2500-advance-weeks-signed.sh t6120-status-advance-init-agree.sh t4010-bisect-run.sh \
+	t6120-status-advance-init-agree.sh t4010-bisect-run.sh \
 	t7000-fetch.sh t7010-pull.sh t7001-fetch-interrupted.sh t2620-signal-cleanup.sh
 ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
