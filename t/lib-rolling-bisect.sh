@@ -7,74 +7,19 @@
 
 # rolling_history DIR FIRST LAST [INIT-OPTIONS...]: generate the tree in
 # DIR, create linux-rolling-stable at week FIRST and advance it once a
-# week up to week LAST, the way a cron job would.
-#
-# Many scripts grow the same history, one git rolling advance a week.
-# Like the trees of lib-stable-tree.sh, the repository it makes is kept
-# in the fixture cache (the first script of a run to ask makes it, under
-# a lock; the others copy its .git), under a key made of all it depends
-# on: the generated tree's refs and time line, the arguments, the code
-# of these libraries, the git-rolling programs that run (byte for byte),
-# git's version, the global configuration and the valgrind switch.
+# week up to week LAST, the way a cron job would.  Kept in the fixture
+# cache (lib-stable-tree.sh: stable_tree_history).
 rolling_history () {
 	rh_dir=$1 rh_week=$2 rh_last=$3
 	shift 3
-	stable_tree_linux "$rh_dir" || return 1
-	if ! stable_tree_cache_dir_
-	then
-		rolling_history_make_ "$@"
-		return
-	fi
-	rh_entry=$STABLE_TREE_CACHE/history-$(rolling_history_key_ "$@") &&
-	(
-		if command -v flock >/dev/null 2>&1
-		then
-			exec 8>>"$rh_entry.lock" &&
-			flock 8
-		fi &&
-		if ! test -d "$rh_entry"
-		then
-			rolling_history_make_ "$@" &&
-			rm -rf "$rh_entry.tmp.$$" &&
-			mkdir "$rh_entry.tmp.$$" &&
-			cp -R "$rh_dir/.git" "$rh_entry.tmp.$$/.git" &&
-			if ! mv -T "$rh_entry.tmp.$$" "$rh_entry" 2>/dev/null
-			then
-				# Made by a script that could not take the lock.
-				rm -rf "$rh_entry.tmp.$$" &&
-				test -d "$rh_entry"
-			fi
-		fi
-	) &&
-	if ! git -C "$rh_dir" rev-parse -q --verify refs/heads/linux-rolling-stable >/dev/null
-	then
-		rm -rf "$rh_dir/.git" &&
-		cp -R "$rh_entry/.git" "$rh_dir/.git" &&
-		git -C "$rh_dir" reset -q --hard
-	fi
+	stable_tree_linux "$rh_dir" &&
+	stable_tree_history "$rh_dir" history "$rh_week $rh_last $*" rolling_history_make_ "$@"
 }
 
 rolling_history_make_ () {
 	stable_tree_replay "$rh_dir" "$rh_week" &&
 	git -C "$rh_dir" rolling init -q --preset linux "$@" linux-rolling-stable &&
 	advance_weekly "$rh_dir" "$rh_week" "$rh_last"
-}
-
-rolling_history_key_ () {
-	{
-		echo "rolling_history $rh_week $rh_last $*" &&
-		echo "ref-format $(test_ref_format "$rh_dir")" &&
-		git -C "$rh_dir" for-each-ref &&
-		cat "$rh_dir/.git/stable-timeline" \
-			"$TEST_DIRECTORY/lib-rolling-bisect.sh" "$TEST_DIRECTORY/lib-rolling.sh" &&
-		git hash-object "$GIT_ROLLING_BUILD_DIR/git-rolling" \
-			"$GIT_ROLLING_BUILD_DIR/git-rolling-init" \
-			"$GIT_ROLLING_BUILD_DIR/git-rolling-advance" &&
-		git --version &&
-		echo "valgrind ${GIT_ROLLING_TEST_VALGRIND:-}" &&
-		cat "$HOME/.gitconfig" 2>/dev/null
-		:
-	} | git hash-object --stdin
 }
 
 # rolling_points BRANCH: the points of BRANCH's rolling chain, oldest

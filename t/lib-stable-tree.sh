@@ -430,10 +430,88 @@ stable_tree_copy_ () {
 			cp "$1/signing.key.pub" "$3.pub"
 		fi &&
 		echo "release-signer@example.org $(cat "$3.pub")" >"$3.allowed-signers" &&
-		git -C "$2" config user.signingKey "$3" &&
-		git -C "$2" config gpg.ssh.allowedSignersFile "$3.allowed-signers"
+		stable_tree_signing_config_ "$2" "$3"
 	fi &&
 	git -C "$2" reset -q --hard
+}
+
+# stable_tree_signing_config_ DIR KEYFILE: DIR's repository signs with
+# KEYFILE and verifies with its allowed signers: paths in this script's
+# trash directory, which a cached repository must not bring from the
+# script that made it.
+stable_tree_signing_config_ () {
+	git -C "$1" config user.signingKey "$2" &&
+	git -C "$1" config gpg.ssh.allowedSignersFile "$2.allowed-signers"
+}
+
+# stable_tree_history DIR NAME KEY MAKE [ARG...]: run MAKE ARG... to grow
+# a history on the tree generated in DIR (branches, merges, configuration
+# in DIR/.git), or copy what it made from the fixture cache.  Many
+# scripts grow the same history, one git rolling command a week: the
+# first of a run to ask makes it, under a lock, the others copy its
+# .git.  The entry's key is made of NAME and KEY (what MAKE is asked
+# for) and all else the history depends on: the tree's refs, format and
+# time line, the test libraries, the git-rolling programs that run (byte
+# for byte), git's version, the global configuration and the valgrind
+# switch.  A copy gets this script's signing paths.
+stable_tree_history () {
+	sth_dir=$1 sth_name=$2 sth_key=$3
+	shift 3
+	if ! stable_tree_cache_dir_
+	then
+		"$@"
+		return
+	fi
+	sth_entry=$STABLE_TREE_CACHE/$sth_name-$(stable_tree_history_key_) &&
+	sth_made=$sth_entry.made-by.$$ &&
+	(
+		if command -v flock >/dev/null 2>&1
+		then
+			exec 8>>"$sth_entry.lock" &&
+			flock 8
+		fi &&
+		if ! test -d "$sth_entry"
+		then
+			"$@" &&
+			: >"$sth_made" &&
+			rm -rf "$sth_entry.tmp.$$" &&
+			mkdir "$sth_entry.tmp.$$" &&
+			cp -R "$sth_dir/.git" "$sth_entry.tmp.$$/.git" &&
+			if ! mv -T "$sth_entry.tmp.$$" "$sth_entry" 2>/dev/null
+			then
+				# Made by a script that could not take the lock.
+				rm -rf "$sth_entry.tmp.$$" &&
+				test -d "$sth_entry"
+			fi
+		fi
+	) &&
+	if test -f "$sth_made"
+	then
+		rm -f "$sth_made"
+	else
+		rm -rf "$sth_dir/.git" &&
+		cp -R "$sth_entry/.git" "$sth_dir/.git" &&
+		if test "${STABLE_SIGNED_TAGS:-0}" = 1
+		then
+			stable_tree_signing_config_ "$sth_dir" \
+				"${STABLE_SIGNING_KEY:-${TRASH_DIRECTORY:-$sth_dir/.git}/stable-signing.key}"
+		fi &&
+		git -C "$sth_dir" reset -q --hard
+	fi
+}
+
+stable_tree_history_key_ () {
+	{
+		echo "$sth_name $sth_key" &&
+		echo "ref-format $(test_ref_format "$sth_dir")" &&
+		git -C "$sth_dir" for-each-ref &&
+		cat "$sth_dir/.git/stable-timeline" "$TEST_DIRECTORY"/lib-*.sh &&
+		git hash-object "$GIT_ROLLING_BUILD_DIR"/git-rolling* &&
+		git --version &&
+		echo "valgrind ${GIT_ROLLING_TEST_VALGRIND:-}" &&
+		cat "$HOME/.gitconfig" 2>/dev/null
+		:
+	} | git hash-object --stdin
 }
 
 # stable_tree_generate_ DIR SCHEME MAINLINE LTS: DIR from the cache,

@@ -33,8 +33,14 @@
 # while still giving a few series switches.
 VERIFY_MAINLINE=${VERIFY_MAINLINE:-"5.19 6.0 6.1 6.2"}
 
+# Eighteen scripts grow it: it is kept in the fixture cache
+# (stable_tree_history).
 verify_fixture () {
 	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux "$1" &&
+	stable_tree_history "$1" verify "$VERIFY_MAINLINE" verify_fixture_make_ "$1"
+}
+
+verify_fixture_make_ () {
 	stable_tree_replay "$1" 11 &&
 	git -C "$1" rolling init -q --preset linux linux-rolling-stable &&
 	advance_weekly "$1" 11 "$(stable_tree_weeks "$1")"
