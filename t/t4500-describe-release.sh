@@ -154,7 +154,11 @@ test_expect_success 'with a commit-graph git answers the ancestry questions, the
 	test_when_finished "rm -f .git/objects/info/commit-graph" &&
 	GIT_TRACE="$TRASH_DIRECTORY/trace" git rolling describe "$(sed -n 5p releases)~1" &&
 	grep "merge-base --is-ancestor" "$TRASH_DIRECTORY/trace" &&
-	check_describe_each revs &&
+	# Every fourth step, the oldest and the newest among them: the test
+	# above asks of every step without a graph.
+	awk "NR % 4 == 1" revs >revs.sample &&
+	tail -n 1 revs >>revs.sample &&
+	check_describe_each revs.sample &&
 	check_describe linux-5.19.y
 '
 
