@@ -130,9 +130,9 @@ git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 # The longest scripts start first, so that no long one is left running
 # alone at the end of a parallel run (measured with --timer; a script
 # missing from the list just runs in its turn).
-TEST_FIRST = t2600-advance-worktree-atomic.sh t6200-backfill.sh t1200-init-failures.sh \
-	t6120-status-advance-init-agree.sh t4010-bisect-run.sh \
-	t7000-fetch.sh t7010-pull.sh t7001-fetch-interrupted.sh t2620-signal-cleanup.sh
+TEST_FIRST = t2600-advance-worktree-atomic.sh t4010-bisect-run.sh t7010-pull.sh \
+	t7000-fetch.sh t6200-backfill.sh t6120-status-advance-init-agree.sh \
+	t7001-fetch-interrupted.sh t4020-bisect-by-hand.sh t6000-log.sh
 ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
 	$(filter-out $(TEST_FIRST),$(ALL_TEST_SCRIPTS))
