@@ -385,18 +385,24 @@ stable_tree_cache_dir_ () {
 	mkdir -p "$STABLE_TREE_CACHE"
 }
 
+# stable_tree_key_inputs_: what every key of this script's entries
+# reads and cannot change during the script (the generator's source,
+# git's version and defaults), asked once; the keys themselves are
+# computed in subshells, which would forget it.
+stable_tree_key_inputs_ () {
+	test -z "$stable_tree_source_" || return 0
+	stable_tree_source_=$(cat "$TEST_DIRECTORY/lib-stable-tree.sh" \
+		"$TEST_DIRECTORY/lib-sign-tags.sh" | git hash-object --stdin) &&
+	# A build with Git 3.0's defaults makes reftable repositories.
+	stable_tree_git_=$(git --version &&
+		{ git version --build-options 2>/dev/null | grep "^default-" || :; })
+}
+
 # stable_tree_cache_key_ SCHEME MAINLINE LTS KEYFILE: print the key.
 stable_tree_cache_key_ () {
-	if test -z "$stable_tree_source_"
-	then
-		stable_tree_source_=$(cat "$TEST_DIRECTORY/lib-stable-tree.sh" \
-			"$TEST_DIRECTORY/lib-sign-tags.sh" | git hash-object --stdin) || return 1
-	fi
 	{
 		echo "generator $stable_tree_source_" &&
-		git --version &&
-		# A build with Git 3.0's defaults makes reftable repositories.
-		{ git version --build-options 2>/dev/null | grep "^default-" || :; } &&
+		echo "$stable_tree_git_" &&
 		echo "formats ${GIT_DEFAULT_REF_FORMAT:-} ${GIT_DEFAULT_HASH:-}" &&
 		echo "scheme $1" &&
 		echo "mainline $2" &&
@@ -462,6 +468,7 @@ stable_tree_history () {
 		"$@"
 		return
 	fi
+	stable_tree_key_inputs_ &&
 	sth_entry=$STABLE_TREE_CACHE/$sth_name-$(stable_tree_history_key_) &&
 	sth_made=$sth_entry.made-by.$$ &&
 	(
@@ -507,7 +514,7 @@ stable_tree_history_key_ () {
 		git -C "$sth_dir" for-each-ref &&
 		cat "$sth_dir/.git/stable-timeline" "$TEST_DIRECTORY"/lib-*.sh &&
 		git hash-object "$GIT_ROLLING_BUILD_DIR"/git-rolling* &&
-		git --version &&
+		echo "$stable_tree_git_" &&
 		echo "valgrind ${GIT_ROLLING_TEST_VALGRIND:-}" &&
 		cat "$HOME/.gitconfig" 2>/dev/null
 		:
@@ -523,6 +530,7 @@ stable_tree_generate_ () {
 		STABLE_SIGNING_KEY=$st_key_file stable_tree_make_ "$@"
 		return
 	fi
+	stable_tree_key_inputs_ &&
 	st_cache_key=$(stable_tree_cache_key_ "$2" "$3" "$4" "$st_key_file") &&
 	st_entry=$STABLE_TREE_CACHE/$st_cache_key &&
 	if ! test -d "$st_entry"

@@ -28,13 +28,21 @@ TOO_LONG=$(name 1013)
 # A directory of 250 bytes before each release tag: 270 bytes and more.
 TAGDIR=long/$(repeat 250 t)
 
-# long_tags: a lightweight $TAGDIR/<tag> beside every v6.* tag.
+# long_tags: a lightweight $TAGDIR/<tag> beside every v6.* tag that has
+# none yet (one for-each-ref, one update-ref, whatever the number).
 long_tags () {
-	git tag -l "v6.*" | while read t
-	do
-		git rev-parse -q --verify "refs/tags/$TAGDIR/$t" >/dev/null ||
-		git tag "$TAGDIR/$t" "$t^{commit}" || return 1
-	done
+	git for-each-ref --format="%(refname:strip=2) %(*objectname) %(objectname)" \
+		"refs/tags/v6.*" "refs/tags/$TAGDIR/" >long-tags.all &&
+	awk -v dir="$TAGDIR/" '
+		index($1, dir) == 1 { have[substr($1, length(dir) + 1)] = 1; next }
+		{ tags[++n] = $1; commit[$1] = $2 != "" ? $2 : $3 }
+		END {
+			for (i = 1; i <= n; i++)
+				if (!(tags[i] in have))
+					print "create refs/tags/" dir tags[i] " " commit[tags[i]]
+		}
+	' long-tags.all >long-tags.new &&
+	git update-ref --stdin <long-tags.new
 }
 
 test_expect_success 'setup: stable tree at week 40' '
