@@ -143,11 +143,13 @@ test: all
 	cd t && $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
 
-# The exhaustive replays (every week of every time line), the second
-# file system of the full-disk loops, the SSH-signed variants that
-# t2502 and t3005 cover in short, and the builds (t5330, and the release
-# artifacts of t5310, t5320): the scripts with a test that needs
-# EXPENSIVE, themselves or through a t/lib-*.sh.
+# The exhaustive replays (every week of every time line, every tag of
+# t6200's full tree), the variants that make test covers in short (the
+# signed and lightweight weekly replays, t5400's lightweight tree,
+# t7041's pull on a full disk), the second file system of the full-disk
+# loops, the runs under memcheck of test_memcheck, and the builds
+# (t5330, and the release artifacts of t5310, t5320): the scripts with a
+# test that needs EXPENSIVE, themselves or through a t/lib-*.sh.
 LONG_LIBS = $(shell cd t && grep -l EXPENSIVE lib-*.sh)
 LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
 
