@@ -76,32 +76,19 @@ check_weekly_switches () {
 	' "$AW_FACTS/ranks" "$AW_FACTS"/weeks/*.refs "$AW_FACTS"/weeks/*.out
 }
 
-# sample_weeks <first> <last>: the weeks of a representative replay, from
-# the time line alone: <first>, the last three, and every week in which
-# a policy's target moves to another series, with the week before it
-# (so that each switch is made from the week before, as every week
-# makes it, and no run holds two switches); the runs in between catch
-# up over several weeks.
+# sample_weeks <first> <last>: the weeks of a representative replay
+# (sample_switch_weeks) from the time line alone, for both policies.
 sample_weeks () {
 	timeline_refs "$AW_FACTS/plan" $2 &&
 	expected_weekly_targets "$LTS_SERIES" "$AW_FACTS"/plan/*.refs >"$AW_FACTS/plan/targets" &&
-	awk -v first="$1" -v last="$2" '
+	awk '
 		function series(t) {
 			sub(/\.[0-9]*$/, "", t)
 			return t
 		}
-		{ w = $1 - 1000 }
-		w == first || w > last - 3 { keep[w] = 1 }
-		w > first && (series($2) != stable || series($3) != lts) {
-			keep[w - 1] = keep[w] = 1
-		}
-		{ stable = series($2); lts = series($3) }
-		END {
-			for (w = first; w <= last; w++)
-				if (w in keep)
-					print w
-		}
-	' "$AW_FACTS/plan/targets"
+		{ print $1, series($2), series($3) }
+	' "$AW_FACTS/plan/targets" |
+	sample_switch_weeks $1 $2
 }
 
 # series_switches <targets>: from the "<n> <stable> <lts>" lines of

@@ -232,31 +232,15 @@ check_scheme_switches () {
 }
 
 # scheme_sample_weeks <first> <last>: the weeks of a representative
-# replay, from the targets first_scheme_week planned from the time line
-# (the releases it read give each target's series): <first>, the last
-# three, and every week in which the target moves to another series,
-# with the week before it, so that each switch is made from the week
-# before, as every week makes it, and no run holds two switches.  The
-# runs in between catch up over several weeks.  (lib-advance-weeks.sh's
-# sample_weeks, for Linux's two policies.)
+# replay (sample_switch_weeks), from the targets first_scheme_week
+# planned from the time line; the releases it read give each target's
+# series.
 scheme_sample_weeks () {
-	awk -v first="$1" -v last="$2" '
+	awk '
 		FILENAME == ARGV[1] { series_of[$3] = $1; next }
-		{
-			w = $1 - 1000
-			s = ($2 in series_of) ? series_of[$2] : "-"
-			if (w == first || w > last - 3)
-				keep[w] = 1
-			if (w > first && s != previous)
-				keep[w - 1] = keep[w] = 1
-			previous = s
-		}
-		END {
-			for (w = first; w <= last; w++)
-				if (w in keep)
-					print w
-		}
-	' "$TRASH_DIRECTORY/scheme.releases" "$TRASH_DIRECTORY/scheme.plan/targets"
+		{ print $1, ($2 in series_of) ? series_of[$2] : "-" }
+	' "$TRASH_DIRECTORY/scheme.releases" "$TRASH_DIRECTORY/scheme.plan/targets" |
+	sample_switch_weeks $1 $2
 }
 
 # scheme_record_week <week>: the refs after the week's run, for the

@@ -141,6 +141,27 @@ timeline_refs () {
 	' .git/stable-lookalikes .git/stable-timeline
 }
 
+# sample_switch_weeks <first> <last>: from "<1000 + week> <series>..."
+# lines on standard input (a policy's series each week, "-" for none,
+# oldest first), the weeks of a representative replay: <first>, the last
+# three, and every week in which a series changes, with the week before
+# it, so that each switch is made from the week before, as every week
+# makes it, and no run holds two switches.  The runs in between catch up
+# over several weeks.
+sample_switch_weeks () {
+	awk -v first="$1" -v last="$2" '
+		{ w = $1 - 1000; $1 = "" }
+		w == first || w > last - 3 { keep[w] = 1 }
+		w > first && $0 != previous { keep[w - 1] = keep[w] = 1 }
+		{ previous = $0 }
+		END {
+			for (w = first; w <= last; w++)
+				if (w in keep)
+					print w
+		}
+	'
+}
+
 # weekly_runs <branch> <targets> <field> <refs-file>...: the runs of
 # check_rolling_chain from the refs recorded after each run of advance
 # (files named <1000 + week>.refs, the first one before the first run):
