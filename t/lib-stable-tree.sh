@@ -471,27 +471,7 @@ stable_tree_history () {
 	stable_tree_key_inputs_ &&
 	sth_entry=$STABLE_TREE_CACHE/$sth_name-$(stable_tree_history_key_) &&
 	sth_made=$sth_entry.made-by.$$ &&
-	(
-		if command -v flock >/dev/null 2>&1
-		then
-			exec 8>>"$sth_entry.lock" &&
-			flock 8
-		fi &&
-		if ! test -d "$sth_entry"
-		then
-			"$@" &&
-			: >"$sth_made" &&
-			rm -rf "$sth_entry.tmp.$$" &&
-			mkdir "$sth_entry.tmp.$$" &&
-			cp -R "$sth_dir/.git" "$sth_entry.tmp.$$/.git" &&
-			if ! mv -T "$sth_entry.tmp.$$" "$sth_entry" 2>/dev/null
-			then
-				# Made by a script that could not take the lock.
-				rm -rf "$sth_entry.tmp.$$" &&
-				test -d "$sth_entry"
-			fi
-		fi
-	) &&
+	stable_tree_cache_publish_ "$sth_entry" stable_tree_history_fill_ "$@" &&
 	if test -f "$sth_made"
 	then
 		rm -f "$sth_made"
@@ -505,6 +485,17 @@ stable_tree_history () {
 		fi &&
 		git -C "$sth_dir" reset -q --hard
 	fi
+}
+
+# stable_tree_history_fill_ DIR MAKE [ARG...]: grow the history in place
+# (and say so in $sth_made: this runs in a subshell), then copy its .git
+# into DIR.
+stable_tree_history_fill_ () {
+	sthf_fill=$1 &&
+	shift &&
+	"$@" &&
+	: >"$sth_made" &&
+	cp -R "$sth_dir/.git" "$sthf_fill/.git"
 }
 
 stable_tree_history_key_ () {
@@ -535,44 +526,51 @@ stable_tree_generate_ () {
 	st_entry=$STABLE_TREE_CACHE/$st_cache_key &&
 	if ! test -d "$st_entry"
 	then
-		stable_tree_cache_fill_ "$st_entry" "$st_key_file" "$2" "$3" "$4"
+		stable_tree_cache_publish_ "$st_entry" stable_tree_fill_ "$st_key_file" "$2" "$3" "$4"
 	fi &&
 	stable_tree_copy_ "$st_entry" "$1" "$st_key_file"
 }
 
-# stable_tree_cache_fill_ ENTRY KEYFILE SCHEME MAINLINE LTS: make the
-# tree in a scratch directory and publish it as ENTRY, under a lock so
-# that a script waiting for another's tree does not make it again.  A
-# signing key that does not exist yet is made in the entry.
-stable_tree_cache_fill_ () {
+# stable_tree_cache_publish_ ENTRY FILL [ARG...]: unless ENTRY exists,
+# run FILL DIR [ARG...] to fill an empty scratch directory DIR (with a
+# .git) and publish it as ENTRY, under a lock so that a script waiting
+# for another's entry does not make it again.  FILL runs in a subshell.
+stable_tree_cache_publish_ () {
 	(
-		st_entry=$1 st_key=$2 st_fill=$1.tmp.$$ &&
+		stcp_entry=$1 stcp_do=$2 stcp_fill=$1.tmp.$$ &&
 		shift 2 &&
 		if command -v flock >/dev/null 2>&1
 		then
-			exec 8>>"$st_entry.lock" &&
+			exec 8>>"$stcp_entry.lock" &&
 			flock 8
 		fi &&
-		if test -d "$st_entry"
+		if test -d "$stcp_entry"
 		then
 			exit 0
 		fi &&
-		rm -rf "$st_fill" &&
-		mkdir "$st_fill" &&
-		if test "${STABLE_SIGNED_TAGS:-0}" = 1 && ! test -f "$st_key"
-		then
-			st_key=$st_fill/signing.key
-		fi &&
-		STABLE_SIGNING_KEY=$st_key stable_tree_make_ "$st_fill/tree" "$@" &&
-		mv "$st_fill/tree/.git" "$st_fill/.git" &&
-		rm -rf "$st_fill/tree" &&
-		if ! mv -T "$st_fill" "$st_entry" 2>/dev/null
+		rm -rf "$stcp_fill" &&
+		mkdir "$stcp_fill" &&
+		"$stcp_do" "$stcp_fill" "$@" &&
+		if ! mv -T "$stcp_fill" "$stcp_entry" 2>/dev/null
 		then
 			# Made by a script that could not take the lock.
-			rm -rf "$st_fill" &&
-			test -d "$st_entry"
+			rm -rf "$stcp_fill" &&
+			test -d "$stcp_entry"
 		fi
 	)
+}
+
+# stable_tree_fill_ DIR KEYFILE SCHEME MAINLINE LTS: the tree's .git in
+# DIR.  A signing key that does not exist yet is made in DIR.
+stable_tree_fill_ () {
+	st_fill=$1 st_key=$2 &&
+	if test "${STABLE_SIGNED_TAGS:-0}" = 1 && ! test -f "$st_key"
+	then
+		st_key=$st_fill/signing.key
+	fi &&
+	STABLE_SIGNING_KEY=$st_key stable_tree_make_ "$st_fill/tree" "$3" "$4" "$5" &&
+	mv "$st_fill/tree/.git" "$st_fill/.git" &&
+	rm -rf "$st_fill/tree"
 }
 
 # --- the shared generator ------------------------------------------------
