@@ -317,9 +317,10 @@ test -z "$GIT_ROLLING_TEST_VALGRIND" || test_set_prereq UNDER_VALGRIND
 # test_memcheck <command> <args>: run git rolling <command> under
 # valgrind's memcheck where the prerequisite VALGRIND holds (exit 126 on
 # a memory error), else as it is; for failure paths whose memory errors
-# a plain run may not show.  git-rolling-<command> runs under memcheck directly: through
-# the dispatcher, each check paid two valgrind start-ups (about half a
-# CPU-second more), the dispatcher's own check is test_memcheck_dispatcher.
+# a plain run may not show.  git-rolling-<command> runs under memcheck
+# directly: through the dispatcher, each check paid two valgrind
+# start-ups (about half a CPU-second more), the dispatcher's own check
+# is test_memcheck_dispatcher.
 test_memcheck () {
 	if test_have_prereq VALGRIND
 	then
