@@ -226,17 +226,20 @@ int rolling_policy_target(const struct rolling_series_info **target, int *pin_be
 {
 	const struct rolling_series_info *here =
 		rolling_tags_find_series(tags, &current->version.series);
-	const struct rolling_series_info *wanted;
-	int has_series;
+	const struct rolling_series_info *wanted = NULL;
+	int has_series = 0;
 
 	if (pin_behind)
 		*pin_behind = 0;
 	*target = here;
-	if (asked && !qualifies)
-		return asked_target(target, tags, here, asked);
-	has_series = !rolling_policy_series(&wanted, policy, tags);
-	if (qualifies)
-		*qualifies = has_series;
+	if (!asked || qualifies) {
+		/* No series yet is an answer here, not an error: the branch stays. */
+		has_series = !rolling_policy_series(&wanted, policy, tags);
+		if (!has_series)
+			free(rolling_error_take());
+		if (qualifies)
+			*qualifies = has_series;
+	}
 	if (asked)
 		return asked_target(target, tags, here, asked);
 	if (!has_series) {
