@@ -399,20 +399,18 @@ recipe_step () {
 }
 
 # recipe_commit_ <tag> <author-date> <committer-date> [<name> <email>]:
-# recipe_step with the release commit's dates given.  git commit would
-# start "git maintenance run --auto" after every commit, a process that
-# cannot change the commit it made: maintenance.auto=false saves it.
+# recipe_step with the release commit's dates given.
 recipe_commit_ () {
 	git merge -q -s ours --no-ff --no-commit "$1" >/dev/null 2>&1 &&
 	git read-tree -um "$1" &&
 	if test -n "$4"
 	then
 		GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$3 \
-		git -c maintenance.auto=false -c user.name="$4" -c user.email="$5" \
+		git -c user.name="$4" -c user.email="$5" \
 			commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
 	else
 		GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$3 \
-		git -c maintenance.auto=false commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
+		git commit -q ${RECIPE_SIGNOFF--s} -m "Merge $1"
 	fi
 }
 

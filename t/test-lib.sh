@@ -156,6 +156,11 @@ test "$TEST_NO_BUILD" = 1 || test_require_build
 
 rm -rf "$TRASH_DIRECTORY" "$test_log_" ||
 	test_bail_out_ "cannot remove $TRASH_DIRECTORY"
+# git commit, merge, fetch and am start "git maintenance run --auto"
+# after their work, and receive-pack "git gc --auto": a process of about
+# 10 ms each that finds nothing to do in repositories this small, some
+# 400 a run.  git rolling starts none itself (its fetch passes
+# --no-auto-maintenance), so nothing under test depends on them.
 mkdir -p "$TRASH_DIRECTORY" &&
 cat >"$HOME/.gitconfig" <<\EOF &&
 [user]
@@ -169,6 +174,10 @@ cat >"$HOME/.gitconfig" <<\EOF &&
 	gpgsign = false
 [advice]
 	detachedHead = false
+[maintenance]
+	auto = false
+[receive]
+	autogc = false
 EOF
 git init -q -b main "$TRASH_DIRECTORY" &&
 echo /.gitconfig >>"$TRASH_DIRECTORY/.git/info/exclude" &&
