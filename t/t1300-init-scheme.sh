@@ -240,12 +240,14 @@ test_expect_success 'two thirds exactly is a clear majority, one version-like ta
 	total=$(sed -n "s/^tags read as preset linux (reads \([0-9]*\) of \([0-9]*\) .*/\2/p" out) &&
 	edge=$((reads * 3 / 2)) &&
 	test $total -le $edge &&
+	head=$(git rev-parse HEAD) &&
 	n=$total &&
 	while test $n -lt $edge
 	do
 		n=$((n + 1)) &&
-		git tag junk-$n || return 1
-	done &&
+		echo "create refs/tags/junk-$n $head" || return 1
+	done >../junk-tags &&
+	git update-ref --stdin <../junk-tags &&
 	git rolling init at-edge >out &&
 	grep "^tags read as preset linux (reads $reads of $edge version-like tags" out &&
 	git tag junk-0 &&
