@@ -84,7 +84,8 @@ TEST_SEAM = t/helper/seam.so
 PROVE ?= prove
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 PROVE_OPTS ?= $(or $(GIT_PROVE_OPTS),-j$(NPROC) --timer)
-# Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh).
+# Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh),
+# here when TEST_ROOT is empty (t/run-suite.sh).
 FIXTURE_CACHE = t/.fixture-cache
 
 all: programs $(TEST_HELPER) $(TEST_SEAM)
@@ -148,11 +149,15 @@ ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
 	$(filter-out $(TEST_FIRST),$(ALL_TEST_SCRIPTS))
 
+# Where make test, test-long and valgrind put the trash directories and
+# the fixture cache, in a directory of the run's own (t/run-suite.sh): a
+# tmpfs, as git's tests run with --root=/dev/shm; TEST_ROOT= keeps them
+# in t/.
+TEST_ROOT ?= /dev/shm
+RUN_SUITE = PROVE='$(PROVE)' PROVE_OPTS='$(PROVE_OPTS)' TEST_ROOT='$(TEST_ROOT)' t/run-suite.sh
+
 test: all
-	$(RM) -r $(FIXTURE_CACHE)
-	@start=$$(date +%s); \
-	cd t && $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS)); rc=$$?; \
-	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
+	@$(RUN_SUITE) "make test" $(addprefix ./,$(TEST_SCRIPTS))
 
 # The exhaustive replays (every week of every time line, every tag of
 # t6200's full tree), the variants that make test covers in short (the
@@ -166,10 +171,7 @@ LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_
 
 test-long: all
 	$(if $(LONG_TEST_SCRIPTS),,$(error no script has an EXPENSIVE test))
-	$(RM) -r $(FIXTURE_CACHE)
-	@start=$$(date +%s); \
-	cd t && GIT_ROLLING_TEST_LONG=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(LONG_TEST_SCRIPTS)); rc=$$?; \
-	echo "make test-long: $$(( $$(date +%s) - start )) s of wall time"; exit $$rc
+	@GIT_ROLLING_TEST_LONG=1 $(RUN_SUITE) "make test-long" $(addprefix ./,$(LONG_TEST_SCRIPTS))
 
 # AddressSanitizer and UndefinedBehaviorSanitizer build and test run;
 # BUILD-FLAGS makes the next plain `make` rebuild without them.
@@ -294,8 +296,7 @@ endif
 # (t/valgrind/), which sees inside the uninstrumented libgit2 where ASan
 # does not; a memory error exits 126 and fails the test.
 valgrind: all
-	$(RM) -r $(FIXTURE_CACHE)
-	cd t && GIT_ROLLING_TEST_VALGRIND=1 $(PROVE) $(PROVE_OPTS) $(addprefix ./,$(TEST_SCRIPTS))
+	@GIT_ROLLING_TEST_VALGRIND=1 $(RUN_SUITE) "make valgrind" $(addprefix ./,$(TEST_SCRIPTS))
 
 # kill -9 at random moments and concurrent runs of advance on a
 # checked-out branch, STRESS_RUNS rounds (default 300).

@@ -368,7 +368,7 @@ stable_tree_week_of () {
 #
 # Many scripts generate the same trees, and the scripts run in parallel.
 # A generated tree is kept in $STABLE_TREE_CACHE (default
-# t/.fixture-cache, which `make test` empties before every run), under a
+# t/.fixture-cache; `make test` gives every run a new one), under a
 # key made of everything the generator reads: its own source, git's
 # version and the formats it gives new repositories, the global configuration, the scheme and every knob above (and
 # the signing key, when it exists already).  A request copies the cached

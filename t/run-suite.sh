@@ -1,0 +1,73 @@
+#!/bin/sh
+# run-suite.sh NAME SCRIPT...: run the test scripts under prove, as make
+# test, make test-long and make valgrind do, and say how long it took.
+#
+# The trash directories and the fixture cache (TEST_OUTPUT_DIRECTORY,
+# STABLE_TREE_CACHE) go to a directory of this run's own in TEST_ROOT,
+# /dev/shm when make does not say otherwise: a tmpfs, as git's own suite
+# runs with --root=/dev/shm.  The scripts create and remove files by the
+# ten thousand: eight of the longest scripts took 9% less CPU time and
+# 10% less wall time there than on ext4 (two rounds, one after the
+# other, the kernel's time from 50 s to 42 s).  No test is about the
+# file system the trash lives on (the full-disk tests mount their own).
+# The directory goes when every script passed, and stays, named, when
+# one failed.  t/ is used, as before, when TEST_ROOT is empty or is no
+# directory that can take the run: writable, with room (a container's
+# 64 MB /dev/shm has not), and running the programs the tests write
+# there.
+#
+# Environment: PROVE (default prove), PROVE_OPTS, TEST_ROOT.
+set -u
+name=$1
+shift
+cd "$(dirname "$0")" || exit 1
+
+# usable_root DIR: DIR can hold this run: a gigabyte free, and a script
+# written there runs.  Its directory for this run on stdout.
+usable_root () {
+	test -d "$1" && test -w "$1" || return 1
+	ur_free=$(df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	test "${ur_free:-0}" -ge 1048576 || return 1
+	ur_dir=$(mktemp -d "$1/git-rolling-tests.XXXXXX") || return 1
+	# mktemp makes it private; tests run programs as nobody (t7050's
+	# Apache) that must reach the trash directories, as they can in t/.
+	if chmod 755 "$ur_dir" &&
+		printf '#!/bin/sh\nexit 0\n' >"$ur_dir/probe" &&
+		chmod +x "$ur_dir/probe" && "$ur_dir/probe" 2>/dev/null
+	then
+		rm -f "$ur_dir/probe"
+		echo "$ur_dir"
+	else
+		rm -rf "$ur_dir"
+		return 1
+	fi
+}
+
+# Every run generates its fixture trees anew (t/lib-stable-tree.sh).
+rm -rf .fixture-cache
+root=
+if test -n "${TEST_ROOT:-}" && root=$(usable_root "$TEST_ROOT")
+then
+	TEST_OUTPUT_DIRECTORY=$root
+	STABLE_TREE_CACHE=$root/.fixture-cache
+	export TEST_OUTPUT_DIRECTORY STABLE_TREE_CACHE
+else
+	test -z "${TEST_ROOT:-}" ||
+	echo "$name: $TEST_ROOT cannot take the trash directories; they go to t/"
+	unset TEST_OUTPUT_DIRECTORY STABLE_TREE_CACHE
+fi
+
+start=$(date +%s)
+${PROVE:-prove} ${PROVE_OPTS:-} "$@"
+rc=$?
+echo "$name: $(($(date +%s) - start)) s of wall time"
+if test -n "$root"
+then
+	if test $rc = 0
+	then
+		rm -rf "$root"
+	else
+		echo "$name: the trash directories of the scripts that failed are in $root"
+	fi
+fi
+exit $rc
