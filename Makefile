@@ -130,7 +130,7 @@ git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 
 # The longest scripts start first, the longest first, so that the short
 # ones fill the end of a parallel run and no long one is left running
-# alone: the scripts that took 6 s or more when all ran one after the
+# alone: the scripts that took 3 s or more when all ran one after the
 # other (wall time, /usr/bin/time).  The others, and a script missing
 # from the list, run after them in their turn.
 TEST_FIRST = t2600-advance-worktree-atomic.sh t7010-pull.sh \
@@ -144,7 +144,17 @@ TEST_FIRST = t2600-advance-worktree-atomic.sh t7010-pull.sh \
 	t3100-verify-mergetag.sh t6010-log-merged-history.sh \
 	t8030-repo-shapes-refusals.sh t8010-repo-shapes-sparse.sh \
 	t3005-verify-signatures.sh t3000-verify-basic.sh t5200-server.sh \
-	t7050-fetch-https.sh
+	t7050-fetch-https.sh t3101-verify-tag-free.sh t3001-verify-tamper.sh \
+	t3003-verify-json.sh t3600-verify-tag-free-base.sh t2000-advance.sh \
+	t3501-verify-base-tag.sh t7042-fetch-race.sh t7020-fetch-plan.sh \
+	t6110-status-schemes.sh t1000-init.sh t3203-verify-json-utf8.sh \
+	t8000-repo-shapes-partial.sh t4030-bisect-refusals.sh \
+	t7002-fetch-signatures.sh t3400-hostile-text.sh \
+	t7041-advance-init-pull-enospc.sh t1410-init-adopt-cadence.sh \
+	t2700-advance-server-lock.sh t2200-advance-systemd.sh \
+	t2840-advance-weeks-linux26.sh t6020-log-counts-any-option.sh \
+	t5000-documentation.sh t0000-basic.sh t1200-init-failures.sh \
+	t5310-dist.sh t3200-verify-replace-graft.sh t2800-advance-weeks-git.sh
 ALL_TEST_SCRIPTS = $(sort $(notdir $(wildcard t/t[0-9]*.sh)))
 TEST_SCRIPTS = $(foreach t,$(TEST_FIRST),$(filter $(t),$(ALL_TEST_SCRIPTS))) \
 	$(filter-out $(TEST_FIRST),$(ALL_TEST_SCRIPTS))
