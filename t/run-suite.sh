@@ -77,6 +77,10 @@ process_ms () {
 	esac
 }
 
+# An interrupted run (^C reaches prove and the scripts too) leaves no
+# trash behind in the tmpfs, which holds it in memory until a reboot.
+interrupted=
+trap 'interrupted=t' HUP INT TERM
 before=$(process_ms)
 start=$(date +%s)
 ${PROVE:-prove} ${PROVE_OPTS:-} "$@"
@@ -91,11 +95,12 @@ else
 fi
 if test -n "$root"
 then
-	if test $rc = 0
+	if test $rc = 0 || test -n "$interrupted"
 	then
 		rm -rf "$root"
 	else
 		echo "$name: the trash directories of the scripts that failed are in $root"
 	fi
 fi
+test -z "$interrupted" || exit 130
 exit $rc
