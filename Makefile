@@ -132,9 +132,11 @@ git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 # ones fill the end of a parallel run and no long one is left running
 # alone: the scripts that took 3 s or more when all ran one after the
 # other (wall time, /usr/bin/time).  The others, and a script missing
-# from the list, run after them in their turn.
-TEST_FIRST = t2600-advance-worktree-atomic.sh t7010-pull.sh \
-	t4010-bisect-run.sh t6200-backfill.sh t7000-fetch.sh \
+# from the list, run after them in their turn.  t2600 and t7010 wait
+# seconds on purpose (for a lock, for a killed run's git), so they do
+# not start side by side: a CPU-bound script runs beside each.
+TEST_FIRST = t2600-advance-worktree-atomic.sh t4010-bisect-run.sh \
+	t7010-pull.sh t6200-backfill.sh t7000-fetch.sh \
 	t7001-fetch-interrupted.sh t6120-status-advance-init-agree.sh \
 	t6000-log.sh t4020-bisect-by-hand.sh t2900-advance-each.sh \
 	t7007-fetch-one-connection.sh t8020-repo-shapes-env.sh \
