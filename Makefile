@@ -84,8 +84,8 @@ TEST_SEAM = t/helper/seam.so
 PROVE ?= prove
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 PROVE_OPTS ?= $(or $(GIT_PROVE_OPTS),-j$(NPROC) --timer)
-# Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh),
-# here when TEST_ROOT is empty (t/run-suite.sh).
+# Every run generates its fixture trees anew, once each (t/lib-stable-tree.sh):
+# here when the run's trash directories are in t/ (t/run-suite.sh).
 FIXTURE_CACHE = t/.fixture-cache
 
 all: programs $(TEST_HELPER) $(TEST_SEAM)

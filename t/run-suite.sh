@@ -20,6 +20,11 @@
 set -u
 name=$1
 shift
+# A relative TEST_ROOT names a directory from where make runs, not t/.
+case ${TEST_ROOT:-} in
+''|/*) ;;
+*) TEST_ROOT=$PWD/$TEST_ROOT ;;
+esac
 cd "$(dirname "$0")" || exit 1
 
 # usable_root DIR: DIR can hold this run: a gigabyte free, and a script
@@ -78,9 +83,12 @@ process_ms () {
 }
 
 # An interrupted run (^C reaches prove and the scripts too) leaves no
-# trash behind in the tmpfs, which holds it in memory until a reboot.
+# trash behind in the tmpfs, which holds it in memory until a reboot,
+# and exits with 128 and the signal's number, as a shell it killed.
 interrupted=
-trap 'interrupted=t' HUP INT TERM
+trap 'interrupted=129' HUP
+trap 'interrupted=130' INT
+trap 'interrupted=143' TERM
 before=$(process_ms)
 start=$(date +%s)
 ${PROVE:-prove} ${PROVE_OPTS:-} "$@"
@@ -102,5 +110,4 @@ then
 		echo "$name: the trash directories of the scripts that failed are in $root"
 	fi
 fi
-test -z "$interrupted" || exit 130
-exit $rc
+exit ${interrupted:-$rc}
