@@ -14,7 +14,7 @@ installed) and compared with what plain git says about the branch.
 json_check () {
 	jc_file=$1 &&
 	shift &&
-	python3 - "$jc_file" "$@" <<-\EOF
+	test_python3 - "$jc_file" "$@" <<-\EOF
 	import json, sys
 	with open(sys.argv[1]) as f:
 	    doc = json.load(f)

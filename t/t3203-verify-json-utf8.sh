@@ -14,7 +14,7 @@ and with a strict UTF-8 decoder.
 
 # strict_utf8 FILE: FILE decodes as UTF-8 with no error at all.
 strict_utf8 () {
-	python3 -c "import sys; open(sys.argv[1], \"rb\").read().decode(\"utf-8\", \"strict\")" "$1"
+	test_python3 -c "import sys; open(sys.argv[1], \"rb\").read().decode(\"utf-8\", \"strict\")" "$1"
 }
 
 test_expect_success PYTHON3 'setup' '

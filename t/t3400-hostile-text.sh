@@ -35,13 +35,14 @@ EVIL_NAME='rolling-\342\200\256lanif-\377'
 
 # no_raw FILE...: none of the bytes that act on a terminal is in FILE,
 # and FILE is valid UTF-8 (tabs and newlines are fine).  Three greps for
-# all the files: a python3 per file (about 0.4 CPU-seconds each here)
-# made most of the script's cost.  In the C.UTF-8 locale, GNU grep -axv
-# ".*" selects exactly the lines that are not well-formed UTF-8, as
-# Python's strict decoder rejects them (overlong forms, surrogates, past
-# U+10FFFF, cut sequences: compared over every sequence of one and two
-# bytes and every lead of three and four); the first test wants one of
-# each caught, and without that locale none would be.
+# all the files: a python3 per file (about 0.4 CPU-seconds each, through
+# pyenv's launcher) made most of the script's cost.  In the C.UTF-8
+# locale, GNU grep -axv ".*" selects exactly the lines that are not
+# well-formed UTF-8, as Python's strict decoder rejects them (overlong
+# forms, surrogates, past U+10FFFF, cut sequences: compared over every
+# sequence of one and two bytes and every lead of three and four); the
+# first test wants one of each caught, and without that locale none
+# would be.
 no_raw () {
 	if LC_ALL=C grep -H -n "$(printf "[\001-\010\013-\037\177]")" "$@" >raw.found ||
 	   LC_ALL=C grep -H -n "$(printf "\342\200[\252-\256]\\|\342\201[\246-\251]\\|\302[\200-\237]")" \
@@ -126,7 +127,7 @@ test_expect_success PYTHON3 'verify: quoted in the report, exact in --json' '
 	grep "^$BRANCH: FAILED (1 failure)$" out &&
 	test_expect_code 1 git -C upstream rolling verify --json $BRANCH >out.json 2>err &&
 	head -n 1 evil.msg >subject &&
-	python3 - out.json subject <<-\PY
+	test_python3 - out.json subject <<-\PY
 	import json, sys
 	doc = json.load(open(sys.argv[1]))
 	subject = open(sys.argv[2], "rb").read().rstrip(b"\n").decode("utf-8", "replace")
@@ -156,7 +157,7 @@ test_expect_success PYTHON3 'a forged tag object: its name and message are quote
 	no_raw out err &&
 	test_expect_code 1 git -C upstream rolling verify --json $BRANCH >out.json &&
 	printf "$tag: its tag object $forged is the tag '"'"'$tag$EVIL_TAG'"'"', published under another name" >want &&
-	python3 - out.json want <<-\PY
+	test_python3 - out.json want <<-\PY
 	import json, sys
 	doc = json.load(open(sys.argv[1]))
 	want = open(sys.argv[2], "rb").read().decode("utf-8", "replace")

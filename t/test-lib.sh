@@ -300,6 +300,22 @@ test_have_prereq () {
 
 test "$(test_ref_format "$TRASH_DIRECTORY")" = files && test_set_prereq REFFILES
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON3
+
+# test_python3 ARGS...: python3 ARGS..., for tests with the prerequisite
+# PYTHON3.  The python3 on PATH may be a launcher, not the interpreter:
+# pyenv's shim is a bash script that runs a dozen processes to choose a
+# version, 0.32 CPU-seconds a call here against 0.06 s for the
+# interpreter it then starts.  That interpreter is asked for once per
+# script (a first call in a subshell asks again) and run directly.
+test_python3 () {
+	if test -z "$test_python3_"
+	then
+		test_python3_=$(python3 -c "import sys; print(sys.executable)") &&
+		test -n "$test_python3_" ||
+		test_python3_=python3
+	fi
+	"$test_python3_" "$@"
+}
 command -v perl >/dev/null 2>&1 && test_set_prereq PERL
 # script(1), util-linux's, runs a command on a terminal of its own
 command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
