@@ -176,10 +176,12 @@ test: all
 # signed and lightweight weekly replays, t5400's lightweight tree,
 # t7041's pull on a full disk), the second file system of the full-disk
 # loops, the runs under memcheck of test_memcheck, and the builds
-# (t5330, and the release artifacts of t5310, t5320): the scripts with a
-# test that needs EXPENSIVE, themselves or through a t/lib-*.sh.
+# (t5330, and the release artifacts of t5310, t5320), the kill loops at
+# every point of a run (TEST_POINT_STEP, t/test-lib.sh): the scripts
+# with a test that needs EXPENSIVE, themselves or through a t/lib-*.sh,
+# or that step through the points.
 LONG_LIBS = $(shell cd t && grep -l EXPENSIVE lib-*.sh)
-LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
+LONG_TEST_SCRIPTS = $(shell cd t && grep -l -e EXPENSIVE -e TEST_POINT_STEP $(addprefix -e ,$(LONG_LIBS)) t[0-9]*.sh)
 
 test-long: all
 	$(if $(LONG_TEST_SCRIPTS),,$(error no script has an EXPENSIVE test))

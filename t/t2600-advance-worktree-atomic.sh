@@ -152,7 +152,7 @@ finished () {
 	)
 }
 
-test_expect_success REFFILES 'killed at each file it writes: the next advance finishes it' '
+test_expect_success REFFILES "killed at $TEST_POINTS file it writes: the next advance finishes it" '
 	(
 		cd tree &&
 		add_release "echo killed-loop >killed-loop-file" >../tag
@@ -165,11 +165,11 @@ test_expect_success REFFILES 'killed at each file it writes: the next advance fi
 		echo "killed at $k" >>kills &&
 		(cd killed && git rolling advance -q 2>../next.err) &&
 		finished $tag || { echo "not finished after a kill at $k" && cat kill.err next.err && return 1; }
-		k=$((k + 1))
+		k=$((k + TEST_POINT_STEP))
 	done &&
 	test $status = 0 &&
 	finished $tag &&
-	test_line_count -ge 8 kills
+	test_line_count -ge $((8 / TEST_POINT_STEP)) kills
 '
 
 # A file size limit makes writes fail with EFBIG (SIGXFSZ ignored), as a

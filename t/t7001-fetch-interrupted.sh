@@ -157,7 +157,7 @@ complete () {
 	git -C consumer-k fsck --no-progress
 }
 
-test_expect_success REFFILES 'killed at each lock and rename of its refs: the next fetch finishes it' '
+test_expect_success REFFILES "killed at $TEST_POINTS lock and rename of its refs: the next fetch finishes it" '
 	rm -rf pristine &&
 	cp -a consumer pristine &&
 	git -C pristine tag -l >tags-before &&
@@ -174,11 +174,11 @@ test_expect_success REFFILES 'killed at each lock and rename of its refs: the ne
 		echo "killed at $k" >>kills &&
 		finish_fetch &&
 		complete || { echo "not complete after a kill at $k" && cat kill.err next.err && return 1; }
-		k=$((k + 1))
+		k=$((k + TEST_POINT_STEP))
 	done &&
 	test $status = 0 &&
 	complete &&
-	test_line_count -ge $((2 * ($(wc -l <new-tags) + 2))) kills
+	test_line_count -ge $((2 * ($(wc -l <new-tags) + 2) / TEST_POINT_STEP)) kills
 '
 
 # A journal of a ref transaction (rolling-ref-tx.<pid>) names the locks

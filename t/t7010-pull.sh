@@ -187,7 +187,7 @@ pulled () {
 	git -C killed-k fsck --no-progress
 }
 
-test_expect_success REFFILES 'killed at each file it writes: the next pull finishes it' '
+test_expect_success REFFILES "killed at $TEST_POINTS file it writes: the next pull finishes it" '
 	rm -rf pristine &&
 	git clone -q --no-tags -b $BRANCH "file://$TRASH_DIRECTORY/server.git" pristine &&
 	git -C pristine rolling init -q --follow origin/$BRANCH &&
@@ -200,11 +200,11 @@ test_expect_success REFFILES 'killed at each file it writes: the next pull finis
 		echo "killed at $k" >>kills &&
 		next_pull &&
 		pulled || { echo "not pulled after a kill at $k" && cat kill.err next.err && return 1; }
-		k=$((k + 1))
+		k=$((k + TEST_POINT_STEP))
 	done &&
 	test $status = 0 &&
 	pulled &&
-	test_line_count -ge 10 kills
+	test_line_count -ge $((10 / TEST_POINT_STEP)) kills
 '
 
 test_done

@@ -324,6 +324,19 @@ command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 # run as well as the ones `make test` runs.
 test -z "$GIT_ROLLING_TEST_LONG" || test_set_prereq EXPENSIVE
 
+# The loops that kill a command at each point of its run (each file it
+# writes, each lock it takes), then check what the next run makes of
+# it, take every point in `make test-long` and every other one in `make
+# test`: a point costs two runs and the checks after them, a third of a
+# CPU-second.  TEST_POINT_STEP is the distance from one point to the
+# next, TEST_POINTS names them in the tests' titles.
+if test_have_prereq EXPENSIVE
+then
+	TEST_POINT_STEP=1 TEST_POINTS=each
+else
+	TEST_POINT_STEP=2 TEST_POINTS="every other"
+fi
+
 # test_memcheck's runs under memcheck: in `make test-long`, where
 # valgrind is installed.  Each costs a CPU-second or more, which `make
 # test` does not spend (`make valgrind` runs every command under memcheck
