@@ -48,8 +48,9 @@ usable_root () {
 	fi
 }
 
-# Every run generates its fixture trees anew (t/lib-stable-tree.sh).
-rm -rf .fixture-cache
+# Every run generates its fixture trees anew (t/lib-stable-tree.sh): in
+# its own directory, or in t/.fixture-cache, emptied first, when the
+# trash goes to t/.
 root=
 if test -n "${TEST_ROOT:-}" && root=$(usable_root "$TEST_ROOT")
 then
@@ -60,6 +61,7 @@ else
 	test -z "${TEST_ROOT:-}" ||
 	echo "$name: $TEST_ROOT cannot take the trash directories; they go to t/"
 	unset TEST_OUTPUT_DIRECTORY STABLE_TREE_CACHE
+	rm -rf .fixture-cache
 fi
 
 # process_ms: the wall time of a `git version` here and now, in ms, the

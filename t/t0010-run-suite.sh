@@ -54,9 +54,12 @@ field () {
 }
 
 test_expect_success ROOM 'a usable root: a directory of the run'"'"'s own, removed after a pass' '
-	mkdir root &&
+	mkdir root suite/.fixture-cache &&
+	: >suite/.fixture-cache/entry &&
 	TEST_ROOT=$TRASH_DIRECTORY/root PROVE_OPTS=-j2 \
 		suite/run-suite.sh "make test" ./t1.sh ./t2.sh >out &&
+	# the cache in t/ is not this run'"'"'s: left as it was
+	test_path_is_file suite/.fixture-cache/entry &&
 	test "$(field args)" = "-j2 ./t1.sh ./t2.sh" &&
 	output=$(field output) &&
 	case $output in
@@ -112,10 +115,14 @@ test_expect_success 'a root that cannot take the run: said, and the trash stays 
 '
 
 test_expect_success 'TEST_ROOT empty: the trash in t/, without a word about it' '
+	mkdir -p suite/.fixture-cache &&
+	: >suite/.fixture-cache/entry &&
 	TEST_ROOT= TEST_OUTPUT_DIRECTORY=/elsewhere STABLE_TREE_CACHE=/elsewhere \
 		suite/run-suite.sh "make test" ./t1.sh >out &&
 	test "$(field output)" = unset &&
 	test "$(field cache)" = unset &&
+	# the run generates its fixtures anew in t/.fixture-cache
+	test_path_is_missing suite/.fixture-cache &&
 	! grep "cannot take" out
 '
 
