@@ -215,7 +215,10 @@ test_expect_success 'advance continues it as the recipe would, through a series 
 	git rolling verify --rebuild hand
 '
 
-test_expect_success 'lightweight tags: made by hand, adopted, continued as the recipe would' '
+# The same with other kinds of release tag, in make test-long: make test
+# reads lightweight and signed release tags alike in t1300, and adopts
+# and continues the annotated branch above.
+test_expect_success EXPENSIVE 'lightweight tags: made by hand, adopted, continued as the recipe would' '
 	STABLE_LIGHTWEIGHT_TAGS=1 stable_tree_linux light &&
 	test "$(git -C light cat-file -t v6.2.2)" = commit &&
 	made_by_hand_then_adopted light

@@ -99,7 +99,10 @@ test_expect_success 'every commit, against plain git' '
 	check_all
 '
 
-test_expect_success 'the same with a commit-graph (git answers)' '
+# With a commit-graph git answers the ancestry questions; t4500 asks
+# them of a sample of steps in make test, this every commit in make
+# test-long.
+test_expect_success EXPENSIVE 'the same with a commit-graph (git answers)' '
 	cd repo &&
 	git commit-graph write --reachable --no-progress &&
 	test_when_finished "rm -f .git/objects/info/commit-graph" &&

@@ -205,7 +205,10 @@ fi
 
 # The generator signs every release and mainline tag as git tag -s does,
 # keeping the tags' dates (lib-sign-tags.sh), once per run of the suite.
-test_expect_success SSH_SIGN 'signed tags (SSH), with their dates: the same' '
+# A signed tag is an annotated tag with a longer message: make test-long
+# replays it; make test replays annotated tags above and lightweight
+# ones (the committer's date) below.
+test_expect_success EXPENSIVE,SSH_SIGN 'signed tags (SSH), with their dates: the same' '
 	STABLE_SIGNED_TAGS=1 STABLE_MAINLINE="5.19 6.0 6.1" STABLE_LTS= stable_tree_linux signed &&
 	cd signed &&
 	git config user.name "Rolling Tester" &&
