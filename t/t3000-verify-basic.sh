@@ -217,14 +217,7 @@ test_expect_success 'a systemd-style branch verifies with --preset systemd' '
 	cd sd &&
 	stable_tree_replay . 7 &&
 	git rolling init -q --preset systemd systemd-rolling &&
-	last=$(stable_tree_weeks .) &&
-	week=8 &&
-	while test $week -le $last
-	do
-		stable_tree_replay . $week &&
-		git rolling advance -q || return 1
-		week=$((week + 1))
-	done &&
+	advance_weekly . 7 $(stable_tree_weeks .) &&
 	git rolling verify systemd-rolling >out &&
 	grep "^systemd-rolling: verified$" out &&
 	grep "^systemd-rolling: series 25[0-9] -> 25[0-9] at " out &&
