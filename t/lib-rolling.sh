@@ -530,12 +530,14 @@ add_release () {
 	echo "$ar_next"
 }
 
-# advance_weekly DIR FROM TO [PACK-EVERY]: in DIR, a stable tree
-# (lib-stable-tree.sh) replayed up to week FROM, release each later week
-# up to TO in turn and run git rolling advance after each, the way a cron
-# job would; with PACK-EVERY, git pack-refs --all after every week that
-# is a multiple of it (a long replay: advance then does not read
-# hundreds of loose tags each week).  Each
+# advance_weekly DIR FROM TO [PACK-EVERY [RUN-EVERY]]: in DIR, a stable
+# tree (lib-stable-tree.sh) replayed up to week FROM, release each later
+# week up to TO in turn and run git rolling advance after each, the way
+# a cron job would (with RUN-EVERY, after every RUN-EVERY-th week and
+# the last: a cron job that runs less often); with PACK-EVERY (0: never),
+# git pack-refs --all after the run that passes a multiple of it (a long
+# replay: advance then does not read hundreds of loose tags each week).
+# Each
 # week only adds that week's release tags, from the time line:
 # stable_tree_replay DIR WEEK would leave the same tags but rewrite every
 # one of them.  One for-each-ref first checks that none of them is there
@@ -550,7 +552,7 @@ advance_weekly () {
 		aw_plan=${TRASH_DIRECTORY:-$PWD/.git}/advance-weekly.plan &&
 		aw_tags=$aw_plan.tags &&
 		git for-each-ref --format="%(refname)" refs/tags |
-		awk -v from="$2" -v to="$3" '
+		awk -v from="$2" -v to="$3" -v pack="${4:-0}" -v every="${5:-1}" '
 			FILENAME == "-" { have[$1] = 1; next }
 			$1 > from && $1 <= to {
 				if (("refs/tags/" $2) in have) {
@@ -560,8 +562,16 @@ advance_weekly () {
 				tags[$1] = tags[$1] "tag refs/tags/" $2 " " $3 "\n"
 			}
 			END {
-				for (w = from + 1; w <= to; w++)
-					printf "%sadvance %d\n", tags[w], w
+				ran = from
+				for (w = from + 1; w <= to; w++) {
+					printf "%s", tags[w]
+					if ((w - from) % every && w < to)
+						continue
+					printf "advance %d\n", w
+					if (pack && int(w / pack) != int(ran / pack))
+						print "pack"
+					ran = w
+				}
 				exit bad
 			}
 		' - .git/stable-timeline >"$aw_plan" &&
@@ -579,11 +589,9 @@ advance_weekly () {
 					git-rolling advance -q
 				else
 					git-rolling-advance -q
-				fi </dev/null &&
-				if test -n "$4" && test $((aw_name % $4)) = 0
-				then
-					git pack-refs --all
-				fi ;;
+				fi </dev/null ;;
+			pack)
+				git pack-refs --all ;;
 			esac || exit 1
 		done <"$aw_plan" &&
 		rm -f "$aw_plan" "$aw_tags"
