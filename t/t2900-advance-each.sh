@@ -200,9 +200,20 @@ check_runs () {
 	(cd "$1" && recipe_replay "$start" "$TRASH_DIRECTORY/$r/recipe")
 }
 
+# make test replays the cadence up to the week v6.4-rc1 is tagged: two
+# series switches, and runs of one release, of several and of a switch
+# after catching up (the next test checks that they were met); make
+# test-long to the end of the time line.  The tests after it start
+# branches of their own on the tree's last week.
 test_expect_success 'annotated tags: week by week, one merge per release, as the recipe' '
 	new_tree annotated &&
-	simulate annotated
+	if test_have_prereq EXPENSIVE
+	then
+		simulate annotated
+	else
+		simulate annotated $(stable_tree_week_of annotated v6.4-rc1) &&
+		stable_tree_replay annotated $(stable_tree_weeks annotated)
+	fi
 '
 
 # A run that switched series after catching up with at least two
