@@ -537,8 +537,7 @@ add_release () {
 # the last: a cron job that runs less often); with PACK-EVERY (0: never),
 # git pack-refs --all after the run that passes a multiple of it (a long
 # replay: advance then does not read hundreds of loose tags each week).
-# Each
-# week only adds that week's release tags, from the time line:
+# Each week only adds that week's release tags, from the time line:
 # stable_tree_replay DIR WEEK would leave the same tags but rewrite every
 # one of them.  One for-each-ref first checks that none of them is there
 # yet; one awk plans the weeks.  The week's tags are written by

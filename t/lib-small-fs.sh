@@ -61,7 +61,7 @@ small_fs_on_exit_ () {
 	small_fs_code_=$?
 	test -z "$small_fs_mounted_" || umount "$SMALL" 2>/dev/null || umount -l "$SMALL"
 	test -z "$small_fs_backing_" || umount "$SMALL.img" 2>/dev/null || umount -l "$SMALL.img"
-	(exit $small_fs_code_)
+	test_status_ $small_fs_code_
 	test_on_exit_
 }
 trap 'small_fs_on_exit_' EXIT

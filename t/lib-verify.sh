@@ -37,7 +37,7 @@ VERIFY_MAINLINE=${VERIFY_MAINLINE:-"5.19 6.0 6.1 6.2"}
 # (stable_tree_history).  With signed tags (STABLE_SIGNED_TAGS=1) the
 # branch starts later, at week VERIFY_SIGNED_WEEK: each release tag
 # verify --signatures checks costs git verify-tag two ssh-keygen runs,
-# and a shorter chain still crosses the series switches.
+# and the shorter chain (base v6.0.2) still crosses a series switch.
 VERIFY_SIGNED_WEEK=${VERIFY_SIGNED_WEEK:-20}
 verify_fixture () {
 	if test "${STABLE_SIGNED_TAGS:-0}" = 1

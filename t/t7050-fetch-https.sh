@@ -121,7 +121,7 @@ start_apache () {
 https_on_exit_ () {
 	https_code_=$?
 	stop_apache 2>/dev/null
-	(exit $https_code_)
+	test_status_ $https_code_
 	test_on_exit_
 }
 trap 'https_on_exit_' EXIT

@@ -422,7 +422,7 @@ test_eval_ () {
 	fi
 }
 
-# test_status_ N: a command that fails with status N, run by the shell
+# test_status_ N: a command whose exit status is N, run by the shell
 # itself: "(exit N)" is a subshell, a process each time.
 test_status_ () {
 	return "$1"
