@@ -16,6 +16,12 @@
 # 64 MB /dev/shm has not), and running the programs the tests write
 # there.
 #
+# A run that failed ends with the title, body and output of every test
+# that failed (t/test-lib.sh keeps them in "trash directory.<script>.failed"
+# beside the trash directories), as git's CI prints its failures: prove
+# shows them only with -v, and a failure seen once in CI must be
+# diagnosed from its log alone.
+#
 # Environment: PROVE (default prove), PROVE_OPTS, TEST_ROOT.
 set -u
 name=$1
@@ -91,6 +97,12 @@ interrupted=
 trap 'interrupted=129' HUP
 trap 'interrupted=130' INT
 trap 'interrupted=143' TERM
+# The records of failures in t/ are this run's alone.
+test -n "$root" || for script
+do
+	script=${script##*/}
+	rm -f "trash directory.${script%.sh}.failed"
+done
 before=$(process_ms)
 start=$(date +%s)
 ${PROVE:-prove} ${PROVE_OPTS:-} "$@"
@@ -102,6 +114,31 @@ then
 	echo "$name: $wall s of wall time (a git process: $before ms before, $after ms after)"
 else
 	echo "$name: $wall s of wall time"
+fi
+# print_failures DIR: the failed tests' records in DIR, each under a
+# line that names its script; a long one is cut in its middle, where a
+# loop's output is least likely to say why.
+print_failures () {
+	for pf_file in "$1"/"trash directory."*.failed
+	do
+		test -f "$pf_file" || continue
+		pf_script=${pf_file##*/trash directory.}
+		pf_script=${pf_script%.failed}
+		pf_lines=$(wc -l <"$pf_file")
+		echo "--- $name: what failed in $pf_script ($pf_lines lines)"
+		if test "$pf_lines" -le 3000
+		then
+			cat "$pf_file"
+		else
+			head -n 1500 "$pf_file"
+			echo "[... $((pf_lines - 3000)) lines cut: all of them are in $pf_file]"
+			tail -n 1500 "$pf_file"
+		fi
+	done
+}
+if test $rc != 0 && test -z "$interrupted"
+then
+	print_failures "${root:-.}"
 fi
 if test -n "$root"
 then

@@ -126,4 +126,53 @@ test_expect_success 'TEST_ROOT empty: the trash in t/, without a word about it' 
 	! grep "cannot take" out
 '
 
+# A run of real scripts under the real prove: the suite's own test-lib,
+# one script that passes and one whose second test fails, as make test
+# runs them (prove without -v).
+test_expect_success ROOM 'a failed test says why at the end of the run: its body and output' '
+	real_prove=$(PATH=${PATH#$TRASH_DIRECTORY/bin:} && command -v prove) &&
+	mkdir real &&
+	for script in t1-pass t2-fail
+	do
+		cat >real/$script.sh <<-EOF || return 1
+		#!/bin/sh
+		test_description="a script run by run-suite.sh"
+		TEST_NO_BUILD=1
+		TEST_DIRECTORY=$TEST_DIRECTORY
+		. "\$TEST_DIRECTORY"/test-lib.sh
+		test_expect_success "first" "echo first said this"
+		EOF
+		chmod +x real/$script.sh || return 1
+	done &&
+	cat >>real/t2-fail.sh <<-\EOF &&
+	test_expect_success "second, which fails" "
+		echo the output of the failing test &&
+		echo and its stderr >&2 &&
+		test 1 = 2
+	"
+	test_expect_success "third" "echo third said this"
+	test_done
+	EOF
+	echo test_done >>real/t1-pass.sh &&
+	cp suite/run-suite.sh real/ &&
+	rm -rf root && mkdir root &&
+	test_expect_code 1 env PROVE="$real_prove" TEST_ROOT="$TRASH_DIRECTORY/root" \
+		real/run-suite.sh "make test" ./t1-pass.sh ./t2-fail.sh >out 2>&1 &&
+	sed -n "/^--- make test: what failed in t2-fail /,\$p" out >failures &&
+	grep "^not ok 2 - second, which fails$" failures &&
+	grep "^#	echo the output of the failing test &&$" failures &&
+	grep "^# the output of the failing test$" failures &&
+	grep "^# and its stderr$" failures &&
+	! grep "first said\|third said\|t1-pass" failures &&
+	output=$(sed -n "s/^make test: the trash directories of the scripts that failed are in //p" out) &&
+	rm -rf "$output"
+'
+
+test_expect_success ROOM 'a run that passed prints no failures' '
+	rm -rf root && mkdir root &&
+	env PROVE="$real_prove" TEST_ROOT="$TRASH_DIRECTORY/root" \
+		real/run-suite.sh "make test" ./t1-pass.sh >out 2>&1 &&
+	! grep "what failed" out
+'
+
 test_done

@@ -103,6 +103,10 @@ unset CDPATH VISUAL EMAIL LANGUAGE XDG_CONFIG_HOME XDG_CACHE_HOME
 
 TRASH_DIRECTORY="$TEST_OUTPUT_DIRECTORY/trash directory.$this_test"
 test_log_="$TRASH_DIRECTORY.log"	# outside the work tree, on purpose
+# Each failing test's title, body and output, kept for the end of the
+# run (t/run-suite.sh prints them): the log above holds the latest
+# test's output only, and prove shows a script's stdout only with -v.
+test_failures_="$TRASH_DIRECTORY.failed"
 GIT_ROLLING_BUILD_DIR=$(cd "$test_build_dir_" && pwd -P) || exit 1
 HOME=$TRASH_DIRECTORY
 PATH=$GIT_ROLLING_BUILD_DIR:$GIT_ROLLING_BUILD_DIR/t/helper:$PATH
@@ -154,7 +158,7 @@ test_require_build () {
 }
 test "$TEST_NO_BUILD" = 1 || test_require_build
 
-rm -rf "$TRASH_DIRECTORY" "$test_log_" ||
+rm -rf "$TRASH_DIRECTORY" "$test_log_" "$test_failures_" ||
 	test_bail_out_ "cannot remove $TRASH_DIRECTORY"
 # git commit, merge, fetch and am start "git maintenance run --auto"
 # after their work, and receive-pack "git gc --auto": a process of about
@@ -458,14 +462,24 @@ test_run_ () {
 	return $test_eval_ret_
 }
 
-# Print the body and the hidden output as TAP diagnostics.
+# test_diagnose_ TAP-LINE BODY: print the body and the hidden output as
+# TAP diagnostics, and append them, after the TAP line, to
+# $test_failures_.
 test_diagnose_ () {
-	printf '%s\n' "$1" | sed 's/^/#	/'
-	if test -z "$verbose" && test -s "$test_log_"
-	then
-		echo '# output:'
-		sed 's/^/# /' "$test_log_"
-	fi
+	{
+		printf '%s\n' "$2" | sed 's/^/#	/' &&
+		if test -z "$verbose" && test -s "$test_log_"
+		then
+			echo '# output:'
+			sed 's/^/# /' "$test_log_"
+		fi
+	} >"$test_failures_.this" &&
+	cat "$test_failures_.this" &&
+	{
+		printf '%s\n' "$1" &&
+		cat "$test_failures_.this"
+	} >>"$test_failures_"
+	rm -f "$test_failures_.this"
 }
 
 # test_start_ PREREQ TITLE KIND: count the test; false if it is skipped.
@@ -498,8 +512,9 @@ test_expect_success () {
 		printf 'ok %d - %s\n' "$test_count_" "$1"
 	else
 		test_failure_=$((test_failure_ + 1))
-		printf 'not ok %d - %s\n' "$test_count_" "$1"
-		test_diagnose_ "$2"
+		test_tap_line_=$(printf 'not ok %d - %s' "$test_count_" "$1")
+		printf '%s\n' "$test_tap_line_"
+		test_diagnose_ "$test_tap_line_" "$2"
 		if test -n "$immediate"
 		then
 			printf '# stopping at the first failure (--immediate)\n'
@@ -533,7 +548,7 @@ test_expect_failure () {
 test_remove_trash_ () {
 	test -n "$debug$verbose" && return 0
 	cd "$TEST_OUTPUT_DIRECTORY" &&
-	rm -rf "$TRASH_DIRECTORY" "$test_log_"
+	rm -rf "$TRASH_DIRECTORY" "$test_log_" "$test_failures_"
 }
 
 test_done () {
