@@ -169,7 +169,7 @@ advance_weeks_tests () {
 			git rolling advance >$n.out 2>err &&
 			test_must_be_empty err &&
 			record_week $week ||
-			{ echo "week $week failed"; cat $n.out; return 1; }
+			{ echo "week $week failed"; cat "$n.out"; return 1; }
 		done &&
 		weekly_lines "$AW_FACTS"/weeks/*.dry >"$AW_FACTS/dry" &&
 		sed "s/ \[dry run\]$//" "$AW_FACTS/dry" >"$AW_FACTS/dry.ids" &&

@@ -356,7 +356,7 @@ scheme_week_tests () {
 			git rolling advance >$n.out 2>err &&
 			test_must_be_empty err &&
 			scheme_record_week $week ||
-			{ echo "week $week failed"; cat $n.out; return 1; }
+			{ echo "week $week failed"; cat "$n.out"; return 1; }
 		done &&
 		expected_scheme_targets $SCHEME ../weeks/*.refs >../targets &&
 		check_scheme_switches $SCHEME ../weeks &&

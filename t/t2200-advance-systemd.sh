@@ -123,7 +123,7 @@ test_expect_success 'week by week the branch follows the stable policy' '
 		stable_tree_replay . $week &&
 		git rolling advance rolling >$n.out &&
 		git for-each-ref --format="%(objectname) %(refname)" refs/heads/rolling "refs/tags/v*" \
-			>$n.refs || { echo "week $week"; cat $n.out; return 1; }
+			>$n.refs || { echo "week $week"; cat "$n.out"; return 1; }
 	done &&
 	cat ../weeks/*.out | { grep ", series" || :; } >../switches &&
 	awk -v first=$((1000 + $(head -n 1 ../replayed))) \

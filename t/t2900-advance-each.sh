@@ -60,7 +60,7 @@ simulate () {
 		git -C "$1" rolling advance --dry-run --porcelain >$n.dry &&
 		git -C "$1" rolling advance --porcelain >$n.out 2>$n.err &&
 		test_must_be_empty $n.err &&
-		record_run "$1" $week || { echo "week $week failed"; cat $n.out; return 1; }
+		record_run "$1" $week || { echo "week $week failed"; cat "$n.out"; return 1; }
 	done &&
 	check_runs "$1"
 }
