@@ -14,6 +14,7 @@
 #include "error.h"
 #include "fd-io.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 extern char **environ;
 
@@ -42,10 +43,8 @@ static int wait_for(pid_t pid, const char *what)
 {
 	int status;
 
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return rolling_error("cannot wait for git %s: %s", what, strerror(errno));
-	}
+	if (rolling_tempfile_waitpid(pid, &status) < 0)
+		return rolling_error("cannot wait for git %s: %s", what, strerror(errno));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
@@ -305,8 +304,8 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	/* What we printed must come before what git prints. */
 	fflush(NULL);
 	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
-	err = posix_spawnp(&pid, "git", &actions, NULL, (char *const *)(uintptr_t)argv,
-			   envp ? envp : environ);
+	err = rolling_tempfile_spawnp(&pid, "git", &actions, (char *const *)(uintptr_t)argv,
+				      envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
 		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
@@ -345,8 +344,8 @@ int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args)
 	if (!(err = posix_spawn_file_actions_init(&actions))) {
 		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
 			fflush(NULL);
-			err = posix_spawnp(pid, "git", &actions, NULL,
-					   (char *const *)(uintptr_t)argv, environ);
+			err = rolling_tempfile_spawnp(pid, "git", &actions,
+						      (char *const *)(uintptr_t)argv, environ);
 		}
 		posix_spawn_file_actions_destroy(&actions);
 	}
@@ -364,8 +363,7 @@ void rolling_abandon_reading(pid_t pid, int fd)
 {
 	kill(pid, SIGTERM);
 	close(fd);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	rolling_tempfile_waitpid(pid, NULL);
 }
 
 int rolling_git_output(char **line, const char *const *args)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "tempfile.h"
 
 /*
@@ -31,6 +32,16 @@ static const int fatal_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM }
 /* What each fatal signal did before our handler, put back to die of it. */
 static struct sigaction action_before[NR_FATAL];
 static int handler_installed;
+
+/*
+ * The processes started and not yet reaped.  A fixed table, as the
+ * signal handler reads it: a run has a git or two running at a time.
+ */
+#define MAX_CHILDREN 32
+static struct running_child {
+	volatile pid_t pid;            /* 0: a free slot */
+	pid_t owner;                   /* a forked child's copy is not its own */
+} children[MAX_CHILDREN];
 
 static unsigned hold_depth;
 static sigset_t mask_before_hold;
@@ -92,8 +103,30 @@ static void remove_registered(void)
 		}
 }
 
+/*
+ * Send each child of ours `signo`, then wait for each: a git stopped
+ * by a signal removes its own locks before it dies, and one that is
+ * gone can write nothing more.  Async-signal-safe: kill(), waitpid().
+ */
+static void end_children(int signo)
+{
+	pid_t self = getpid();
+	size_t i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid > 0 && children[i].owner == self)
+			kill(children[i].pid, signo);
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid > 0 && children[i].owner == self) {
+			while (waitpid(children[i].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			children[i].pid = 0;
+		}
+}
+
 static void remove_at_exit(void)
 {
+	end_children(SIGTERM);
 	remove_registered();
 }
 
@@ -109,6 +142,7 @@ static void remove_on_signal(int signo)
 	int saved_errno = errno;
 	size_t i;
 
+	end_children(signo);
 	remove_registered();
 	for (i = 0; i < NR_FATAL; i++)
 		if (fatal_signals[i] == signo)
@@ -414,4 +448,65 @@ void rolling_tempfile_release_signals(void)
 	if (!hold_depth || --hold_depth)
 		return;
 	restore_mask(&mask_before_hold);
+}
+
+/* --- children ------------------------------------------------------------- */
+
+int rolling_tempfile_spawnp(pid_t *pid, const char *file,
+			    const posix_spawn_file_actions_t *actions,
+			    char *const argv[], char *const envp[])
+{
+	posix_spawnattr_t attr;
+	struct running_child *slot = NULL;
+	sigset_t old;
+	size_t i;
+	int err;
+
+	if ((err = posix_spawnattr_init(&attr)))
+		return err;
+	/* Started and registered in one step as far as a signal can tell. */
+	block_fatal(&old);
+	install_handler();
+	for (i = 0; i < MAX_CHILDREN && !slot; i++)
+		if (children[i].pid <= 0 || children[i].owner != getpid())
+			slot = &children[i];
+	if (!slot)
+		err = EAGAIN;
+	if (!err && !(err = posix_spawnattr_setsigmask(&attr, &old)) &&
+	    !(err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK)) &&
+	    !(err = posix_spawnp(pid, file, actions, &attr, argv, envp))) {
+		slot->owner = getpid();
+		slot->pid = *pid;
+	}
+	restore_mask(&old);
+	posix_spawnattr_destroy(&attr);
+	return err;
+}
+
+pid_t rolling_tempfile_waitpid(pid_t pid, int *status)
+{
+	siginfo_t info;
+	sigset_t old;
+	pid_t got;
+	int saved = 0;
+	size_t i;
+
+	/*
+	 * Wait for it to end without reaping it, then reap and forget it
+	 * with the signals blocked: the handler never signals a pid that
+	 * is free for another process.
+	 */
+	while (waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	block_fatal(&old);
+	while ((got = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		saved = errno;
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid == pid && children[i].owner == getpid())
+			children[i].pid = 0;
+	restore_mask(&old);
+	errno = saved;
+	return got;
 }

@@ -1,6 +1,7 @@
 #ifndef ROLLING_TEMPFILE_H
 #define ROLLING_TEMPFILE_H
 
+#include <spawn.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -133,5 +134,31 @@ void rolling_tempfile_delete(struct rolling_tempfile *t);
  */
 void rolling_tempfile_hold_signals(void);
 void rolling_tempfile_release_signals(void);
+
+/*
+ * The processes a run starts end with it, as git's run-command.c ends
+ * its children (clean_on_exit, wait_after_clean): each is registered
+ * from its start until it is waited for, and on a fatal signal it is
+ * sent the same signal and waited for before the registered files are
+ * removed, so that no git still running re-creates a lock (index.lock,
+ * a quarantine) that the run's handler removed.  At exit() one still
+ * running (a reader given up on) is sent SIGTERM and waited for.
+ */
+
+/*
+ * posix_spawnp(), the process registered as it starts.  The child starts
+ * with the signal mask the caller had (held signals stay held in it).
+ * 0, or an errno value.
+ */
+int rolling_tempfile_spawnp(pid_t *pid, const char *file,
+			    const posix_spawn_file_actions_t *actions,
+			    char *const argv[], char *const envp[]);
+
+/*
+ * waitpid(pid, status, 0) for a process of rolling_tempfile_spawnp(),
+ * which is no longer registered once it is reaped; -1 with errno (never
+ * EINTR).
+ */
+pid_t rolling_tempfile_waitpid(pid_t pid, int *status);
 
 #endif
