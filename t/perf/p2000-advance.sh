@@ -51,12 +51,16 @@ previous=$(git tag -l 'v*.*.*' | sed 's/\.[0-9]*$//' | sort -V -u |
 start=$(git tag -l "$previous.*" | sort -V | head -n 1)
 git rolling init -q --force --preset linux --at "$start" $BRANCH || die "init --at $start failed"
 
+# The steps and their full ids, from the stable format: advance's own
+# lines abbreviate the ids as git does, to a length that depends on the
+# repository.
 git rolling advance --dry-run $BRANCH >"$work/advance" || die "advance failed"
+git rolling advance --dry-run --porcelain $BRANCH >"$work/advance.porcelain" ||
+	die "advance --porcelain failed"
 sh "$PERF_DIR/advance-plumbing.sh" $BRANCH >"$work/plumbing" || die "advance-plumbing.sh failed"
-sed 's/ \[dry run\]$//; s/, series .*//; s/^[^:]*: //' "$work/advance" >"$work/advance.short"
-sed 's/(\([0-9a-f]\{12\}\)[0-9a-f]*)$/(\1)/' "$work/plumbing" >"$work/plumbing.short"
-cmp -s "$work/advance.short" "$work/plumbing.short" ||
-	die "advance and advance-plumbing.sh disagree: $(cat "$work/advance" "$work/plumbing")"
+awk '$1 == "step" { print $3 " -> " $4 " (" $5 ")" }' "$work/advance.porcelain" >"$work/advance.steps"
+cmp -s "$work/advance.steps" "$work/plumbing" ||
+	die "advance and advance-plumbing.sh disagree: $(cat "$work/advance.porcelain" "$work/plumbing")"
 test "$(wc -l <"$work/advance")" = 2 || die "expected a catch-up and a switch: $(cat "$work/advance")"
 
 tags=$(git for-each-ref refs/tags | wc -l)
