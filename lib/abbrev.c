@@ -182,9 +182,14 @@ int rolling_abbrev_oid(char *buf, git_repository *repo, int start, const git_oid
 		return 0;
 	if ((err = git_repository_odb(&odb, repo)) < 0)
 		return rolling_git_error(err, "cannot read the object database");
+	/*
+	 * As git's find_unique_abbrev(): long enough that no other object
+	 * starts so, whether or not `id` is stored yet (a dry run's merge
+	 * is not, and must read as it will once written).
+	 */
 	for (; len < GIT_OID_HEXSZ; len++) {
 		err = git_odb_exists_prefix(&found, odb, id, len);
-		if (err != GIT_EAMBIGUOUS)
+		if (err != GIT_EAMBIGUOUS && (err < 0 || git_oid_equal(&found, id)))
 			break;
 	}
 	git_odb_free(odb);

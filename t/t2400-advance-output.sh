@@ -83,4 +83,39 @@ test_expect_success 'ids shown to people are as long as git makes them: core.abb
 	grep "($(git rev-parse --short=4 abbrev4))$" out
 '
 
+# first_hash_with_prefix PREFIX: a blob's content ("clash <n>") whose
+# id starts with the hex digits PREFIX.
+first_hash_with_prefix () {
+	perl -MDigest::SHA=sha1_hex -e '
+		my $p = shift;
+		for (my $n = 0; ; $n++) {
+			my $c = "clash $n\n";
+			if (substr(sha1_hex("blob " . length($c) . "\0" . $c), 0, length $p) eq $p) {
+				print $c;
+				exit 0;
+			}
+		}' "$1"
+}
+
+test_expect_success PERL 'a dry run abbreviates a merge it has not written as git will once it is' '
+	cd tree &&
+	git rolling init -q --ident "Clash Test <clash@example.org>" --at v6.2.3 clash &&
+	git -c core.abbrev=4 rolling advance --dry-run --porcelain clash >porcelain &&
+	merge=$(awk "NR == 1 { print \$5 }" porcelain) &&
+	prefix=$(echo $merge | cut -c1-4) &&
+	first_hash_with_prefix $prefix >clash.txt &&
+	other=$(git hash-object -w clash.txt) &&
+	test "$(echo $other | cut -c1-4)" = $prefix &&
+	git -c core.abbrev=4 rolling advance --dry-run clash >dry &&
+	git -c core.abbrev=4 rolling advance clash >out &&
+	test "$(git rev-parse clash~$(($(wc -l <porcelain) - 1)))" = $merge &&
+	short=$(git rev-parse --short=4 $merge) &&
+	test ${#short} -gt 4 &&
+	head -n 1 dry >dry.first &&
+	head -n 1 out >out.first &&
+	grep " ($short)" out.first &&
+	sed "s/ \[dry run\]$//" dry.first >dry.ids &&
+	test_cmp out.first dry.ids
+'
+
 test_done
