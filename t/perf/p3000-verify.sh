@@ -21,9 +21,10 @@
 #       RSS), and how much of the peak is mapped files at all
 #
 # and, without a target, `verify --signatures` over the last
-# PERF_SIGNATURE_STEPS steps (default 200) beside `git verify-tag` of the
-# same release tags in one process: signature checking is git's (and
-# ssh-keygen's or gpg's) work, which verify only hands over.
+# PERF_SIGNATURE_STEPS steps (default 200, at most half the branch)
+# beside `git verify-tag` of the same release tags in one process:
+# signature checking is git's (and ssh-keygen's or gpg's) work, which
+# verify only hands over.
 #
 # Informational only: a MISS does not fail; only a broken setup does.
 # The repository is generated once and cached (see lib-kernel-scale.sh).
@@ -110,7 +111,10 @@ measure_all () {
 echo "measuring without a commit-graph ($RUNS runs each)" >&2
 measure_all none
 
+# 200 steps, or half of a shorter branch, unless PERF_SIGNATURE_STEPS says.
 SIGNATURE_STEPS=${PERF_SIGNATURE_STEPS:-200}
+test -n "${PERF_SIGNATURE_STEPS-}" || test $SIGNATURE_STEPS -le $((steps / 2)) ||
+	SIGNATURE_STEPS=$((steps / 2))
 sig_since=$(git rev-parse $BRANCH~$SIGNATURE_STEPS) || die "fewer than $SIGNATURE_STEPS steps"
 git log --first-parent --format=%s $sig_since..$BRANCH | sed 's/^Merge //' >"$work/sig-tags"
 signed_tags=$(git for-each-ref --format='%(contents:signature)' $(sed 's,^,refs/tags/,' "$work/sig-tags") |

@@ -26,17 +26,26 @@ graph=.git/objects/info/commit-graph
 rm -f $graph
 
 tip=$(git rev-parse $BRANCH)
-# A stable commit the branch merged in its middle, and a mainline commit
-# newer than anything the branch follows.
-middle=$(git rev-list --first-parent --merges $BRANCH | sed -n 300p)
-inside=$(git rev-parse "$middle^2~1")
+# A stable commit the branch merged 300 steps before its tip (half way
+# down a branch of fewer than 600 steps), and a mainline commit newer
+# than anything the branch follows.
+steps=$(git rev-list --count --first-parent --merges $BRANCH)
+test "$steps" -ge 2 || die "$BRANCH has $steps steps"
+back=300
+test $back -le $((steps / 2)) || back=$((steps / 2))
+middle=$(git rev-list --first-parent --merges $BRANCH | sed -n ${back}p)
+inside=$(git rev-parse --verify "$middle^2~1") || die "release $middle^2 has no backport"
 outside=$(git rev-parse master)
 # /usr/bin/time runs programs, not shell functions: spell the command out.
 describe="git rolling describe --branch $BRANCH --preset linux"
-$describe $inside | grep -q "^first in $BRANCH at " || die "describe does not find $inside"
-$describe $outside | grep -q "^not in $BRANCH" || die "describe finds $outside"
+release=$(git log -1 --format=%s $middle | sed -n 's/^Merge //p')
 
+# measure_state STATE: check describe's answers in the commit-graph
+# state of the moment (they take another path with a graph), then time.
 measure_state () {
+	$describe $inside | grep -q "^first in $BRANCH at $release " ||
+		die "describe ($1) does not find $inside at $release: $($describe $inside)"
+	$describe $outside | grep -q "^not in $BRANCH" || die "describe ($1) finds $outside"
 	measure_rounds "in_$1=$describe $inside" "floor_$1=git merge-base --is-ancestor $inside $tip" \
 		"out_$1=$describe $outside" "floorout_$1=git merge-base --is-ancestor $outside $tip" \
 		"steps_$1=git rolling bisect-helper steps --branch $BRANCH --preset linux"
@@ -54,7 +63,7 @@ measure_state v1
 rm -f $graph
 
 echo
-echo "p4000-describe: $(git rev-list --count --first-parent --merges $BRANCH) steps;" \
+echo "p4000-describe: $steps steps, the contained commit $back steps down;" \
 	"medians of $RUNS runs, peak RSS the highest"
 printf "%-36s %-22s %-22s %s\n" "" "no commit-graph" "git default graph" "generation v1 graph"
 for row in "describe, contained:in" "floor: merge-base --is-ancestor:floor" \
