@@ -71,6 +71,7 @@ test "$floor_count" = "$steps" || die "the floor counts $floor_count commits, no
 # exec, not fork: git-rolling execs git-rolling-verify), each watched in
 # a busy loop that reads RssAnon from /proc/<pid>/status until the
 # process is a zombie; sets <NAME>_anon_kib to the highest value seen.
+# Every run must exit 0.
 peak_anon () {
 	pa_name=$1
 	shift
@@ -92,7 +93,7 @@ peak_anon () {
 				esac
 			done </proc/$pa_pid/status 2>/dev/null
 		done
-		wait $pa_pid
+		wait $pa_pid || die "$pa_name: '$*' exited with $?"
 		pa_i=$((pa_i + 1))
 	done
 	eval "${pa_name}_anon_kib=$pa_max"

@@ -47,7 +47,7 @@ measure_state () {
 		die "describe ($1) does not find $inside at $release: $($describe $inside)"
 	$describe $outside | grep -q "^not in $BRANCH" || die "describe ($1) finds $outside"
 	measure_rounds "in_$1=$describe $inside" "floor_$1=git merge-base --is-ancestor $inside $tip" \
-		"out_$1=$describe $outside" "floorout_$1=git merge-base --is-ancestor $outside $tip" \
+		"out_$1:1=$describe $outside" "floorout_$1:1=git merge-base --is-ancestor $outside $tip" \
 		"steps_$1=git rolling bisect-helper steps --branch $BRANCH --preset linux"
 }
 

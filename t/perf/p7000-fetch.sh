@@ -137,11 +137,13 @@ git rolling verify -q --preset linux --since $tip stable/$BRANCH || die "verify 
 # measure_round_robin NAME... : run sh $work/NAME for each NAME in turn,
 # RUNS rounds after one warm-up round, so that a machine whose load
 # changes over the minute weighs on all of them alike; sets <NAME>_us
-# (the median) and <NAME>_kib (the highest peak RSS) as measure does.
+# (the median) and <NAME>_kib (the highest peak RSS) and checks that
+# each run exits 0, as measure does.
 measure_round_robin () {
 	for mr_name
 	do
-		sh "$work/$mr_name" >/dev/null 2>&1
+		sh "$work/$mr_name" >/dev/null 2>"$work/stderr"
+		measure_check_ $? 0 "$mr_name" "sh $work/$mr_name"
 		: >"$work/times.$mr_name"
 		: >"$work/peaks.$mr_name"
 	done
@@ -151,8 +153,10 @@ measure_round_robin () {
 		for mr_name
 		do
 			mr_start=$(date +%s%N)
-			/usr/bin/time -f %M -o "$work/peak" sh "$work/$mr_name" >/dev/null 2>&1
+			/usr/bin/time -f %M -o "$work/peak" sh "$work/$mr_name" >/dev/null 2>"$work/stderr"
+			mr_rc=$?
 			mr_end=$(date +%s%N)
+			measure_check_ $mr_rc 0 "$mr_name" "sh $work/$mr_name"
 			echo $(((mr_end - mr_start) / 1000)) >>"$work/times.$mr_name"
 			tail -n 1 "$work/peak" >>"$work/peaks.$mr_name"
 		done
@@ -172,6 +176,9 @@ reset_us=$resetonly_us reset_kib=$resetonly_kib
 rolling_us=$rollingfetch_us rolling_kib=$rollingfetch_kib
 gitfetch_kib=$gitfetch_kib
 typed_us=$gitfetchtyped_us typed_kib=$gitfetchtyped_kib
+# The new step and its tag, as the first check had them: the last fetch
+# measured may leave another state.
+sh "$work/git-fetch" || die "git fetch failed"
 measure since git rolling verify -q --preset linux --since $tip stable/$BRANCH
 measure full git rolling verify -q --preset linux stable/$BRANCH
 measure lsremote git ls-remote stable refs/heads/$BRANCH 'refs/tags/*'
