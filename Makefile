@@ -196,8 +196,17 @@ sanitize:
 demo: all
 	contrib/demo.sh
 
+# The benchmarks of t/perf/ (t/perf/run): make bench at kernel scale (a
+# repository of a million commits, made once and cached), make
+# bench-small at a small size in a minute or two, as CI runs it: every
+# benchmark's own checks on, its targets printed, not enforced.  Both
+# fail only when a benchmark could not run or one of its checks failed.
+# The generated repositories are cached in t/perf/repos, or PERF_REPOS.
 bench: all
 	t/perf/run
+
+bench-small: all
+	t/perf/run --small
 
 # --- manual pages ---------------------------------------------------------
 # A warning from asciidoctor fails the build.  In a checkout the pages
@@ -302,7 +311,7 @@ endif
 	$(RM) VERSION-FILE BUILD-FLAGS git-rolling-*.tar.gz
 	$(RM) -r t/trash\ directory.* $(FIXTURE_CACHE) $(DIST_TMP) $(DEB_DIR)
 
-.PHONY: all programs test test-long sanitize demo bench doc install install-doc install-contrib dist deb clean FORCE
+.PHONY: all programs test test-long sanitize demo bench bench-small doc install install-doc install-contrib dist deb clean FORCE
 .SECONDARY: $(patsubst %.c,%.o,$(wildcard builtin/*.c))
 
 # --- memcheck and stress runs (not part of make test) -------------------
