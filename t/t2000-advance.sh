@@ -296,6 +296,37 @@ test_expect_success 'works in a bare repository, without touching anything else'
 	)
 '
 
+# git appends to a reflog that exists whatever core.logAllRefUpdates
+# says, and creates none where it says no (a bare repository's default):
+# a server's audit trail of its rolling branches goes on.
+test_expect_success 'a bare repository: a branch with a reflog keeps getting lines, one without gets none' '
+	release=$(git -C tree config rolling.linux-rolling-stable.releasePattern) &&
+	mainline=$(git -C tree config rolling.linux-rolling-stable.mainlinePattern) &&
+	(
+		cd bare.git &&
+		GIT_DIR=. &&
+		export GIT_DIR &&
+		for b in audited unaudited
+		do
+			git config rolling.$b.policy stable &&
+			git config rolling.$b.releasePattern "$release" &&
+			git config rolling.$b.mainlinePattern "$mainline" || return 1
+		done &&
+		git update-ref --create-reflog -m "audit starts" refs/heads/audited v6.2.1^{commit} &&
+		git update-ref refs/heads/unaudited v6.2.1^{commit} &&
+		git reflog exists refs/heads/audited &&
+		! git reflog exists refs/heads/unaudited &&
+		git rolling advance --porcelain audited unaudited >out &&
+		grep "^step audited " out >steps &&
+		git reflog show --format=%gs audited >actual &&
+		awk "{ print \"rolling: merge \" \$4 }" steps | sed -n "1!G;h;\$p" >expect &&
+		echo "audit starts" >>expect &&
+		test_cmp expect actual &&
+		! git reflog exists refs/heads/unaudited &&
+		git -c core.logAllRefUpdates=false rolling advance audited >/dev/null
+	)
+'
+
 test_expect_success 'a configured branch named as git names no branch is refused' '
 	cd tree &&
 	test_when_finished "git config --remove-section rolling.HEAD" &&
