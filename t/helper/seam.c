@@ -1,8 +1,9 @@
 /*
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
- * before the command first creates, appends to (or renames away) a file matching
- * $GIT_ROLLING_TEST_SEAM_PATH (an fnmatch pattern; by default the lock a
+ * before the command first creates, appends to (or renames away) a file
+ * matching $GIT_ROLLING_TEST_SEAM_PATH, with open() or with fopen() to
+ * write (an fnmatch pattern; by default the lock a
  * branch's writer takes: the branch's own, under refs/heads/ and ending in
  * .lock, or in a reftable repository the table stack's, which the git
  * update-ref that moves the branch takes, LD_PRELOAD being inherited:
@@ -138,4 +139,43 @@ int rename(const char *from, const char *to)
 		run_seam(from, O_CREAT);
 	errno = saved;
 	return ret;
+}
+
+/*
+ * A stream opened to write creates the file or appends to it, as open()
+ * with those flags would; glibc's fopen() reaches the system call without
+ * the open() above, so it is a seam of its own.
+ */
+static int stream_flags(const char *mode)
+{
+	if (mode[0] == 'w')
+		return O_CREAT;
+	return mode[0] == 'a' ? O_CREAT | O_APPEND : 0;
+}
+
+static FILE *call_real_stream(const char *name, const char *path, const char *mode)
+{
+	FILE *(*real)(const char *, const char *) =
+		(FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, name);
+	FILE *ret;
+	int saved;
+
+	if (!runs_after())
+		run_seam(path, stream_flags(mode));
+	ret = real(path, mode);
+	saved = errno;
+	if (runs_after())
+		run_seam(path, stream_flags(mode));
+	errno = saved;
+	return ret;
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+	return call_real_stream("fopen", path, mode);
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+	return call_real_stream("fopen64", path, mode);
 }
