@@ -103,12 +103,14 @@ int rolling_fetch_plan_read(struct rolling_fetch_plan *plan);
  * `progress`: git shows its progress (else only its errors).
  *
  * git follows the server's tags that point into what it sends or at an
- * object the repository has, and whose names the repository lacks:
- * among them every release tag of a new step (its release commit is
- * the merge's second parent) and the base's the first time.  Tags of
- * other series, whose history the branch does not hold, are not
- * fetched at all; those fetched that no step needs get no ref here
- * (their objects, once verified, wait for gc).
+ * object the repository has, and whose names the view lacks (the
+ * repository's, but for release tags the tags read above do not have,
+ * which another fetch may have written since): among them every release
+ * tag of a new step (its release commit is the merge's second parent)
+ * and the base's the first time.  Tags of other series, whose history
+ * the branch does not hold, are not fetched at all; those fetched that
+ * no step needs get no ref here (their objects, once verified, wait for
+ * gc).
  */
 int rolling_fetch_plan_fetch(struct rolling_fetch_plan *plan, const struct rolling_quarantine *q,
 			     int progress);

@@ -406,27 +406,69 @@ struct view_refs {
 };
 
 /*
- * For a release tag, the commit of the newest release of its series
- * whose tag objects lead to it (rolling_release_check(): packed-refs'
- * peeled values are not taken): it stands for the older ones.  NULL for
- * any other ref, or a series with no sound release.
+ * The commit of the newest release of the series whose tag objects lead
+ * to it (rolling_release_check(): packed-refs' peeled values are not
+ * taken): it stands for the older ones.  NULL for a series with no
+ * sound release.
  */
-static const git_oid *newest_of_series(const struct view_refs *r, const char *refname)
+static const git_oid *newest_of_series(const struct view_refs *r,
+				       const struct rolling_release *release)
 {
-	const struct rolling_release *release;
 	const struct rolling_series_info *series;
 	const char *problem;
 	size_t i;
 
-	if (strncmp(refname, TAG_PREFIX, strlen(TAG_PREFIX)))
-		return NULL;
-	release = rolling_tags_find_name(r->tags, r->patterns, refname + strlen(TAG_PREFIX));
-	if (!release || !(series = rolling_tags_find_series(r->tags, &release->version.series)))
+	if (!(series = rolling_tags_find_series(r->tags, &release->version.series)))
 		return NULL;
 	for (i = series->first + series->count; i-- > series->first;)
 		if (rolling_release_check(&problem, r->tags, &r->tags->releases[i]) > 0)
 			return &r->tags->releases[i].commit;
 	return NULL;
+}
+
+/*
+ * What the view names for the repository's ref `refname`, which names
+ * `target`: 1 with *oid set, or 0 to leave the ref out of the view.
+ *
+ * A ref other than a release tag is named as it is, a tag object
+ * unpeeled: git reads it, as it would in the repository.  packed-refs'
+ * peeled values ("^" lines, git_reference_target_peel()) are a cache
+ * the repository may lie in, and a have git is given is taken as
+ * complete.  A release tag the plan's tags have stands as
+ * newest_of_series().
+ *
+ * A release tag they do not have is left out.  Either another process
+ * created it since they were read (a concurrent fetch moves its objects
+ * into the store, then writes the tags its new steps need), or they
+ * skipped it (its objects are missing, or lead to no commit).  Named in
+ * the view, git would not follow it, so the plan would find it neither
+ * among the repository's releases nor among the server's tags, and the
+ * step that needs it would fail verification as if the server had no
+ * such tag.  Left out, git follows it from the server as it does any tag
+ * the repository lacks, and the plan reads it from its objects.
+ */
+static int view_value(git_oid *oid, const struct view_refs *r, const char *refname,
+		      const git_oid *target)
+{
+	const struct rolling_release *release;
+	struct rolling_version version;
+	enum rolling_tag_kind kind;
+	const git_oid *newest;
+	const char *name;
+
+	git_oid_cpy(oid, target);
+	if (strncmp(refname, TAG_PREFIX, strlen(TAG_PREFIX)))
+		return 1;
+	name = refname + strlen(TAG_PREFIX);
+	if (rolling_patterns_classify(r->patterns, name, &kind, &version) < 0 ||
+	    kind != ROLLING_TAG_RELEASE)
+		return 1;
+	release = rolling_tags_find_version(r->tags, &version);
+	if (!release || strcmp(release->name, name))
+		return 0;
+	if ((newest = newest_of_series(r, release)))
+		git_oid_cpy(oid, newest);
+	return 1;
 }
 
 /* Names the fetch writes into (rolling_fetch_view_ref()), which the repository's must not take. */
@@ -442,9 +484,10 @@ static int add_view_ref(git_reference *ref, void *data)
 {
 	struct view_refs *r = data;
 	const char *name = git_reference_name(ref);
-	const git_oid *oid;
+	git_oid oid;
 
-	if (git_reference_type(ref) != GIT_REFERENCE_DIRECT || in_fetch_namespace(name))
+	if (git_reference_type(ref) != GIT_REFERENCE_DIRECT || in_fetch_namespace(name) ||
+	    !view_value(&oid, r, name, git_reference_target(ref)))
 		goto out;
 	if (ALLOC_GROW(r->refs, r->nr + 1, r->alloc) < 0 ||
 	    !(r->refs[r->nr].name = strdup(name))) {
@@ -452,15 +495,7 @@ static int add_view_ref(git_reference *ref, void *data)
 		git_reference_free(ref);
 		return 1;
 	}
-	/*
-	 * Any other ref as it is, a tag object unpeeled: git reads it, as
-	 * it would in the repository.  packed-refs' peeled values ("^"
-	 * lines, git_reference_target_peel()) are a cache the repository
-	 * may lie in, and a have git is given is taken as complete.
-	 */
-	if (!(oid = newest_of_series(r, name)))
-		oid = git_reference_target(ref);
-	git_oid_cpy(&r->refs[r->nr++].oid, oid);
+	git_oid_cpy(&r->refs[r->nr++].oid, &oid);
 out:
 	git_reference_free(ref);
 	return 0;

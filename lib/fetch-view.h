@@ -45,7 +45,11 @@
  *   symbolic refs and any under refs/rolling-fetch), so that git
  *   follows no tag the repository has by name (a kernel clone would
  *   otherwise get its 5,000 tags written into the view at each fetch,
- *   a second or more), and replace refs work as in the repository.  The
+ *   a second or more), and replace refs work as in the repository;
+ *   but for a release tag that the tags the view is made with do not
+ *   have (another fetch wrote it since they were read, or they skipped
+ *   it): git follows that one, so that the fetch's plan finds every
+ *   release either among those tags or among the server's.  The
  *   values are the objects git needs as haves: each ref's own object,
  *   except that of the release tags only the newest sound one of each
  *   series (its tag objects read to its commit) stands for them all,

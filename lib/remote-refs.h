@@ -10,8 +10,9 @@
  * view (fetch-view.h): each branch fetched, at the tip git fetched, and
  * each tag git followed (a tag of the server that points into what the
  * fetch brought, or at an object the repository has) whose name the
- * repository does not have.  git talks to the server (any transport,
- * the remote's configuration, url.insteadOf); we only read what it wrote.
+ * view was not made with (rolling_fetch_view_has_own()).  git talks to
+ * the server (any transport, the remote's configuration, url.insteadOf);
+ * we only read what it wrote.
  */
 struct rolling_remote_ref {
 	char *name;            /* "refs/heads/...", "refs/tags/..." */

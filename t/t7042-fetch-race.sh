@@ -7,8 +7,9 @@ fetch'"'"'s verification and its ref update (the GIT_ROLLING_TEST_BEFORE_UPDATE
 seam runs it there).  When the refs then hold the tip this fetch
 verified, or a descendant of it that verifies since that tip, the fetch
 succeeds and says so; when they hold anything else it fails and changes
-nothing.  Real concurrent fetches, and a fetch racing a pull, all
-succeed.
+nothing.  A release tag that another fetch wrote after this one read
+the tags is one this fetch still finds and verifies with.  Real
+concurrent fetches, and a fetch racing a pull, all succeed.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -128,6 +129,53 @@ test_expect_success 'plain git fetch moved the tracking ref to the same tip: the
 	test "$(git -C consumer rev-parse $TRACKING)" = $new &&
 	test "$(git -C consumer rev-parse $VERIFIED)" = $new
 '
+
+# tag_made_before_view <args>: git rolling <args> in the consumer, with
+# the other process's whole fetch run at the seam where this fetch has
+# read the repository's tags and has yet to copy its refs into the view
+# git fetch runs in (at the view's first file, its config): the release
+# tag of the new step, and the step, appear in between, objects first.
+# The command is this fetch's GIT_ROLLING_TEST_BEFORE_UPDATE too: the
+# other fetch runs only where the seam fired (which names the file) and
+# once; seam-ran names the file it ran at.  Output in out and err.
+tag_made_before_view () {
+	rm -f seam-ran &&
+	env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_SEAM_PATH="*/rolling-incoming-*/view/config" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="test -z \"\$GIT_ROLLING_TEST_SEAM_FILE\" || test -f \"$TRASH_DIRECTORY/seam-ran\" || { echo \"\$GIT_ROLLING_TEST_SEAM_FILE\" >\"$TRASH_DIRECTORY/seam-ran\" && $OTHER_FETCH; }" \
+		git -C consumer rolling "$@" >out 2>err &&
+	grep "/view/config$" seam-ran
+}
+
+# A tag the repository had not when the fetch read its tags is none the
+# fetch has: git fetch must bring it (or find it has it) and say so, or
+# the new step's release is missing from the verification.  A pull
+# moves the branch checked out, a fetch not.
+for cmd in "fetch origin" "pull"
+do
+	test_expect_success "the other process made the release tag the step needs while this $cmd read the tags: success, said" '
+		fresh &&
+		new=$(cat week13) &&
+		release=$(git --git-dir=server.git log -1 --format=%s $new | sed "s/^Merge //") &&
+		test -z "$(git -C consumer tag -l $release)" &&
+		if test "$cmd" = pull
+		then
+			head=$new
+		else
+			head=$(git -C pristine rev-parse HEAD)
+		fi &&
+		tag_made_before_view $cmd &&
+		grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)[0-9a-f]*, the tip this fetch verified$" err &&
+		! grep "^fatal\|^error" err &&
+		git -C consumer rev-parse $TRACKING $VERIFIED refs/tags/$release HEAD >actual &&
+		git --git-dir=server.git rev-parse $new $new refs/tags/$release >expect &&
+		echo $head >>expect &&
+		test_cmp expect actual &&
+		git -C consumer status --porcelain >status &&
+		test_must_be_empty status &&
+		git -C consumer fsck --no-progress
+	'
+done
 
 # The real races.  In every run one racer loses the race for the refs to
 # the other, which put the tip it verified, and says so; which of the two
