@@ -442,6 +442,66 @@ test_expect_success REFFILES 'a signal while the refs and their reflogs move wai
 	fetched
 '
 
+# --- what a git run meanwhile would inherit ----------------------------------
+
+# fds-at-seam <pid> <git dir>: fired in git rolling itself (<pid>),
+# lists the files of <git dir> open on the descriptors this shell has:
+# system() gave it every descriptor of git rolling that is not
+# close-on-exec, as a git started then would get them.
+cat >fds-at-seam <<\EOF
+test -z "$LD_PRELOAD" || exit 0
+test "$1" = "$GIT_ROLLING_PID" || exit 0
+gitdir=$2
+for fd in /proc/$$/fd/*
+do
+	target=$(readlink "$fd") || continue
+	case $target in
+	"$gitdir"/*) echo "${target#$gitdir/}" ;;
+	esac
+done >"$(dirname "$0")/inherited"
+echo "$GIT_ROLLING_TEST_SEAM_FILE" >"$(dirname "$0")/seam-file"
+EOF
+
+# inherited_at REPO PATTERN <command>...: git rolling <command> in REPO,
+# with fds-at-seam run just after it creates the first file matching
+# PATTERN; what a git started then would inherit of the git directory
+# is in "inherited".
+inherited_at () {
+	ia_repo=$1 ia_pattern=$2 &&
+	shift 2 &&
+	ia_gitdir=$(cd "$ia_repo" && git rev-parse --absolute-git-dir) &&
+	rm -f inherited seam-file &&
+	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="$ia_pattern" \
+		GIT_ROLLING_TEST_SEAM_AFTER=1 \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="sh '$TRASH_DIRECTORY/fds-at-seam' \$PPID '$ia_gitdir'" \
+		git -C "$ia_repo" rolling "$@" &&
+	test_path_is_file seam-file &&
+	test_path_is_file inherited
+}
+
+# Locks, journals, drafts and owner files are close-on-exec: a git that
+# inherited one would hold its flock, or keep the file open, after the
+# run that made it is gone.  The intent file alone is inherited, on
+# purpose: the git read-tree it runs holds its flock with it
+# (lib/worktree.c).
+test_expect_success REFFILES 'no lock or journal reaches a git that advance runs' '
+	tag=$(cd tree && add_release "echo inherit >inherit-file") &&
+	inherited_at tree "*/tree/.git/rolling-ref-tx.*" advance -q &&
+	grep "rolling-ref-tx" seam-file &&
+	# the intent file, by the name of its draft (linked into place)
+	sed "/^ROLLING_ADVANCE\.[0-9]* (deleted)$/d" inherited >leaked &&
+	test_must_be_empty leaked &&
+	(cd tree && consistent $tag)
+'
+
+test_expect_success REFFILES 'no lock, journal or owner file reaches a git that fetch runs' '
+	publish 18 &&
+	inherited_at consumer "*/consumer/.git/rolling-ref-tx.*" fetch -q origin &&
+	grep "rolling-ref-tx" seam-file &&
+	test_must_be_empty inherited &&
+	fetched
+'
+
 # --- bisect-helper ----------------------------------------------------------
 
 test_expect_success 'killed holding the lock of the bisection state: it goes' '
