@@ -319,9 +319,14 @@ test_expect_success 'a bare repository: a branch with a reflog keeps getting lin
 		git rolling advance --porcelain audited unaudited >out &&
 		grep "^step audited " out >steps &&
 		git reflog show --format=%gs audited >actual &&
-		awk "{ print \"rolling: merge \" \$4 }" steps | sed -n "1!G;h;\$p" >expect &&
-		echo "audit starts" >>expect &&
-		test_cmp expect actual &&
+		# a line a step in files; in reftable, where git update-ref
+		# writes them, one line for the transaction (t8040)
+		test_line_count -gt 1 actual &&
+		test "$(tail -n 1 actual)" = "audit starts" &&
+		for tag in $(awk "{ print \$4 }" steps)
+		do
+			grep "merge $tag\(,\|$\)" actual || return 1
+		done &&
 		! git reflog exists refs/heads/unaudited &&
 		git -c core.logAllRefUpdates=false rolling advance audited >/dev/null
 	)
