@@ -27,12 +27,12 @@ rm -f $graph
 
 tip=$(git rev-parse $BRANCH)
 # A stable commit the branch merged 300 steps before its tip (half way
-# down a branch of fewer than 600 steps), and a mainline commit newer
-# than anything the branch follows.
+# down a branch of 300 steps or fewer), and a mainline commit newer than
+# anything the branch follows.
 steps=$(git rev-list --count --first-parent --merges $BRANCH)
 test "$steps" -ge 2 || die "$BRANCH has $steps steps"
 back=300
-test $back -le $((steps / 2)) || back=$((steps / 2))
+test $back -lt "$steps" || back=$((steps / 2))
 middle=$(git rev-list --first-parent --merges $BRANCH | sed -n ${back}p)
 inside=$(git rev-parse --verify "$middle^2~1") || die "release $middle^2 has no backport"
 outside=$(git rev-parse master)
