@@ -112,8 +112,9 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolli
 	if ((status = write_refspecs(&path, q, remote_refs, nr)) < 0 ||
 	    (status = rolling_fetch_view_env(&env, view, q)) < 0)
 		goto out;
-	status = rolling_run_git_env_with_stdin(view->own_alternates ? args + 2 : args,
-						(const char *const *)env.v, path.buf, NULL, 0);
+	/* It holds the quarantine's lock while it writes there, as we do (quarantine.h). */
+	status = rolling_run_git_inheriting(view->own_alternates ? args + 2 : args,
+					    (const char *const *)env.v, path.buf, q->lock_fd, 0);
 	/*
 	 * git says "couldn't write <ref>.lock" and the like, without the
 	 * reason, and exits 1 (git 2.55: 255), having removed the lock of

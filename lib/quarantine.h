@@ -18,6 +18,21 @@
  * lives.  The kernel drops that lock when the process dies, kill -9
  * included, which is how the next rolling_quarantine_create() knows a
  * quarantine was left behind and removes it.
+ *
+ * The git that writes into it holds the lock too: it inherits the
+ * owner file's descriptor (rolling_run_git_inheriting()), and so do the
+ * processes it starts (git index-pack), git closing none.  The lock
+ * belongs to the open file description, which lives until the last of
+ * them closes it.  An owner killed alone (kill -9 of its pid, not of
+ * its group) leaves its git fetch running, writing: its quarantine
+ * then stays until that git ends too, and the run after removes it.
+ * Were it removed while git writes, git would make it again (git
+ * creates the leading directories of each file it writes), without an
+ * owner file, which is taken for abandoned only after a while.
+ * Not PR_SET_PDEATHSIG: that needs a fork() of our own instead of
+ * posix_spawnp() (tempfile.h registers every child as it starts), is
+ * sent at the death of the thread that started git, and only to git
+ * itself, not to the git index-pack it runs, which would write on.
  */
 struct rolling_quarantine {
 	char *objects;     /* the repository's object directory */
@@ -27,7 +42,8 @@ struct rolling_quarantine {
 	 * is in place leaves nothing; after, the next run removes it.
 	 */
 	struct rolling_tempfile dir;
-	int lock_fd;       /* of the owner file, holding its flock */
+	/* of the owner file, holding its flock; close-on-exec */
+	int lock_fd;
 };
 
 #define ROLLING_QUARANTINE_INIT { NULL, NULL, ROLLING_TEMPFILE_INIT, -1 }
@@ -44,8 +60,9 @@ int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository
 /*
  * The environment of a git child that writes into the quarantine (git
  * fetch: its objects go there, and it finds the repository's as an
- * alternate), added to `env` for rolling_run_git_env(); absolute paths,
- * since git may change directory before it reads them.
+ * alternate), added to `env` for rolling_run_git_inheriting() with
+ * `lock_fd`; absolute paths, since git may change directory before it
+ * reads them.
  */
 int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q);
 

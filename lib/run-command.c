@@ -155,6 +155,7 @@ struct child_io {
 	const char *stdin_path;     /* open this as its stdin */
 	int stdin_fd;               /* else this, when >= 0 */
 	int stderr_fd;              /* its stderr, when >= 0 */
+	int inherit_fd;             /* left open in it, when >= 0 */
 };
 
 static int rolling_run_git_full(const char *const *args, const char *const *env,
@@ -163,7 +164,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 static int run_with_stdin_path(const char *const *args, const char *const *env,
 			       const char *stdin_path, char **out, unsigned flags)
 {
-	struct child_io io = { stdin_path, -1, -1 };
+	struct child_io io = { stdin_path, -1, -1, -1 };
 
 	return rolling_run_git_full(args, env, &io, out, NULL, flags);
 }
@@ -191,9 +192,19 @@ int rolling_run_git_env_with_stdin(const char *const *args, const char *const *e
 	return run_with_stdin_path(args, env, stdin_path, out, flags);
 }
 
+int rolling_run_git_inheriting(const char *const *args, const char *const *env,
+			       const char *stdin_path, int inherit_fd, unsigned flags)
+{
+	struct child_io io = { stdin_path, -1, -1, inherit_fd };
+
+	if (inherit_fd <= 2)
+		return rolling_error("cannot run git %s: no descriptor to hand on", args[0]);
+	return rolling_run_git_full(args, env, &io, NULL, NULL, flags);
+}
+
 int rolling_run_git_capture(const char *const *args, char **out, size_t *len)
 {
-	struct child_io io = { NULL, -1, -1 };
+	struct child_io io = { NULL, -1, -1, -1 };
 
 	return rolling_run_git_full(args, NULL, &io, out, len, ROLLING_RUN_CAPTURE);
 }
@@ -218,7 +229,7 @@ static int memory_file(const char *name, const char *data, size_t len)
 int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
 		       size_t input_len, char **out, char **err_out, unsigned flags)
 {
-	struct child_io io = { NULL, -1, -1 };
+	struct child_io io = { NULL, -1, -1, -1 };
 	int status;
 
 	if (err_out)
@@ -296,6 +307,12 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 		err = posix_spawn_file_actions_addopen(&actions, 0, io->stdin_path, O_RDONLY, 0);
 	else if (!err && io->stdin_fd >= 0)
 		err = posix_spawn_file_actions_adddup2(&actions, io->stdin_fd, 0);
+	/*
+	 * A dup2 onto itself clears close-on-exec, in the child alone
+	 * (POSIX.1-2024, glibc since 2.29): ours never leaks to another.
+	 */
+	if (!err && io->inherit_fd >= 0)
+		err = posix_spawn_file_actions_adddup2(&actions, io->inherit_fd, io->inherit_fd);
 	if (err) {
 		posix_spawn_file_actions_destroy(&actions);
 		status = rolling_error("cannot run git: %s", strerror(err));

@@ -44,6 +44,16 @@ int rolling_run_git_env_with_stdin(const char *const *args, const char *const *e
 				   const char *stdin_path, char **out, unsigned flags);
 
 /*
+ * rolling_run_git_env_with_stdin() with our descriptor `inherit_fd`
+ * (above 2) open in git under the same number, and so in what git
+ * starts in turn, while ours stays close-on-exec: no other child gets
+ * it.  For a lock whose flock(2) must be held as long as the child, or
+ * a process of its own, lives (quarantine.h).
+ */
+int rolling_run_git_inheriting(const char *const *args, const char *const *env,
+			       const char *stdin_path, int inherit_fd, unsigned flags);
+
+/*
  * The same, with `input` (input_len bytes) on git's standard input when
  * it is not NULL, and, when `err_out` is not NULL, what git writes to
  * its standard error collected apart in *err_out (NUL-terminated; the
