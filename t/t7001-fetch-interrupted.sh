@@ -6,7 +6,8 @@ A fetch killed after the server'"'"'s objects reached the quarantine, or
 after they were moved into the object store but before the refs moved,
 leaves every ref at its old value; the next fetch removes what the dead
 one left and completes.  A quarantine of a fetch still running is not
-touched.
+touched, nor one that the git fetch of a fetch killed alone still
+writes into: the run after that git fetch ended removes it.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -223,6 +224,79 @@ test_expect_success REFFILES 'a dead run'"'"'s journal does not make another wri
 	rm "$lock" &&
 	git -C consumer-k rolling fetch -q origin &&
 	complete
+'
+
+# orphan-at-seam <pid>: fired in a process of a git rolling fetch run
+# under the seam; does something only in <pid> = git fetch, the child of
+# git rolling ($GIT_ROLLING_PID).  There, with git fetch paused before
+# it writes a file into the quarantine: its pid to orphan.pid, git
+# rolling killed with kill -9 (its pid alone: git fetch lives on, an
+# orphan), then the next whole git rolling fetch run (exit status in
+# next.status, the quarantines left after it in during), in the
+# environment of the test, without what git rolling and git gave git
+# fetch.  Then git fetch goes on.
+cat >orphan-at-seam <<\EOF
+test -z "$LD_PRELOAD" || exit 0
+test "$(sed "s/.*) [A-Za-z] \([0-9]*\) .*/\1/" /proc/$1/stat)" = "$GIT_ROLLING_PID" || exit 0
+dir=$(dirname "$0")
+echo "$1" >"$dir/orphan.pid"
+kill -9 "$GIT_ROLLING_PID"
+tries=0
+while test -d /proc/$GIT_ROLLING_PID &&
+      ! grep -q "^[0-9]* (.*) Z" /proc/$GIT_ROLLING_PID/stat 2>/dev/null
+do
+	test $tries -lt 600 || exit 1
+	sleep 0.1
+	tries=$((tries + 1))
+done
+env -u GIT_DIR -u GIT_WORK_TREE -u GIT_OBJECT_DIRECTORY \
+	-u GIT_ALTERNATE_OBJECT_DIRECTORIES -u GIT_CONFIG_PARAMETERS \
+	-u GIT_CONFIG_COUNT -u GIT_PREFIX -u GIT_ROLLING_PID \
+	-u GIT_ROLLING_TEST_BEFORE_UPDATE -u GIT_ROLLING_TEST_SEAM_PATH \
+	git -C "$dir/consumer" rolling fetch -q origin >"$dir/next.out" 2>"$dir/next.err"
+echo $? >"$dir/next.status"
+ls -d "$dir"/consumer/.git/objects/rolling-incoming-* >"$dir/during" 2>/dev/null
+exit 0
+EOF
+
+# gone PID: the process PID has ended (a zombie no one reaped yet has
+# ended too: its descriptors are closed).
+gone () {
+	! test -d /proc/$1 || grep -q "^[0-9]* (.*) Z" /proc/$1/stat 2>/dev/null
+}
+
+# A git rolling fetch killed alone (kill -9 of its pid, not of its group)
+# leaves its git fetch running, writing into the quarantine.  The
+# quarantine stays while that git fetch lives (it holds the owner file's
+# flock, inherited), so that git fetch never re-creates it once the next
+# run removed it, ownerless for UNOWNED_GRACE_SECONDS (lib/quarantine.c);
+# the run after the orphan ended removes it.
+test_expect_success 'killed alone while its git fetch writes: the quarantine outlives that git fetch only' '
+	publish 18 &&
+	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
+	rm -f orphan.pid next.status during &&
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_SEAM_PATH="*/consumer/.git/objects/rolling-incoming-*/view/refs/*" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="sh \"$TRASH_DIRECTORY/orphan-at-seam\" \$PPID" \
+		git -C consumer rolling fetch -q origin &&
+	orphan=$(cat orphan.pid) &&
+	tries=0 &&
+	until gone $orphan
+	do
+		test $tries -lt 1200 || { echo "git fetch $orphan still running" && return 1; }
+		sleep 0.1 &&
+		tries=$((tries + 1))
+	done &&
+	cat next.err &&
+	echo 0 >expect.status &&
+	test_cmp expect.status next.status &&
+	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = "$new" &&
+	git -C consumer rolling fetch -q origin &&
+	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = "$new" &&
+	no_leftovers consumer &&
+	git -C consumer fsck --no-progress &&
+	# the next run had left the quarantine of the living git fetch
+	test_line_count = 1 during
 '
 
 test_done
