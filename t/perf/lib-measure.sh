@@ -91,6 +91,17 @@ die () {
 	exit 1
 }
 
+# perf_scratch KIB: print the name of a new directory, on the tmpfs
+# /dev/shm when it has KIB free (as make test's trash directories),
+# otherwise in TMPDIR.  For benchmarks that write and remove hundreds of
+# thousands of files or refs, which take minutes on a disk shared with
+# other work; the commands compared meet the same file system either way.
+perf_scratch () {
+	test "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -gt "$1" 2>/dev/null &&
+		mktemp -d -p /dev/shm "perf-$perf_name.XXXXXX" ||
+		mktemp -d
+}
+
 # perf_setup NAME: git as anyone would run it (none of the caller's
 # configuration) with this build first on PATH; checks the tools, makes
 # the kernel-scale repository (lib-kernel-scale.sh) and enters it, and a

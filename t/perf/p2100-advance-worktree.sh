@@ -41,15 +41,10 @@ GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
 PATH=$BUILD_DIR:$PATH
 export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL LC_ALL PATH
 test -x "$BUILD_DIR/git-rolling-advance" || die "build git-rolling first (make)"
-# The trees go to the tmpfs /dev/shm when it has room for them (the three
-# take about 13 KiB for each of PERF_FILES, 1 GiB at the default size; it
-# asks for three times that), as make test's trash directories do: the
-# two commands write the same files either way, and on a disk shared with
-# other work a quarter of a million files take minutes to remove.
-work=
-test "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -gt $((FILES * 40)) 2>/dev/null &&
-	work=$(mktemp -d -p /dev/shm perf-p2100.XXXXXX)
-test -n "$work" || work=$(mktemp -d) || exit 1
+# The trees on the tmpfs if it has room (perf_scratch): the three take
+# about 13 KiB for each of PERF_FILES, 1 GiB at the default size; ask for
+# three times that.
+work=$(perf_scratch $((FILES * 40))) || exit 1
 trap 'rm -rf "$work"' EXIT
 
 # files_of SHAPE, dirs_of SHAPE: the size of each shape.

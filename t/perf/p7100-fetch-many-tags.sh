@@ -32,6 +32,11 @@ TARGET_TIME=1.2
 TARGET_RSS=1.2
 
 perf_setup p7100
+# Both sides on the tmpfs if it has room (perf_scratch): 200,000 refs
+# written and removed again on a shared disk took over ten minutes.  The
+# consumer's clone copies the pack there (no hard link across file
+# systems).
+rm -rf "$work" && work=$(perf_scratch $(($(du -sk .git/objects | cut -f1) * 2 + TAGS))) || exit 1
 fetch_server $BRANCH
 
 # The extra tags, one fast-import stream into the server: ci/<n> on the
