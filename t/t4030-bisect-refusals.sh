@@ -77,6 +77,68 @@ test_expect_success 'git older than 2.29 is refused' '
 	)
 '
 
+# bisect_with_git_saying WORDS: git-rolling bisect-helper start in tree,
+# with a git first on PATH that answers `git version` and `git --version`
+# with WORDS and passes everything else to the real git; its exit status
+# in $status, its output in out and err.  Run through git, we would find
+# the git that ran us in its exec-path: the dispatcher is called directly.
+bisect_with_git_saying () {
+	rm -rf fake-git &&
+	mkdir fake-git &&
+	cat >fake-git/git <<-EOF &&
+	#!/bin/sh
+	if test "\$1" = version || test "\$1" = --version
+	then
+		echo "$1"
+		exit 0
+	fi
+	exec "$real_git" "\$@"
+	EOF
+	chmod +x fake-git/git &&
+	(
+		cd tree &&
+		PATH=$TRASH_DIRECTORY/fake-git:$PATH &&
+		test "$(git version)" = "$1" &&
+		git-rolling bisect-helper start v6.1.4 v6.0.5 >"$TRASH_DIRECTORY/out" \
+			2>"$TRASH_DIRECTORY/err"
+	)
+	status=$?
+}
+
+# The first-parent boundary is git 2.29.0, whatever the major version
+# around it: one minor version below it is refused with the version
+# named, the boundary itself and every release above it (Git 3.0 too)
+# bisect; a version git-rolling cannot read is said so.
+test_expect_success 'first-parent bisection: git 2.29.0 and later bisect, older ones are refused' '
+	real_git=$(command -v git) &&
+	for version in 1.99.9 2.28.9 2.29.0 2.29.0.windows.1 3.0.0 3.28.0
+	do
+		bisect_with_git_saying "git version $version" &&
+		case $version in
+		1.*|2.28.*)
+			test $status = 128 &&
+			echo "fatal: git 2.29 or later is needed for first-parent bisection (this is $version)" >expect &&
+			test_cmp expect err &&
+			(cd tree && nothing_left)
+			;;
+		*)
+			test $status = 0 &&
+			test_must_be_empty err &&
+			grep "^stage one: bisecting the 9 steps of linux-rolling-stable after v6.0.5 (.*) (good) up to v6.1.4 (.*) (bad)$" out &&
+			test_path_is_file tree/.git/BISECT_START &&
+			grep -e "--first-parent" tree/.git/BISECT_LOG &&
+			git -C tree rolling bisect-helper reset >/dev/null 2>&1 &&
+			(cd tree && nothing_left)
+			;;
+		esac || { echo "wrong with git version $version" && cat err && return 1; }
+	done &&
+	bisect_with_git_saying "git version next" &&
+	test $status = 128 &&
+	echo "fatal: cannot tell the version of git from '"'"'git version next'"'"'" >expect &&
+	test_cmp expect err &&
+	(cd tree && nothing_left)
+'
+
 test_expect_success 'points that are not steps: nothing is started' '
 	cd tree &&
 	test_expect_code 128 git rolling bisect-helper start master v6.0.5 2>err &&
