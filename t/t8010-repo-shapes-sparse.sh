@@ -194,4 +194,22 @@ test_expect_success 'a bare repository whose core.bare is in config.worktree sta
 	test "$(git --git-dir=bare.git rev-parse stable^2)" = "$(git --git-dir=bare.git rev-parse v6.0.13^{commit})"
 '
 
+# git-worktree(1) tells whoever sets extensions.worktreeConfig to move
+# core.bare from the repository's config to the main work tree's
+# config.worktree.  Moved there as false, it is a work tree still: the
+# checked-out branch advances with its files, as git merge --ff-only.
+test_expect_success 'core.bare = false moved to config.worktree: advance updates the work tree, as git' '
+	git clone -q server movedbare &&
+	git -C movedbare rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C movedbare checkout -q linux-rolling-stable &&
+	git -C movedbare config extensions.worktreeConfig true &&
+	git -C movedbare config --unset core.bare &&
+	git -C movedbare config --worktree core.bare false &&
+	! grep bare movedbare/.git/config &&
+	test "$(git -C movedbare rev-parse --is-bare-repository)" = false &&
+	shape_like_git movedbare &&
+	git -C movedbare status --porcelain >status &&
+	test_must_be_empty status
+'
+
 test_done
