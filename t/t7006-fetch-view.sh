@@ -20,7 +20,10 @@ includeIf on gitdir: and onbranch:, config.worktree, the user'"'"'s own
 configuration), a relative remote path resolves from where git would
 resolve it; and every shape of repository fetches in the view, with
 one connection to the server: extensions, a partial clone, a shallow
-clone, replace refs, alternates, a --no-tags clone.
+clone, replace refs, alternates, a --no-tags clone.  A release tag
+whose objects do not lead to its release (a missing object, a tree,
+another commit, a packed-refs record that lies) is never a have: the
+fetch follows the server'"'"'s tag or refuses, and moves no ref.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -495,6 +498,105 @@ test_expect_success 'a clone made with --no-tags (remote.origin.tagOpt): the tag
 	fetched notags &&
 	git -C notags tag -l >tags &&
 	test_line_count -gt 0 tags
+'
+
+# broken_release HOW: a copy of the consumer, "broken-HOW", whose tag of
+# $mid (a release of the server's new steps, which the consumer lacks)
+# does not lead to the server's release commit; HOW: its tag object is
+# missing ($broken its name), it names a tree, it leads to another
+# commit ($old) by its objects, or packed-refs says it peels to the
+# server's release commit (which the consumer lacks) while its objects
+# lead to $old.  The fetch keeps the view's packed-refs in view-refs.
+broken_release () {
+	consumer_copy broken-$1 &&
+	case $1 in
+	missing)
+		broken=$(printf "object %s\ntype commit\ntag %s\ntagger T <t@example.com> 0 +0000\n\nnot here\n" \
+			$(cat old) $mid | git -C broken-$1 mktag) &&
+		git -C broken-$1 update-ref refs/tags/$mid $broken &&
+		rm broken-$1/.git/objects/$(echo $broken | cut -c1-2)/$(echo $broken | cut -c3-) ;;
+	tree)
+		git -C broken-$1 tag $mid $(cat old)^{tree} ;;
+	other|peeled)
+		git -C broken-$1 tag -a -m "Linux $mid" $mid $(cat old) ;;
+	esac &&
+	if test $1 = peeled
+	then
+		git -C broken-$1 pack-refs --all &&
+		sed "/ refs\/tags\/$mid\$/{n;s/^\^.*/^$real/;}" broken-$1/.git/packed-refs >packed &&
+		grep -A1 " refs/tags/$mid\$" packed >lie &&
+		test "$(sed -n "2s/^^//p" lie)" = $real &&
+		mv packed broken-$1/.git/packed-refs
+	fi &&
+	{ git -C broken-$1 rev-parse refs/tags/$mid && refs_and_logs broken-$1; } >before 2>/dev/null
+}
+
+# fetch_broken HOW STATUS: its fetch exits STATUS, having said why in
+# err, changed no ref and no reflog, and named the release in the view
+# only at a commit the consumer has, never at the server's release
+# commit (the consumer lacks it) nor at a missing object or a tree.
+fetch_broken () {
+	rm -f view-refs &&
+	test_expect_code $2 env GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/broken-$1/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/view-refs\"" \
+		git -C broken-$1 rolling fetch --no-signatures origin >out 2>err &&
+	cat out err &&
+	{ git -C broken-$1 rev-parse refs/tags/$mid && refs_and_logs broken-$1; } >after 2>/dev/null &&
+	test_cmp before after &&
+	grep "nothing was updated" err &&
+	test_path_is_file view-refs &&
+	sed -n "s/^\([0-9a-f]*\) refs\/tags\/$mid\$/\1/p" view-refs >have &&
+	for oid in $(cat have)
+	do
+		test $oid != $real &&
+		test "$(git -C broken-$1 cat-file -t $oid)" = commit || return 1
+	done
+}
+
+# A release tag of the repository whose objects do not lead to its
+# release is no "have" in the view: not named there at the commit it
+# claims, nor at what it names.  One that leads nowhere (a missing
+# object, a tree) is left out of the view, so git fetch follows the
+# server'"'"'s tag, and the steps verify with it; the tag here then stays
+# as it is and the fetch refuses to move the refs.
+test_expect_success 'a release tag that leads nowhere is no have: the server'"'"'s tag comes, no ref moves' '
+	mid=$(git --git-dir=server.git log --first-parent --format=%s $(cat old)..$BRANCH |
+		sed -n "2s/^Merge //p") &&
+	test -n "$mid" &&
+	real=$(git --git-dir=server.git rev-parse refs/tags/$mid^{commit}) &&
+	server_tag=$(git --git-dir=server.git rev-parse refs/tags/$mid) &&
+	test_must_fail git -C consumer cat-file -e $real &&
+	broken_release missing &&
+	fetch_broken missing 128 &&
+	grep "^warning: ignoring release tag .$mid.: object $broken is missing$" err &&
+	test_must_be_empty have &&
+	grep "^origin/$BRANCH: verified$" out &&
+	git -C broken-missing cat-file -e $server_tag &&
+	broken_release tree &&
+	fetch_broken tree 128 &&
+	grep "^warning: ignoring release tag .$mid.: it points to a tree, not a commit$" err &&
+	test_must_be_empty have &&
+	grep "^origin/$BRANCH: verified$" out &&
+	git -C broken-tree cat-file -e $server_tag
+'
+
+# One that leads to another commit is the release here: the server'"'"'s
+# step that merges the server'"'"'s fails verification.  One whose
+# packed-refs record says it peels to the server'"'"'s release commit while
+# its objects lead elsewhere fails it too, and the view names it at the
+# newest sound release of its series, not at a commit the consumer lacks.
+test_expect_success 'a release tag that leads to another commit is no have of the server'"'"'s release: refused' '
+	broken_release other &&
+	fetch_broken other 1 &&
+	grep "^error: origin/$BRANCH: [0-9a-f]*: tag: expected second parent $(git -C consumer rev-parse $(cat old)) ($mid), found second parent $real (not a release commit)$" err &&
+	test_line_count = 1 have
+'
+
+test_expect_success REFFILES 'a release tag whose packed-refs record lies is no have: refused' '
+	broken_release peeled &&
+	fetch_broken peeled 1 &&
+	grep "^error: origin/$BRANCH: [0-9a-f]*: tag: expected release tag $mid, as its objects say, found $mid: its objects lead to $(cat old), but packed-refs says $real$" err &&
+	test_line_count = 1 have &&
+	test_must_fail git -C broken-peeled cat-file -e $real
 '
 
 test_done
