@@ -502,8 +502,9 @@ test_expect_success 'a clone made with --no-tags (remote.origin.tagOpt): the tag
 
 # broken_release HOW: a copy of the consumer, "broken-HOW", whose tag of
 # $mid (a release of the server's new steps, which the consumer lacks)
-# does not lead to the server's release commit; HOW: its tag object is
-# missing ($broken its name), it names a tree, it leads to another
+# does not lead to the server's release commit; HOW: its object is
+# missing ($broken its name; a commit, so that no ref format records a
+# peeled value beside it), it names a tree, it leads to another
 # commit ($old) by its objects, or packed-refs says it peels to the
 # server's release commit (which the consumer lacks) while its objects
 # lead to $old.  The fetch keeps the view's packed-refs in view-refs.
@@ -511,8 +512,7 @@ broken_release () {
 	consumer_copy broken-$1 &&
 	case $1 in
 	missing)
-		broken=$(printf "object %s\ntype commit\ntag %s\ntagger T <t@example.com> 0 +0000\n\nnot here\n" \
-			$(cat old) $mid | git -C broken-$1 mktag) &&
+		broken=$(git -C broken-$1 commit-tree -p $(cat old) -m "not here" $(cat old)^{tree}) &&
 		git -C broken-$1 update-ref refs/tags/$mid $broken &&
 		rm broken-$1/.git/objects/$(echo $broken | cut -c1-2)/$(echo $broken | cut -c3-) ;;
 	tree)
