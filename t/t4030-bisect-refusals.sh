@@ -52,37 +52,13 @@ test_expect_success 'inside the git directory is not in a work tree' '
 	(cd tree && nothing_left)
 '
 
-test_expect_success 'git older than 2.29 is refused' '
-	real_git=$(command -v git) &&
-	mkdir old-git &&
-	cat >old-git/git <<-EOF &&
-	#!/bin/sh
-	if test "\$1" = version || test "\$1" = --version
-	then
-		echo "git version 2.28.1"
-		exit 0
-	fi
-	exec "$real_git" "\$@"
-	EOF
-	chmod +x old-git/git &&
-	(
-		cd tree &&
-		# Run through git, we would find the git that ran us, in its
-		# exec-path: call the dispatcher directly instead.
-		PATH=$TRASH_DIRECTORY/old-git:$PATH &&
-		test "$(git version)" = "git version 2.28.1" &&
-		test_expect_code 128 git-rolling bisect-helper start v6.1.4 v6.0.5 2>err &&
-		grep "^fatal: git 2.29 or later is needed for first-parent bisection (this is 2.28.1)$" err &&
-		nothing_left
-	)
-'
-
 # bisect_with_git_saying WORDS: git-rolling bisect-helper start in tree,
 # with a git first on PATH that answers `git version` and `git --version`
 # with WORDS and passes everything else to the real git; its exit status
 # in $status, its output in out and err.  Run through git, we would find
 # the git that ran us in its exec-path: the dispatcher is called directly.
 bisect_with_git_saying () {
+	real_git=$(command -v git) &&
 	rm -rf fake-git &&
 	mkdir fake-git &&
 	cat >fake-git/git <<-EOF &&
@@ -105,12 +81,18 @@ bisect_with_git_saying () {
 	status=$?
 }
 
+test_expect_success 'git older than 2.29 is refused' '
+	bisect_with_git_saying "git version 2.28.1" &&
+	test $status = 128 &&
+	grep "^fatal: git 2.29 or later is needed for first-parent bisection (this is 2.28.1)$" err &&
+	(cd tree && nothing_left)
+'
+
 # The first-parent boundary is git 2.29.0, whatever the major version
 # around it: one minor version below it is refused with the version
 # named, the boundary itself and every release above it (Git 3.0 too)
 # bisect; a version git-rolling cannot read is said so.
 test_expect_success 'first-parent bisection: git 2.29.0 and later bisect, older ones are refused' '
-	real_git=$(command -v git) &&
 	for version in 1.99.9 2.28.9 2.29.0 2.29.0.windows.1 3.0.0 3.28.0
 	do
 		bisect_with_git_saying "git version $version" &&
