@@ -78,6 +78,19 @@ second_fetch_at () {
 	test -f second.status
 }
 
+# both_completed: the second fetch took nothing of the first's and
+# completed; then the first did, the second having put the tip it
+# verified.
+both_completed () {
+	test_cmp seen kept &&
+	test "$(cat second.status)" = 0 &&
+	test_must_be_empty second.err &&
+	test $status = 0 &&
+	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)[0-9a-f]*, the tip this fetch verified$" first.err &&
+	! grep "^fatal\|^error" first.err &&
+	complete
+}
+
 # The first fetch holds its quarantine (its owner file under flock), its
 # ref locks and their journal (under flock), and is about to rename the
 # verified ref's lock into place: the second finds the locks held and
@@ -104,13 +117,7 @@ test_expect_success 'a second fetch while the first makes its quarantine: left a
 	second_fetch_at "*/consumer/.git/objects/rolling-incoming-*/owner.draft" &&
 	test_line_count = 1 seen &&
 	grep "/consumer/.git/objects/rolling-incoming-[^/]*$" seen &&
-	test_cmp seen kept &&
-	test "$(cat second.status)" = 0 &&
-	test_must_be_empty second.err &&
-	test $status = 0 &&
-	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)[0-9a-f]*, the tip this fetch verified$" first.err &&
-	! grep "^fatal\|^error" first.err &&
-	complete
+	both_completed
 '
 
 # The first fetch holds its quarantine, locked, where git fetch is about
@@ -120,13 +127,7 @@ test_expect_success 'a second fetch while the first fetches into its quarantine:
 	second_fetch_at "*/consumer/.git/objects/rolling-incoming-*/view/config" &&
 	grep "/consumer/.git/objects/rolling-incoming-[^/]*$" seen &&
 	grep "/consumer/.git/objects/rolling-incoming-[^/]*/owner$" seen &&
-	test_cmp seen kept &&
-	test "$(cat second.status)" = 0 &&
-	test_must_be_empty second.err &&
-	test $status = 0 &&
-	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)[0-9a-f]*, the tip this fetch verified$" first.err &&
-	! grep "^fatal\|^error" first.err &&
-	complete
+	both_completed
 '
 
 test_done
