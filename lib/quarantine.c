@@ -12,6 +12,7 @@
 #include "quarantine.h"
 #include "repo-open.h"
 #include "error.h"
+#include "owner-file.h"
 #include "strbuf.h"
 
 #define PREFIX "rolling-incoming-"
@@ -34,21 +35,21 @@ static int remove_tree(const char *path)
 	return nftw(path, remove_entry, MAX_OPEN_FDS, FTW_DEPTH | FTW_PHYS);
 }
 
-/* 1 when the quarantine at `path` has no living owner. */
+/* 1 when the quarantine at `path` has no living owner: *fd holds its flock then. */
 static int is_abandoned(const char *path, int *fd)
 {
 	char *owner;
 	struct stat st;
+	int whose;
 
 	*fd = -1;
 	if (asprintf(&owner, "%s/" OWNER, path) < 0)
 		return 0;
-	*fd = open(owner, O_RDWR | O_CLOEXEC);
+	whose = rolling_owner_file_check(owner, 0, fd);
 	free(owner);
-	if (*fd < 0)
-		return errno == ENOENT && !stat(path, &st) &&
-		       st.st_mtime + UNOWNED_GRACE_SECONDS < time(NULL);
-	return !flock(*fd, LOCK_EX | LOCK_NB);
+	if (whose == ROLLING_OWNER_GONE)
+		return !stat(path, &st) && st.st_mtime + UNOWNED_GRACE_SECONDS < time(NULL);
+	return whose == ROLLING_OWNER_DEAD;
 }
 
 static int clean_abandoned(const char *objects)
@@ -86,34 +87,26 @@ static int objects_dir(char **objects, git_repository *repo)
 }
 
 /*
- * The owner file appears already locked: made and locked under another
- * name, then renamed.  Made under its own name, another fetch cleaning
- * up could find it between the open() and the flock(), take the lock
- * itself and remove a living quarantine.  The draft is a registered
- * temporary file (tempfile.h); the owner file is not: left by a killed
- * run, unlocked, it tells the next run at once that the quarantine is
- * abandoned, where a quarantine without one is only after a while.
+ * The owner file (owner-file.h) appears already locked.  It is not a
+ * registered temporary file: left by a killed run, unlocked, it tells
+ * the next run at once that the quarantine is abandoned, where a
+ * quarantine without one is only after a while.
  */
 static int take_ownership(struct rolling_quarantine *q)
 {
-	struct rolling_tempfile draft;
-	char *owner = NULL, *draft_path = NULL;
+	struct rolling_tempfile owner_file;
+	char *owner;
 	int err = 0;
 
-	if (asprintf(&owner, "%s/" OWNER, q->path) < 0 ||
-	    asprintf(&draft_path, "%s/" OWNER ".draft", q->path) < 0) {
-		free(owner);
+	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
 		return rolling_error_nomem();
-	}
-	if (rolling_tempfile_create(&draft, draft_path, 0, 0444) < 0 ||
-	    flock(draft.fd, LOCK_EX) < 0 || rolling_tempfile_rename(&draft, owner) < 0) {
+	if (rolling_owner_file_create(&owner_file, owner, 0, 0444, NULL, 0) < 0) {
 		err = rolling_error("cannot lock the quarantine %s: %s", q->path,
 				    strerror(errno));
-		rolling_tempfile_delete(&draft);
 	} else {
-		q->lock_fd = draft.fd;
+		rolling_tempfile_forget(&owner_file);
+		q->lock_fd = owner_file.fd;
 	}
-	free(draft_path);
 	free(owner);
 	return err;
 }

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 #include "ref-journal.h"
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
+#include "owner-file.h"
 #include "tempfile.h"
 
 #define JOURNAL_PREFIX "rolling-ref-tx."
@@ -34,11 +34,13 @@ void rolling_ref_journal_log(struct rolling_ref_journal *j, const char *log, off
 }
 
 /*
- * The file, created and flocked.  Registered (tempfile.h) as one that
- * names others: a run killed by a signal removes its locks first, then
- * this.  It can go with them: the renames of a transaction and its
- * reflog lines are made with the signals held (ref-transaction.c), so
- * that no lock the handler removes had lines appended for it.
+ * The file, an owner file (owner-file.h): it appears flocked, so that no
+ * other run's sweep takes it for a dead run's.  Registered (tempfile.h)
+ * as one that names others: a run killed by a signal removes its locks
+ * first, then this.  It can go with them: the renames of a transaction
+ * and its reflog lines are made with the signals held
+ * (ref-transaction.c), so that no lock the handler removes had lines
+ * appended for it.
  */
 static int journal_create(struct rolling_ref_journal *j, const char *common_dir)
 {
@@ -49,8 +51,7 @@ static int journal_create(struct rolling_ref_journal *j, const char *common_dir)
 		return rolling_error_nomem();
 	/* One of a dead run with our pid is a dead run's: swept first. */
 	unlink(path);
-	if (rolling_tempfile_create(&j->file, path, ROLLING_TEMPFILE_LAST, 0666) < 0 ||
-	    flock(j->file.fd, LOCK_EX) < 0)
+	if (rolling_owner_file_create(&j->file, path, ROLLING_TEMPFILE_LAST, 0666, NULL, 0) < 0)
 		err = rolling_error("cannot write '%s': %s", path, strerror(errno));
 	free(path);
 	return err;
@@ -214,10 +215,22 @@ struct dead_journal {
 	struct strbuf records;
 };
 
+/* Append the records of the journal at `path`, if it is still there. */
+static void read_records_at(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		read_records(sb, fd);
+		close(fd);
+	}
+}
+
 /*
  * The journals in `common_dir`: the dead ones (whose flock we could
  * take, and hold) in *dead, the records of the living ones (their run
- * holds the flock: it is alive, or is this one) in `living`.
+ * holds the flock: it is alive, or is this one) in `living`.  A draft
+ * (owner-file.h) holds no record yet: a dead one is only removed.
  */
 static int list_journals(struct dead_journal **dead, size_t *nr, struct strbuf *living,
 			 const char *common_dir)
@@ -231,18 +244,17 @@ static int list_journals(struct dead_journal **dead, size_t *nr, struct strbuf *
 	while ((entry = readdir(dir))) {
 		struct dead_journal *d;
 		char *path;
-		int fd;
+		int fd, owner;
 
 		if (strncmp(entry->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) ||
 		    asprintf(&path, "%s%s", common_dir, entry->d_name) < 0)
 			continue;
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			free(path);
-			continue;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0 || ALLOC_GROW(*dead, *nr + 1, alloc) < 0) {
-			read_records(living, fd);
-			close(fd);
+		owner = rolling_owner_file_check(path, 0, &fd);
+		if (owner == ROLLING_OWNER_LIVING)
+			read_records_at(living, path);
+		if (owner != ROLLING_OWNER_DEAD || ALLOC_GROW(*dead, *nr + 1, alloc) < 0) {
+			if (fd >= 0)
+				close(fd);
 			free(path);
 			continue;
 		}

@@ -374,6 +374,20 @@ int rolling_tempfile_rename(struct rolling_tempfile *t, const char *to)
 	return 0;
 }
 
+void rolling_tempfile_forget(struct rolling_tempfile *t)
+{
+	struct rolling_tempfile_entry *e = t->entry;
+	sigset_t old;
+
+	if (!e)
+		return;
+	block_fatal(&old);
+	remove_entry(e);
+	restore_mask(&old);
+	free_entry(e);
+	t->entry = NULL;
+}
+
 int rolling_tempfile_move(struct rolling_tempfile *t, const char *to)
 {
 	struct rolling_tempfile_entry *e = t->entry;

@@ -111,6 +111,12 @@ int rolling_tempfile_rename(struct rolling_tempfile *t, const char *to);
 int rolling_tempfile_move(struct rolling_tempfile *t, const char *to);
 
 /*
+ * Stop tracking it where it is, the descriptor still open (a flock it
+ * holds goes on): no longer ours to remove at the end.
+ */
+void rolling_tempfile_forget(struct rolling_tempfile *t);
+
+/*
  * From now on it is a record for the next run: left in place when the
  * process ends without rolling_tempfile_delete().
  */

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "fd-io.h"
 #include "index-list.h"
 #include "lockfile.h"
+#include "owner-file.h"
 #include "repo-open.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -26,8 +26,8 @@
 #define INTENT_NAME "ROLLING_ADVANCE"
 #define INTENT_LOCKED "index.lock taken"
 #define INTENT_INDEX "index "
-/* How long a killed run's git read-tree may take to finish, in 10 ms. */
-#define FLOCK_WAIT 300
+/* How long a killed run's git read-tree may take to finish. */
+#define FLOCK_WAIT_MS 3000
 
 static int exists(const char *path)
 {
@@ -223,34 +223,24 @@ static char *intent_text(const struct rolling_worktree_tx *tx)
 }
 
 /*
- * The intent file appears with its content and under its flock at once
- * (written aside, locked, then linked into place), so whoever sees it
- * and gets the flock knows its writer is gone.  The descriptor is not
- * close-on-exec: the git we run holds the flock with us.  Until git
- * read-tree runs, a signal removes it (and the draft before it): it
- * says nothing the next run needs.
+ * The intent file is an owner file (owner-file.h): it appears with its
+ * content and under its flock at once, so whoever sees it and gets the
+ * flock knows its writer is gone.  The descriptor is not close-on-exec:
+ * the git we run holds the flock with us.  Until git read-tree runs, a
+ * signal removes it (and the draft before it): it says nothing the next
+ * run needs.  1 when another run's is there.
  */
 static int create_intent(struct rolling_worktree_tx *tx)
 {
-	char *text = intent_text(tx), *draft = NULL;
-	int fd, err = 0;
+	char *text = intent_text(tx);
+	int err = 0;
 
-	if (!text || asprintf(&draft, "%s.%ld", tx->intent, (long)getpid()) < 0) {
-		free(text);
+	if (!text)
 		return rolling_error_nomem();
-	}
-	unlink(draft);
-	if (rolling_tempfile_create(&tx->intent_file, draft, ROLLING_TEMPFILE_INHERIT, 0666) < 0 ||
-	    flock(fd = tx->intent_file.fd, LOCK_EX) < 0 ||
-	    rolling_write_all(fd, text, strlen(text)) < 0 || fsync(fd) < 0) {
-		err = rolling_error("cannot write '%s': %s", draft, strerror(errno));
-	} else if (rolling_tempfile_move(&tx->intent_file, tx->intent) < 0) {
+	if (rolling_owner_file_create(&tx->intent_file, tx->intent, ROLLING_TEMPFILE_INHERIT,
+				      0666, text, strlen(text)) < 0)
 		err = errno == EEXIST ? 1 :
 		      rolling_error("cannot create '%s': %s", tx->intent, strerror(errno));
-	}
-	if (err)
-		rolling_tempfile_delete(&tx->intent_file);
-	free(draft);
 	free(text);
 	return err;
 }
@@ -895,22 +885,6 @@ static const char *owner_host(const struct intent *in)
 	return in->host && *in->host ? in->host : "?";
 }
 
-/* Wait a little for the flock: a killed run's git read-tree may be finishing. */
-static int wait_flock(int fd)
-{
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < FLOCK_WAIT; i++) {
-		if (!flock(fd, LOCK_EX | LOCK_NB))
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return -1;
-		nanosleep(&tick, NULL);
-	}
-	return -1;
-}
-
 /* A lock of the branch left by the killed run: empty, or our next tip. */
 static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 {
@@ -982,8 +956,9 @@ static int recover_dead(git_repository *repo, const char *gitdir, const char *in
 }
 
 /*
- * Intent files being written (<intent>.<pid>) by runs killed before
- * they linked them into place: gone once nobody holds their flock.
+ * Drafts of intent files (owner-file.h) of runs killed before they gave
+ * them their name, and those of older versions (<intent>.<pid>): gone
+ * once their owner is.
  */
 static void remove_dead_drafts(const char *gitdir)
 {
@@ -999,9 +974,8 @@ static void remove_dead_drafts(const char *gitdir)
 		if (strncmp(entry->d_name, INTENT_NAME ".", strlen(INTENT_NAME) + 1) ||
 		    !(path = rolling_strfmt("%s%s", gitdir, entry->d_name)))
 			continue;
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-			if (!flock(fd, LOCK_EX | LOCK_NB))
-				unlink(path);
+		if (rolling_owner_file_check(path, 0, &fd) == ROLLING_OWNER_DEAD) {
+			unlink(path);
 			close(fd);
 		}
 		free(path);
@@ -1014,17 +988,19 @@ int rolling_worktree_recover(git_repository *repo)
 	const char *gitdir = git_repository_path(repo);
 	char *intent = rolling_strfmt("%s%s", gitdir, INTENT_NAME), *text = NULL, *index = NULL;
 	struct intent in = { 0 };
-	struct stat by_fd, by_name;
 	int fd, err = 0;
 
 	if (!intent)
 		return rolling_error_nomem();
 	remove_dead_drafts(gitdir);
-	if ((fd = open(intent, O_RDONLY | O_CLOEXEC)) < 0) {
+	/* A little wait for the flock: a killed run's git read-tree may be finishing. */
+	switch (rolling_owner_file_check(intent, FLOCK_WAIT_MS, &fd)) {
+	case ROLLING_OWNER_GONE:
 		free(intent);
 		return 0;
-	}
-	if (wait_flock(fd) < 0) {
+	case ROLLING_OWNER_DEAD:
+		break;
+	case ROLLING_OWNER_LIVING:
 		text = read_small_file(intent);
 		if (!text || parse_intent(&in, text) < 0)
 			in.pid = 0;
@@ -1034,11 +1010,11 @@ int rolling_worktree_recover(git_repository *repo)
 				    " git rolling advance again", in.pid, owner_host(&in),
 				    intent, in.pid, owner_host(&in));
 		goto out;
+	default:
+		err = rolling_error("cannot read '%s': %s", intent, strerror(errno));
+		free(intent);
+		return err;
 	}
-	/* Whoever held it may have finished and removed it meanwhile. */
-	if (fstat(fd, &by_fd) < 0 || stat(intent, &by_name) < 0 ||
-	    by_fd.st_ino != by_name.st_ino || by_fd.st_dev != by_name.st_dev)
-		goto out;
 	text = read_small_file(intent);
 	if (!text || parse_intent(&in, text) < 0) {
 		/* Never half-written: it appears whole.  Not ours then; say so. */
@@ -1058,7 +1034,8 @@ out:
 	free(index);
 	free(in.moves);
 	free(text);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	free(intent);
 	return err;
 }

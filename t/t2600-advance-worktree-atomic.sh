@@ -307,6 +307,28 @@ test_expect_success 'other git commands and a second advance fail cleanly meanwh
 	consistent $tag
 '
 
+# The intent file appears flocked (lib/owner-file.h): a second advance
+# that looks while the first is still writing its draft takes nothing
+# of it, and the first goes on.
+test_expect_success 'a second advance while the first writes its intent: the draft stays' '
+	cd tree &&
+	tag=$(add_release "echo draft >>README") &&
+	cat >../meanwhile <<-\EOF &&
+	ls .git/ROLLING_ADVANCE.* >../seen &&
+	git rolling advance no-such-branch 2>../second.err
+	echo $? >../second.status
+	ls .git/ROLLING_ADVANCE.* >../kept
+	EOF
+	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/tree/.git/ROLLING_ADVANCE.*" \
+		GIT_ROLLING_TEST_SEAM_AFTER=1 GIT_ROLLING_TEST_BEFORE_UPDATE="sh ../meanwhile" \
+		git rolling advance -q &&
+	test "$(cat ../second.status)" = 128 &&
+	grep "no-such-branch" ../second.err &&
+	grep "^.git/ROLLING_ADVANCE\.draft-[0-9a-f]*$" ../seen &&
+	test_cmp ../seen ../kept &&
+	consistent $tag
+'
+
 test_expect_success 'killed after writing the files: the next advance finishes' '
 	cd tree &&
 	tag=$(add_release "echo killed >>README && echo new >killed-file") &&

@@ -278,7 +278,7 @@ test_expect_success 'setup: a checked-out rolling branch; a consumer that fetche
 test_expect_success 'killed holding the draft of the intent file: nothing is left' '
 	tag=$(cd tree && add_release "echo draft >draft-file") &&
 	term_at tree after "*/.git/ROLLING_ADVANCE.*" 1 self advance -q &&
-	held_then "ROLLING_ADVANCE.[0-9]*" &&
+	held_then "ROLLING_ADVANCE.draft-[0-9a-f]*" &&
 	test_must_be_empty left &&
 	(cd tree && test_path_is_missing draft-file && git rolling advance -q && consistent $tag)
 '
@@ -379,7 +379,7 @@ test_expect_success REFFILES 'killed holding the lock of a branch not checked ou
 	git -C tree checkout -q --detach &&
 	test_when_finished "git -C tree checkout -q $BRANCH" &&
 	term_at tree after "*/tree/.git/rolling-ref-tx.*" 1 self advance -q &&
-	held_then "refs/heads/$BRANCH.lock" "rolling-ref-tx.[0-9]*" &&
+	held_then "refs/heads/$BRANCH.lock" "rolling-ref-tx.[0-9]*.draft-[0-9a-f]*" &&
 	test_must_be_empty left &&
 	git -C tree rolling advance -q &&
 	test "$(cd tree && check_rolling_merge $BRANCH)" = $tag &&
@@ -400,8 +400,8 @@ fetched () {
 
 test_expect_success 'killed holding the draft of the quarantine'"'"'s owner file: nothing is left' '
 	publish 13 &&
-	term_at consumer after "*/rolling-incoming-*/owner.draft" 1 self fetch -q origin &&
-	held_then "objects/rolling-incoming-.*/owner.draft" &&
+	term_at consumer after "*/rolling-incoming-*/owner.draft-*" 1 self fetch -q origin &&
+	held_then "objects/rolling-incoming-.*/owner.draft-[0-9a-f]*" &&
 	test_must_be_empty left &&
 	git -C consumer rolling fetch -q origin &&
 	fetched
@@ -420,7 +420,7 @@ test_expect_success REFFILES 'killed holding every ref lock of a fetch and their
 	publish 15 &&
 	term_at consumer after "*/consumer/.git/rolling-ref-tx.*" 1 self fetch -q origin &&
 	held_then "refs/remotes/origin/$BRANCH.lock" "refs/rolling/verified/origin/$BRANCH.lock" \
-		"rolling-ref-tx.[0-9]*" &&
+		"rolling-ref-tx.[0-9]*.draft-[0-9a-f]*" &&
 	no_lock_left &&
 	git -C consumer rolling fetch -q origin &&
 	fetched
@@ -489,7 +489,7 @@ test_expect_success REFFILES 'no lock or journal reaches a git that advance runs
 	inherited_at tree "*/tree/.git/rolling-ref-tx.*" advance -q &&
 	grep "rolling-ref-tx" seam-file &&
 	# the intent file, by the name of its draft (linked into place)
-	sed "/^ROLLING_ADVANCE\.[0-9]* (deleted)$/d" inherited >leaked &&
+	sed "/^ROLLING_ADVANCE\.draft-[0-9a-f]* (deleted)$/d" inherited >leaked &&
 	test_must_be_empty leaked &&
 	(cd tree && consistent $tag)
 '

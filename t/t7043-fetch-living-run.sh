@@ -40,7 +40,7 @@ complete () {
 
 # second_fetch_at PATTERN [NTH]: a copy of pristine (consumer) fetches,
 # and at the NTH (default 1) creation or rename of a file matching
-# PATTERN runs a second fetch in the same repository: its exit status in
+# PATTERN (just after it when $SEAM_AFTER is set) runs a second fetch in the same repository: its exit status in
 # second.status, its error output in second.err.  seen lists what of
 # the first run a sweep could take (the quarantines and their owner
 # files, the ref journals, the file the seam stopped at) before the second fetch, kept what is
@@ -70,7 +70,7 @@ second_fetch_at () {
 	EOF
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="$1" \
-			GIT_ROLLING_TEST_SEAM_NTH=${2-1} \
+			GIT_ROLLING_TEST_SEAM_NTH=${2-1} ${SEAM_AFTER:+GIT_ROLLING_TEST_SEAM_AFTER=1} \
 			GIT_ROLLING_TEST_BEFORE_UPDATE="sh \"$TRASH_DIRECTORY/second-fetch\"" \
 			git -C consumer rolling fetch -q origin 2>first.err
 		status=$?
@@ -114,10 +114,25 @@ test_expect_success REFFILES 'a second fetch while the first renames its refs: t
 # fetch leaves it and completes, and then the first completes too, the
 # second having put the tip it verified.
 test_expect_success 'a second fetch while the first makes its quarantine: left alone, both complete' '
-	second_fetch_at "*/consumer/.git/objects/rolling-incoming-*/owner.draft" &&
+	second_fetch_at "*/consumer/.git/objects/rolling-incoming-*/owner.draft-*" &&
 	test_line_count = 1 seen &&
 	grep "/consumer/.git/objects/rolling-incoming-[^/]*$" seen &&
 	both_completed
+'
+
+# The first fetch holds its ref locks and has just created their
+# journal, not yet under its flock: a draft then (lib/owner-file.h),
+# which the second fetch leaves, failing on the locks as git does; then
+# the first completes.
+test_expect_success REFFILES 'a second fetch while the first creates its ref journal: left alone, the first completes' '
+	SEAM_AFTER=1 second_fetch_at "*/consumer/.git/rolling-ref-tx.*" &&
+	grep "/consumer/.git/rolling-ref-tx\.[0-9]*\.draft-[0-9a-f]*$" seen &&
+	test_cmp seen kept &&
+	test "$(cat second.status)" = 128 &&
+	grep "^cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .*/refs/rolling/verified/origin/$BRANCH.lock. exists$" second.err &&
+	test $status = 0 &&
+	! grep "^fatal\|^error" first.err &&
+	complete
 '
 
 # The first fetch holds its quarantine, locked, where git fetch is about
