@@ -205,7 +205,7 @@ test_expect_success 'core.bare = false moved to config.worktree: advance updates
 	git -C movedbare config extensions.worktreeConfig true &&
 	git -C movedbare config --unset core.bare &&
 	git -C movedbare config --worktree core.bare false &&
-	! grep bare movedbare/.git/config &&
+	test_expect_code 1 git config --file movedbare/.git/config core.bare &&
 	test "$(git -C movedbare rev-parse --is-bare-repository)" = false &&
 	shape_like_git movedbare &&
 	git -C movedbare status --porcelain >status &&
