@@ -20,6 +20,11 @@
  *                                object is its target's)
  *   test-rolling ref <name>...  (one line a name: "<name> <oid>" or
  *                                "<name> -> <target>", or "<name> missing")
+ *   test-rolling work-tree      (the work tree of the repository git rolling
+ *                                opens from the current directory, without
+ *                                symbolic links and final '/', as git
+ *                                rev-parse --show-toplevel prints it; "bare"
+ *                                when it has none)
  *   test-rolling reftable <dir> (the refs of the reftable stack in <dir> as read,
  *                                "<name> <oid> [<peeled>]" or "<name> -> <target>")
  *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
@@ -342,6 +347,25 @@ static int show_refs(int argc, char **argv)
 	return 0;
 }
 
+static int work_tree(void)
+{
+	git_repository *repo;
+	const char *workdir;
+	char *real = NULL;
+
+	if (open_here(&repo) < 0)
+		return 1;
+	workdir = git_repository_workdir(repo);
+	if (workdir && !(real = realpath(workdir, NULL)))
+		printf("error: %s: %s\n", workdir, strerror(errno));
+	else
+		printf("%s\n", real ? real : "bare");
+	free(real);
+	git_repository_free(repo);
+	rolling_teardown();
+	return workdir && !real;
+}
+
 static int reftable_dump(const char *dir)
 {
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -530,6 +554,8 @@ int main(int argc, char **argv)
 		return list_refs();
 	if (argc >= 3 && !strcmp(argv[1], "ref"))
 		return show_refs(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "work-tree"))
+		return work_tree();
 	if (argc == 3 && !strcmp(argv[1], "reftable"))
 		return reftable_dump(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "commit-header"))
@@ -541,7 +567,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" reftable <dir> | commit-header | tempfile <what>... |"
+		" work-tree | reftable <dir> | commit-header | tempfile <what>... |"
 		" lock <path> <timeout-ms> commit|rollback <content>)\n");
 	return 129;
 }
