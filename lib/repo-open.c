@@ -294,28 +294,15 @@ static int repo_value(char **out, git_config *config, const char *name, int work
 }
 
 /*
- * libgit2 before 1.8 decided bareness without config.worktree, where
- * git reads core.bare when extensions.worktreeConfig is set.  A bare
- * repository is opened again as one: git_repository_set_bare() would
- * write core.bare into the repository's config.
+ * A repository that config.worktree makes bare: opened again as one, as
+ * git_repository_set_bare() would write core.bare into the repository's
+ * config.
  */
-static int worktree_config_bare(git_repository **repo)
+static int reopen_bare(git_repository **repo)
 {
-	git_config *config;
-	char *path, *bare = NULL;
-	int yes = 0, err;
+	char *path;
+	int err;
 
-	if (git_repository_is_bare(*repo) || env("GIT_WORK_TREE"))
-		return 0;
-	if ((err = git_repository_config_snapshot(&config, *repo)) < 0)
-		return rolling_git_error(err, "cannot read the configuration");
-	err = repo_value(&bare, config, "core.bare", 1);
-	git_config_free(config);
-	if (err <= 0 || git_config_parse_bool(&yes, bare) < 0 || !yes) {
-		free(bare);
-		return err < 0 ? err : 0;
-	}
-	free(bare);
 	if (!(path = strdup(git_repository_path(*repo))))
 		return rolling_error_nomem();
 	git_repository_free(*repo);
@@ -332,6 +319,66 @@ static int set_workdir(git_repository *repo, const char *dir, const char *what)
 	int err = git_repository_set_workdir(repo, dir, 0);
 
 	return err < 0 ? rolling_git_error(err, "cannot use %s '%s' as the work tree", what, dir) : 0;
+}
+
+/*
+ * A repository bare by its config that config.worktree makes one with a
+ * work tree gets the work tree git finds: which one depends on how the
+ * repository was found (the directory holding the .git directory or
+ * file, GIT_DIR and the current directory, core.worktree), and git is
+ * asked rather than told apart here.  Inside the git directory git has
+ * none, and a branch checked out must not move there as in a bare
+ * repository: refused.
+ */
+static int work_tree_git_finds(git_repository *repo)
+{
+	static const char *const args[] = { "rev-parse", "--show-toplevel", NULL };
+	char *top = NULL;
+	size_t len;
+	int status, err;
+
+	status = rolling_run_git(args, &top, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	if (status < 0) {
+		err = status;
+	} else if (status > 0) {
+		err = rolling_error("the repository at '%s' is not bare (core.bare = false in"
+				    " config.worktree), but git finds no work tree here; run"
+				    " git rolling in its work tree", git_repository_path(repo));
+	} else {
+		/* One line, unquoted: a directory's name may end in a newline of its own. */
+		len = strlen(top);
+		if (len && top[len - 1] == '\n')
+			top[len - 1] = '\0';
+		err = set_workdir(repo, top, "the work tree git finds");
+	}
+	free(top);
+	return err;
+}
+
+/*
+ * libgit2 before 1.8 decided bareness without config.worktree, where
+ * git reads core.bare when extensions.worktreeConfig is set, over the
+ * repository's config: either way, true there over false or nothing in
+ * the config, or false there over true.
+ */
+static int worktree_config_bare(git_repository **repo)
+{
+	git_config *config;
+	char *bare = NULL;
+	int yes = 0, err;
+
+	if (env("GIT_WORK_TREE"))
+		return 0;
+	if ((err = git_repository_config_snapshot(&config, *repo)) < 0)
+		return rolling_git_error(err, "cannot read the configuration");
+	err = repo_value(&bare, config, "core.bare", 1);
+	git_config_free(config);
+	if (err > 0 && git_config_parse_bool(&yes, bare) < 0)
+		err = 0;
+	free(bare);
+	if (err <= 0 || yes == git_repository_is_bare(*repo))
+		return err;
+	return yes ? reopen_bare(repo) : work_tree_git_finds(*repo);
 }
 
 /* core.worktree of config.worktree, relative to the git directory, as git reads it. */

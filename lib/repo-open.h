@@ -21,7 +21,11 @@
  *  - GIT_OBJECT_DIRECTORY replaces <git-dir>/objects and
  *    GIT_ALTERNATE_OBJECT_DIRECTORIES adds alternates, as for git.
  *  - config.worktree is read when extensions.worktreeConfig says so
- *    (config-worktree.h), also for core.bare and core.worktree.
+ *    (config-worktree.h), also for core.bare and core.worktree; its
+ *    core.bare wins over the config's either way.  A repository bare by
+ *    its config that config.worktree says is not gets the work tree git
+ *    finds (git is asked), and is refused inside its git directory,
+ *    where git finds none.
  *  - GIT_INDEX_FILE: see rolling_repo_index_file().
  *  - GIT_COMMON_DIR, which libgit2 cannot follow, is refused.
  *

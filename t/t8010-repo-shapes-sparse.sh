@@ -212,4 +212,118 @@ test_expect_success 'core.bare = false moved to config.worktree: advance updates
 	test_must_be_empty status
 '
 
+# git reads core.bare from config.worktree over the config, both ways
+# (setup.c, read_worktree_config()); libgit2 before 1.8 reads only the
+# config.  core_bare GIT-DIR EXT CONFIG WORKTREE sets
+# extensions.worktreeConfig to EXT and core.bare to CONFIG in the config
+# and to WORKTREE in config.worktree, "unset" leaving it out.
+core_bare () {
+	git config --file "$1/config" extensions.worktreeConfig "$2" &&
+	if test "$3" = unset
+	then
+		# 5: there was none
+		git config --file "$1/config" --unset-all core.bare || test $? = 5
+	else
+		git config --file "$1/config" core.bare "$3"
+	fi &&
+	rm -f "$1/config.worktree" &&
+	if test "$4" != unset
+	then
+		printf "[core]\n\tbare = %s\n" "$4" >"$1/config.worktree"
+	fi
+}
+
+# what_git_finds: "bare" where git says the repository is, else the
+# work tree git finds, as test-rolling work-tree prints them.
+what_git_finds () {
+	if test "$(git rev-parse --is-bare-repository)" = true
+	then
+		echo bare
+	else
+		git rev-parse --show-toplevel
+	fi
+}
+
+# A .git directory and a .git file (the work tree is where the search
+# found it, not the git directory's parent); found by the search from a
+# subdirectory and named by GIT_DIR (the current directory is the work
+# tree).
+test_expect_success 'core.bare in config and config.worktree, every combination: the answer git gives' '
+	git clone -q server combos &&
+	git clone -q --separate-git-dir="$TRASH_DIRECTORY/combos-sep.git" server combos-sep &&
+	test_path_is_file combos-sep/.git &&
+	for ext in true false
+	do
+		for config in true false unset
+		do
+			for worktree in true false unset
+			do
+				for layout in combos:combos/.git combos-sep:combos-sep.git
+				do
+					core_bare "${layout#*:}" $ext $config $worktree &&
+					(cd "${layout%:*}/drivers" && what_git_finds >"$TRASH_DIRECTORY/expect" &&
+					 test-rolling work-tree >"$TRASH_DIRECTORY/actual") &&
+					test_cmp expect actual &&
+					(cd "${layout%:*}/drivers" && GIT_DIR="$TRASH_DIRECTORY/${layout#*:}" &&
+					 export GIT_DIR && what_git_finds >"$TRASH_DIRECTORY/expect" &&
+					 test-rolling work-tree >"$TRASH_DIRECTORY/actual") &&
+					test_cmp expect actual || return 1
+				done
+			done
+		done
+	done
+'
+
+# git-worktree(1)'s own example the other way round: core.bare = true
+# left in the config, false in the main work tree's config.worktree.
+# git has a work tree, and advance must update it as in any other.
+test_expect_success 'core.bare = false in config.worktree wins over true in config' '
+	git clone -q server overbare &&
+	git -C overbare rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C overbare checkout -q linux-rolling-stable &&
+	git -C overbare config extensions.worktreeConfig true &&
+	git -C overbare config core.bare true &&
+	git -C overbare config --worktree core.bare false &&
+	test "$(git config --file overbare/.git/config core.bare)" = true &&
+	test "$(git -C overbare rev-parse --is-bare-repository)" = false &&
+	shape_like_git overbare &&
+	git -C overbare status --porcelain --untracked-files=all >status &&
+	test_must_be_empty status &&
+	test "$(git -C overbare rev-parse HEAD^2)" = "$(git -C overbare rev-parse v6.0.13^{commit})" &&
+	test "$(git -C overbare rev-parse HEAD^{tree})" = "$(git -C overbare rev-parse v6.0.13^{tree})"
+'
+
+# Inside the git directory git finds no work tree for it: moving the
+# branch checked out there as in a bare repository would leave its
+# index and files behind, so git rolling refuses.
+test_expect_success 'core.bare = false in config.worktree over true: refused inside the git directory' '
+	(
+		cd overbare/.git &&
+		test "$(git rev-parse --is-bare-repository)" = false &&
+		test_must_fail git rev-parse --show-toplevel &&
+		test_expect_code 128 git rolling status 2>"$TRASH_DIRECTORY/err"
+	) &&
+	grep "^fatal: .* is not bare (core.bare = false in config.worktree), but git finds no work tree here" err
+'
+
+# The other way round, git has no work tree: advance moves the branch
+# HEAD names as in a bare repository, and touches no file and no index.
+test_expect_success 'core.bare = true in config.worktree wins over false in config: advance as in a bare repository' '
+	git clone -q server underbare &&
+	git -C underbare rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C underbare checkout -q linux-rolling-stable &&
+	git -C underbare config extensions.worktreeConfig true &&
+	git -C underbare config core.bare false &&
+	git -C underbare config --worktree core.bare true &&
+	test "$(git -C underbare rev-parse --is-bare-repository)" = true &&
+	(cd underbare && find . -path ./.git -prune -o -type f -exec cksum {} + && cksum <.git/index) |
+		LC_ALL=C sort >before &&
+	git -C underbare rolling advance -q &&
+	(cd underbare && find . -path ./.git -prune -o -type f -exec cksum {} + && cksum <.git/index) |
+		LC_ALL=C sort >after &&
+	test_cmp before after &&
+	test "$(git -C underbare symbolic-ref HEAD)" = refs/heads/linux-rolling-stable &&
+	test "$(git -C underbare rev-parse linux-rolling-stable^2)" = "$(git -C underbare rev-parse v6.0.13^{commit})"
+'
+
 test_done
