@@ -91,6 +91,18 @@ both_completed () {
 	complete
 }
 
+# refused_on_locks: the second fetch took nothing of the first's and
+# failed on the locks the first holds, naming them as git does; then
+# the first completed.
+refused_on_locks () {
+	test_cmp seen kept &&
+	test "$(cat second.status)" = 128 &&
+	grep "^\(fatal: \)\?cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .*/refs/rolling/verified/origin/$BRANCH.lock. exists$" second.err &&
+	test $status = 0 &&
+	! grep "^fatal\|^error" first.err &&
+	complete
+}
+
 # The first fetch holds its quarantine (its owner file under flock), its
 # ref locks and their journal (under flock), and is about to rename the
 # verified ref's lock into place: the second finds the locks held and
@@ -101,12 +113,7 @@ test_expect_success REFFILES 'a second fetch while the first renames its refs: t
 	grep "/consumer/.git/rolling-ref-tx\.[0-9]*$" seen &&
 	grep "/consumer/.git/objects/rolling-incoming-[^/]*/owner$" seen &&
 	grep "/refs/rolling/verified/origin/$BRANCH.lock$" seen &&
-	test_cmp seen kept &&
-	test "$(cat second.status)" = 128 &&
-	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .*/refs/rolling/verified/origin/$BRANCH.lock. exists$" second.err &&
-	test $status = 0 &&
-	! grep "^fatal\|^error" first.err &&
-	complete
+	refused_on_locks
 '
 
 # The first fetch made its quarantine and is about to lock it (no owner
@@ -127,12 +134,7 @@ test_expect_success 'a second fetch while the first makes its quarantine: left a
 test_expect_success REFFILES 'a second fetch while the first creates its ref journal: left alone, the first completes' '
 	SEAM_AFTER=1 second_fetch_at "*/consumer/.git/rolling-ref-tx.*" &&
 	grep "/consumer/.git/rolling-ref-tx\.[0-9]*\.draft-[0-9a-f]*$" seen &&
-	test_cmp seen kept &&
-	test "$(cat second.status)" = 128 &&
-	grep "^cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .*/refs/rolling/verified/origin/$BRANCH.lock. exists$" second.err &&
-	test $status = 0 &&
-	! grep "^fatal\|^error" first.err &&
-	complete
+	refused_on_locks
 '
 
 # The first fetch holds its quarantine, locked, where git fetch is about

@@ -274,16 +274,24 @@ test_expect_success 'core.bare in config and config.worktree, every combination:
 	done
 '
 
+# clone_bare_in_both DIR CONFIG WORKTREE: a clone of the server in DIR,
+# its rolling branch made at v6.0.2 and checked out, with core.bare =
+# CONFIG in its config and WORKTREE in its main work tree's
+# config.worktree.
+clone_bare_in_both () {
+	git clone -q server $1 &&
+	git -C $1 rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C $1 checkout -q linux-rolling-stable &&
+	git -C $1 config extensions.worktreeConfig true &&
+	git -C $1 config core.bare $2 &&
+	git -C $1 config --worktree core.bare $3
+}
+
 # git-worktree(1)'s own example the other way round: core.bare = true
 # left in the config, false in the main work tree's config.worktree.
 # git has a work tree, and advance must update it as in any other.
 test_expect_success 'core.bare = false in config.worktree wins over true in config' '
-	git clone -q server overbare &&
-	git -C overbare rolling init -q --at v6.0.2 linux-rolling-stable &&
-	git -C overbare checkout -q linux-rolling-stable &&
-	git -C overbare config extensions.worktreeConfig true &&
-	git -C overbare config core.bare true &&
-	git -C overbare config --worktree core.bare false &&
+	clone_bare_in_both overbare true false &&
 	test "$(git config --file overbare/.git/config core.bare)" = true &&
 	test "$(git -C overbare rev-parse --is-bare-repository)" = false &&
 	shape_like_git overbare &&
@@ -309,12 +317,7 @@ test_expect_success 'core.bare = false in config.worktree over true: refused ins
 # The other way round, git has no work tree: advance moves the branch
 # HEAD names as in a bare repository, and touches no file and no index.
 test_expect_success 'core.bare = true in config.worktree wins over false in config: advance as in a bare repository' '
-	git clone -q server underbare &&
-	git -C underbare rolling init -q --at v6.0.2 linux-rolling-stable &&
-	git -C underbare checkout -q linux-rolling-stable &&
-	git -C underbare config extensions.worktreeConfig true &&
-	git -C underbare config core.bare false &&
-	git -C underbare config --worktree core.bare true &&
+	clone_bare_in_both underbare false true &&
 	test "$(git -C underbare rev-parse --is-bare-repository)" = true &&
 	(cd underbare && find . -path ./.git -prune -o -type f -exec cksum {} + && cksum <.git/index) |
 		LC_ALL=C sort >before &&
