@@ -167,10 +167,12 @@ static int all_written(git_repository *repo, const struct rolling_ref_update *up
  * reason (a full disk, a lock held too long); nothing was written.  Or
  * git failed after "prepare: ok": its commit may have put the new table
  * in place and failed after it (git compacts the stack then, and
- * reports a full disk there as the transaction's failure), so the refs
- * tell.  Only then do refs that hold the new values mean the write was
- * ours: another process that wrote the same values (a concurrent fetch
- * of the same tip) makes prepare fail, and that is a lost race.
+ * reports a full disk there as the transaction's failure), or git was
+ * killed after it (a signal to the process group, SIGPIPE), so the refs
+ * tell, whatever the exit status.  Only then do refs that hold the new
+ * values mean the write was ours: another process that wrote the same
+ * values (a concurrent fetch of the same tip) makes prepare fail, and
+ * that is a lost race.
  */
 static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
 		  int status, const char *out, char *said)
@@ -182,10 +184,13 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 
 	if (why)
 		why[strcspn(why, "\n")] = '\0';
-	if (status > 0 && status <= 128 && out && strstr(out, "prepare: ok\n") &&
-	    all_written(repo, updates, nr)) {
-		rolling_warning("the refs were written, then git update-ref failed: %s",
-				why && *why ? why : "(it said nothing)");
+	if (status > 0 && out && strstr(out, "prepare: ok\n") && all_written(repo, updates, nr)) {
+		if (status > 128)
+			rolling_warning("the refs were written, then git update-ref died of"
+					" signal %d", status - 128);
+		else
+			rolling_warning("the refs were written, then git update-ref failed: %s",
+					why && *why ? why : "(it said nothing)");
 		return 0;
 	}
 	for (i = 0; i < nr; i++)

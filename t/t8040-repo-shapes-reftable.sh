@@ -228,6 +228,31 @@ test_expect_success REFTABLE 'killed while git moves the checked-out branch: the
 	no_loose_refs rt-kill
 '
 
+# git update-ref killed once its new table is in place (just after the
+# rename of tables.list.lock, the seam's second event at that name):
+# the branch moved, as git's "prepare: ok" and the ref read back say.
+# Taken for a race lost to another process, the files and the index
+# would be put back under the moved branch, and the next advance would
+# find nothing to do.
+test_expect_success REFTABLE 'git update-ref killed after its table is in place: the advance completes' '
+	cp -R rt rt-sig && cp -R files files-sig &&
+	stable_tree_replay rt-sig 61 && stable_tree_replay files-sig 61 &&
+	git -C files-sig rolling advance -q linux-rolling-stable &&
+	want=$(git -C files-sig rev-parse HEAD) &&
+	(cd rt-sig &&
+	 env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/reftable/tables.list.lock" \
+		GIT_ROLLING_TEST_SEAM_NTH=2 GIT_ROLLING_TEST_SEAM_AFTER=1 \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" \
+		git-rolling-advance -q linux-rolling-stable 2>../sig.err &&
+	 grep "^warning: the refs were written, then git update-ref died of signal 9$" ../sig.err &&
+	 test "$(git rev-parse HEAD)" = "$want" &&
+	 test_path_is_missing .git/ROLLING_ADVANCE &&
+	 test_path_is_missing .git/index.lock &&
+	 git status --porcelain >../status &&
+	 test_must_be_empty ../status &&
+	 git diff --quiet HEAD && git diff --cached --quiet HEAD)
+'
+
 test_expect_success REFTABLE 'linked work trees: a branch checked out in another is refused, its own advances' '
 	for twin in files rt
 	do
