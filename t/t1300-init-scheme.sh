@@ -127,6 +127,93 @@ test_expect_success 'releases of a series mainline never tagged fit no preset' '
 	test_must_fail git rev-parse -q --verify maint
 '
 
+# reads <preset>: how many tags of the repository the oracles of
+# lib-rolling-schemes.sh read as the preset's releases and mainline tags.
+reads () {
+	(
+		. "$TEST_DIRECTORY"/lib-rolling-schemes.sh &&
+		git tag -l >../tags.all &&
+		scheme_releases_$1 <../tags.all >../tags.releases &&
+		scheme_mainline_$1 <../tags.all >../tags.mainline &&
+		cat ../tags.releases ../tags.mainline | wc -l
+	)
+}
+
+# A QEMU-like repository of 0.x versions, one commit a tag.  The python
+# preset reads its releases v0.13.0 ... v0.15.1 too, and the older
+# v0.10 ... v0.12 that qemu does not, but none of its candidates
+# (v0.14.0-rc0: python spells them v0.14.0rc1): reading more tags than
+# qemu, or as many, it still has no mainline tags, and does not fit.
+test_expect_success 'a preset that does not fit never wins, reading more tags or as many' '
+	git init -q qemu-zero &&
+	cd qemu-zero &&
+	for t in v0.10 v0.11 v0.12 v0.13.0 v0.13.1 v0.13.2 v0.14.0-rc0 v0.14.0 \
+		v0.14.1 v0.14.2 v0.15.0-rc0 v0.15.0 v0.15.1
+	do
+		test_commit "$t" || return 1
+	done &&
+	test $(reads qemu) = 10 &&
+	test $(reads python) = 11 &&
+	test_must_be_empty ../tags.mainline &&
+	git rolling init -q --preset qemu explicit &&
+	git rolling init detected >out &&
+	grep "^tags read as preset qemu (reads 10 of 13 version-like tags: 8 releases, 2 mainline tags; see --list-presets)$" out &&
+	for key in releasePattern mainlinePattern switch
+	do
+		test "$(git config rolling.detected.$key)" = "$(git config rolling.explicit.$key)" ||
+		return 1
+	done &&
+	test "$(git rev-parse detected)" = "$(git rev-parse v0.15.1)" &&
+
+	# Newer releases without candidates: python reads most of all the
+	# tags and of the newest, qemu two thirds of neither.
+	test_commit v0.16 && test_commit v0.17 && test_commit v0.18 &&
+	test $(reads python) = 14 &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init rolling 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 16 version-like tags the presets read:$" err &&
+	grep "^  qemu  *reads 10 of 16: 8 releases in 3 series, 2 mainline tags: stable would start at v0\.15\.1$" err &&
+	grep "^  python  *reads 14 of 16: 14 releases in 9 series, 0 mainline tags: does not fit (no mainline tags)$" err &&
+	grep "^hint: nor does any read two thirds of the 6 newest, which would leave the rest to an older scheme: qemu reads 3 of them$" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after &&
+
+	# As many tags as qemu: no tie, for python is not in the running.
+	git tag -d v0.10 v0.16 v0.17 v0.18 >/dev/null &&
+	test $(reads qemu) = 10 &&
+	test $(reads python) = 10 &&
+	git rolling init tie >out &&
+	grep "^tags read as preset qemu (reads 10 of 12 version-like tags: 8 releases, 2 mainline tags; " out &&
+	test "$(git config rolling.tie.releasePattern)" = "$(git config rolling.explicit.releasePattern)"
+'
+
+# With python'\''s own spelling of candidates, of an older series, and
+# no v0.15.0: python again reads more tags than qemu, but its mainline
+# has reached 0.14 (v0.14.0 is a final to python) and it has releases
+# of 0.15.  Its releases are of a series its mainline never tagged.
+test_expect_success 'nor one whose releases are newer than its mainline' '
+	git init -q qemu-old-candidates &&
+	cd qemu-old-candidates &&
+	for t in v0.9a1 v0.9b1 v0.9rc1 v0.13.0 v0.13.1 v0.13.2 v0.14.0-rc0 v0.14.0 \
+		v0.14.1 v0.14.2 v0.15.0-rc0 v0.15.1 v0.15.2
+	do
+		test_commit "$t" || return 1
+	done &&
+	test $(reads qemu) = 10 &&
+	test $(reads python) = 11 &&
+	test $(wc -l <../tags.mainline) = 3 &&
+	git rolling init detected >out &&
+	grep "^tags read as preset qemu (reads 10 of 13 version-like tags: 8 releases, 2 mainline tags; " out &&
+	test "$(git rev-parse detected)" = "$(git rev-parse v0.15.2)" &&
+	git rolling init -q --preset qemu explicit &&
+	test "$(git config rolling.detected.releasePattern)" = "$(git config rolling.explicit.releasePattern)" &&
+	test_commit junk-1 && test_commit junk-2 && test_commit junk-3 &&
+	test_expect_code 128 git rolling init rolling 2>err &&
+	grep "^  qemu  *reads 10 of 16: 8 releases in 3 series, 2 mainline tags: stable would start at v0\.15\.2$" err &&
+	grep "^  python  *reads 11 of 16: 8 releases in 3 series, 3 mainline tags: does not fit (releases of a series mainline never tagged)$" err
+'
+
 test_expect_success 'a release pattern alone is refused, not completed with Linux mainline' '
 	cd git &&
 	snapshot ../before &&
