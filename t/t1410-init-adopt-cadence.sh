@@ -132,4 +132,13 @@ test_expect_success 'two releases in a row, then one passed over: the default' '
 	test_must_fail git config rolling.gap.steps
 '
 
+test_expect_success 'two releases in a row, none passed over: enough for steps = each' '
+	cd tree &&
+	git worktree add -q --detach ../two-wt v6.1.1 &&
+	by_hand ../two-wt $(sed -n "1p;2p" each-list) &&
+	git branch two "$(git -C ../two-wt rev-parse HEAD)" &&
+	git rolling init -q --adopt two &&
+	test "$(git config rolling.two.steps)" = each
+'
+
 test_done
