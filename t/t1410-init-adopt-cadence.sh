@@ -8,8 +8,10 @@ release: otherwise its next advance would pass over all but the newest.
 adopt reads the cadence from the steps: a branch whose steps merge the
 releases of a series one after the other, passing none over, is adopted
 with rolling.<branch>.steps = each; one whose steps pass releases over
-is adopted with the default; --each and --no-each decide instead.  The
-oracle is plain git: the release tags between two steps (sort -V).
+is adopted with the default; --each and --no-each decide instead.  A
+step that switches series passes releases over by nature and counts as
+neither.  The oracle is plain git: the release tags between two steps
+(sort -V).
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -139,6 +141,49 @@ test_expect_success 'two releases in a row, none passed over: enough for steps =
 	git branch two "$(git -C ../two-wt rev-parse HEAD)" &&
 	git rolling init -q --adopt two &&
 	test "$(git config rolling.two.steps)" = each
+'
+
+# A branch that switched series the way rolling-lts moves from 6.1.y to
+# 6.6.y: the switch merges the newest release of the new series, passing
+# over its first ones and the old series' later ones.  That is no gap in
+# the cadence: within each series, one release after the other.
+test_expect_success 'setup: every release of 6.1 up to a point, a switch to 6.6, every release after it' '
+	cd tree &&
+	stable_tree_replay . $(stable_tree_weeks .) &&
+	git tag -l "v6.1.*" | grep -E "^v6\.1\.[0-9]+$" | sort -V >all-6.1 &&
+	git tag -l "v6.6.*" | grep -E "^v6\.6\.[0-9]+$" | sort -V >all-6.6 &&
+	test "$(sed -n 1p all-6.1)" = v6.1.1 &&
+	test "$(sed -n 1p all-6.6)" = v6.6.1 &&
+	test $(wc -l <all-6.1) -gt 5 &&
+	test $(wc -l <all-6.6) -gt 6 &&
+	sed -n "2,4p" all-6.1 >old-run &&
+	sed -n "4,6p" all-6.6 >new-run &&
+	git worktree add -q --detach ../switch-wt v6.1.1 &&
+	by_hand ../switch-wt $(cat old-run new-run) &&
+	git branch switched "$(git -C ../switch-wt rev-parse HEAD)" &&
+	git worktree add -q --detach ../switch-gap-wt v6.1.1 &&
+	by_hand ../switch-gap-wt $(cat old-run) $(sed -n "4p;6p" all-6.6) &&
+	git branch switched-gap "$(git -C ../switch-gap-wt rev-parse HEAD)" &&
+	git log --first-parent --format=%s v6.1.1..switched >merges &&
+	sed "s/^/Merge /" new-run old-run | sort -r -V >expect &&
+	test_cmp expect merges &&
+	git rolling verify switched >/dev/null &&
+	git rolling verify switched-gap >/dev/null
+'
+
+test_expect_success 'a branch read one release after the other across a series switch: steps = each' '
+	cd tree &&
+	git rolling init --adopt --lts switched >out &&
+	test "$(git config rolling.switched.steps)" = each &&
+	grep "^adopted .switched. at $(sed -n 3p new-run) ([0-9a-f]*), series 6.6$" out &&
+	grep "^steps each: the branch merged every release of its series, one merge each (--no-each for the newest only)$" out
+'
+
+test_expect_success 'a release passed over after the switch: the default' '
+	cd tree &&
+	git rolling init --adopt --lts switched-gap >out &&
+	test_must_fail git config rolling.switched-gap.steps &&
+	! grep "^steps each" out
 '
 
 test_done
