@@ -127,6 +127,25 @@ test_expect_success 'releases of a series mainline never tagged fit no preset' '
 	test_must_fail git rev-parse -q --verify maint
 '
 
+# git and qemu read two thirds of the tags, alike, but do not fit;
+# systemd fits, reading v5 and v5.1 alone.  That is no preset reading
+# enough, not several fitting equally.
+test_expect_success 'presets that do not fit are not counted among those reading enough' '
+	git init -q few-fit &&
+	cd few-fit &&
+	test_commit v5 && test_commit v5.1 && test_commit v2.42.0-rc0 &&
+	test_commit v2.42.0 && git tag v2.42.1 && test_commit v2.43.1 &&
+	snapshot ../before &&
+	test_expect_code 128 git rolling init maint 2>err &&
+	grep "^error: no preset reads a clear majority (two thirds) of the version-like tags; of 6 version-like tags the presets read:$" err &&
+	grep "^  systemd  *reads 2 of 6: 1 releases in 1 series, 1 mainline tags: stable would start at v5\.1$" err &&
+	grep "^  git  *reads 4 of 6: 3 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
+	grep "^  qemu  *reads 4 of 6: 3 releases in 2 series, 1 mainline tags: does not fit (releases of a series mainline never tagged)$" err &&
+	grep "^fatal: cannot tell the tag scheme; nothing created$" err &&
+	snapshot ../after &&
+	test_cmp ../before ../after
+'
+
 # reads <preset>: how many tags of the repository the oracles of
 # lib-rolling-schemes.sh read as the preset's releases and mainline tags.
 reads () {
