@@ -12,9 +12,14 @@
 #   mutant <name>
 #   file <source file, from the top of the tree>
 #   tests <test script> [<test script>...]
+#   needs reftable              (optional)
 #   - <text, exactly as in the file, found exactly once>
 #   + <the text that replaces it>
 #
+# A mutant that "needs reftable" seeds a bug only a reftable repository
+# reaches, which the tests check only with a git that writes reftable
+# (2.45 and later; run with one first on PATH): with an older git it is
+# SKIPPED, never counted as survived or killed.
 # The text after "- " and "+ " is taken byte for byte (tabs included).
 # With NAMEs, only those mutants run.  The working tree is never
 # touched: the sources (tracked and untracked, less what .gitignore
@@ -81,9 +86,10 @@ awk -v out="$scratch/mutants" '
 		printf "%s\n", name >(dir "/name"); close(dir "/name")
 		printf "%s\n", file >(dir "/file"); close(dir "/file")
 		printf "%s\n", tests >(dir "/tests"); close(dir "/tests")
+		printf "%s", needs >(dir "/needs"); close(dir "/needs")
 		printf "%s", from >(dir "/from"); close(dir "/from")
 		printf "%s", to >(dir "/to"); close(dir "/to")
-		name = file = tests = from = to = ""
+		name = file = tests = from = to = needs = ""
 		has_from = has_to = 0
 	}
 	/^#/ { next }
@@ -91,6 +97,7 @@ awk -v out="$scratch/mutants" '
 	/^mutant / { flush(); name = substr($0, 8); next }
 	/^file / { file = substr($0, 6); next }
 	/^tests / { tests = substr($0, 7); next }
+	/^needs reftable$/ { needs = "reftable"; next }
 	/^- / { from = substr($0, 3); has_from = 1; next }
 	/^\+ / { to = substr($0, 3); has_to = 1; next }
 	/^\+$/ { to = ""; has_to = 1; next }
@@ -194,11 +201,24 @@ apply () {
 	' "$1" >"$1.mutant" && mv "$1.mutant" "$1"
 }
 
-killed=0 survived=0 invalid=0
+# Does the git on PATH write reftable repositories?
+if git init -q --ref-format=reftable "$scratch/reftable-probe" >/dev/null 2>&1
+then
+	git_writes_reftable=yes
+fi
+rm -rf "$scratch/reftable-probe"
+
+killed=0 survived=0 invalid=0 skipped=0
 for d in "$scratch"/mutants/*/
 do
 	name=$(cat "$d/name") file=$(cat "$d/file")
 	selected "$name" "$@" || continue
+	if test "$(cat "$d/needs")" = reftable && test -z "${git_writes_reftable-}"
+	then
+		echo "SKIPPED  $name: $(git --version) writes no reftable repository"
+		skipped=$((skipped + 1))
+		continue
+	fi
 	FROM=$(cat "$d/from") TO=$(cat "$d/to")
 	export FROM TO
 	if ! test -f "$src/$file" || ! apply "$src/$file"
@@ -232,7 +252,7 @@ then
 	echo "mutation: no valid mutant ran ($invalid invalid)"
 	exit 2
 fi
-echo "mutation: $killed of $total mutants killed ($((100 * killed / total))%), $survived survived, $invalid invalid"
+echo "mutation: $killed of $total mutants killed ($((100 * killed / total))%), $survived survived, $invalid invalid$(test $skipped = 0 || echo ", $skipped skipped")"
 # A scratch directory of our own goes, unless its logs tell of a survivor.
 if test -z "${MUTATION_DIR-}" && test $survived = 0 && test $invalid = 0
 then
