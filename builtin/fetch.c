@@ -15,6 +15,7 @@
 #include "../cli/verify-report.h"
 #include "../lib/abbrev.h"
 #include "../lib/fetch-plan.h"
+#include "../lib/lockfile.h"
 #include "../lib/quarantine.h"
 #include "../lib/ref-transaction.h"
 #include "../lib/repo.h"
@@ -191,6 +192,8 @@ static int cmd_fetch(int argc, const char **argv)
 	run_test_seam("GIT_ROLLING_TEST_BEFORE_UPDATE");
 	if ((err = rolling_fetch_plan_update_refs(&p)) == ROLLING_EPARTIAL)
 		die("%s", rolling_last_error());
+	else if (err == ROLLING_ELOCKED)   /* git's advice ends in a sentence of its own */
+		die("%s\nnothing was updated", rolling_last_error());
 	else if (err < 0)
 		die("%s; nothing was updated", rolling_last_error());
 	remove_quarantine();

@@ -5,26 +5,43 @@
 #include <time.h>
 #include "lockfile.h"
 #include "error.h"
+#include "strbuf.h"
 
-#define LOCK_SUFFIX ".lock"
 /* How often a held lock is tried again while it is waited for. */
 #define RETRY_MS 10
 
-/* As git's unable_to_lock_message() says it. */
+void rolling_lock_held_line(struct strbuf *lines, const char *head, const char *lock)
+{
+	strbuf_addf(lines, "%s%sUnable to create '%s': %s.", lines->len ? "\n" : "",
+		    head ? head : "", lock, strerror(EEXIST));
+}
+
+int rolling_lock_held_error(const struct strbuf *lines, const char *tail)
+{
+	if (strbuf_oom(lines))
+		return rolling_error_nomem();
+	return rolling_error_code(ROLLING_ELOCKED,
+		"%s\n\n"
+		"Another git process seems to be running in this repository, e.g.\n"
+		"an editor opened by 'git commit'. Please make sure all processes\n"
+		"are terminated then try again. If it still fails, a git process\n"
+		"may have crashed in this repository earlier:\n"
+		"remove the file manually to continue.%s%s",
+		lines->buf, tail ? "\n" : "", tail ? tail : "");
+}
+
 static int lock_error(const char *lock, int err)
 {
+	struct strbuf line = STRBUF_INIT;
 	int code;
 
-	if (err == EEXIST)
-		code = rolling_error_code(ROLLING_ELOCKED,
-			"Unable to create '%s': %s.\n\n"
-			"Another git process seems to be running in this repository, e.g.\n"
-			"an editor opened by 'git commit'. Please make sure all processes\n"
-			"are terminated then try again. If it still fails, a git process\n"
-			"may have crashed in this repository earlier:\n"
-			"remove the file manually to continue.", lock, strerror(err));
-	else
+	if (err == EEXIST) {
+		rolling_lock_held_line(&line, NULL, lock);
+		code = rolling_lock_held_error(&line, NULL);
+		strbuf_release(&line);
+	} else {
 		code = rolling_error("Unable to create '%s': %s", lock, strerror(err));
+	}
 	errno = err;
 	return code;
 }
@@ -36,7 +53,7 @@ int rolling_lock_acquire(struct rolling_lock *lk, const char *path, long timeout
 	char *lock;
 	int err, saved;
 
-	if (asprintf(&lock, "%s" LOCK_SUFFIX, path) < 0) {
+	if (asprintf(&lock, "%s" ROLLING_LOCK_SUFFIX, path) < 0) {
 		lk->file = (struct rolling_tempfile)ROLLING_TEMPFILE_INIT;
 		return rolling_error_nomem();
 	}
@@ -91,7 +108,7 @@ int rolling_lock_commit(struct rolling_lock *lk)
 		errno = ENOENT;
 		return -1;
 	}
-	if (!(path = strndup(lock, strlen(lock) - strlen(LOCK_SUFFIX)))) {
+	if (!(path = strndup(lock, strlen(lock) - strlen(ROLLING_LOCK_SUFFIX)))) {
 		errno = ENOMEM;
 		return -1;
 	}

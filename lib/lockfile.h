@@ -20,6 +20,22 @@ struct rolling_lock {
 /* Another process holds the lock (matches GIT_ELOCKED on purpose). */
 #define ROLLING_ELOCKED -14
 
+#define ROLLING_LOCK_SUFFIX ".lock"
+
+struct strbuf;
+
+/*
+ * The words for a lock that another process holds, in one place, as
+ * git's unable_to_lock_message() has them.  Each lock is one line,
+ * "Unable to create '<lock>': File exists.", headed by `head` when it
+ * is not NULL, as git's ref backends head it ("cannot lock ref
+ * 'refs/heads/x': "); rolling_lock_held_error() then adds git's advice
+ * once, and `tail` (a line of ours, "nothing was changed") when not
+ * NULL, records the message and returns ROLLING_ELOCKED.
+ */
+void rolling_lock_held_line(struct strbuf *lines, const char *head, const char *lock);
+int rolling_lock_held_error(const struct strbuf *lines, const char *tail);
+
 /*
  * Take <path>.lock, open for writing, waiting up to `timeout_ms`
  * milliseconds (0: not at all) while another process holds it.  0;

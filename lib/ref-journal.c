@@ -8,12 +8,12 @@
 #include "ref-journal.h"
 #include "alloc.h"
 #include "error.h"
+#include "lockfile.h"
 #include "fd-io.h"
 #include "owner-file.h"
 #include "tempfile.h"
 
 #define JOURNAL_PREFIX "rolling-ref-tx."
-#define LOCK_SUFFIX ".lock"
 
 /* Records: 'L' <content> NUL <lock> NUL, or 'T' <size> NUL <log> NUL <lock> NUL. */
 void rolling_ref_journal_lock(struct rolling_ref_journal *j, const char *lock,
@@ -102,8 +102,8 @@ static void remove_old_file(const char *lock)
 	size_t len = strlen(lock);
 	char *old;
 
-	if (len < strlen(LOCK_SUFFIX) ||
-	    asprintf(&old, "%.*s" ROLLING_REF_OLD_SUFFIX, (int)(len - strlen(LOCK_SUFFIX)), lock) < 0)
+	if (len < strlen(ROLLING_LOCK_SUFFIX) ||
+	    asprintf(&old, "%.*s" ROLLING_REF_OLD_SUFFIX, (int)(len - strlen(ROLLING_LOCK_SUFFIX)), lock) < 0)
 		return;
 	unlink(old);
 	free(old);

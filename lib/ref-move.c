@@ -2,13 +2,12 @@
 #include <stdlib.h>
 #include "ref-move.h"
 #include "error.h"
+#include "lockfile.h"
+#include "strbuf.h"
 
 char *rolling_ref_lock_path(git_repository *repo, const char *refname)
 {
-	char *lock;
-
-	return asprintf(&lock, "%s%s.lock", git_repository_commondir(repo), refname) < 0 ?
-	       NULL : lock;
+	return rolling_strfmt("%s%s" ROLLING_LOCK_SUFFIX, git_repository_commondir(repo), refname);
 }
 
 int rolling_ref_move_all(git_repository *repo, const char *refname, const git_oid *old_tip,

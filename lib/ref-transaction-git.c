@@ -7,6 +7,7 @@
 #include "disk-space.h"
 #include "git2-compat.h"
 #include "error.h"
+#include "lockfile.h"
 #include "run-command.h"
 #include "strbuf.h"
 
@@ -136,7 +137,7 @@ static char *held_stack_lock(git_repository *repo)
 	struct stat st;
 	char *lock;
 
-	if (asprintf(&lock, "%sreftable/tables.list.lock", git_repository_commondir(repo)) < 0)
+	if (asprintf(&lock, "%sreftable/tables.list" ROLLING_LOCK_SUFFIX, git_repository_commondir(repo)) < 0)
 		return NULL;
 	if (lstat(lock, &st) < 0) {
 		free(lock);
@@ -202,10 +203,13 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 					    updates[0].refname, nr > 1 ? " and the other refs" : "");
 	/* As the files backend says it of a ref's own lock (ref-transaction.c). */
 	if (status <= 128 && (lock = held_stack_lock(repo))) {
-		err = rolling_error("cannot lock ref '%s': '%s' exists\n"
-				    "another git process seems to be running in this"
-				    " repository; if none is, one crashed earlier: remove"
-				    " the file and try again", updates[0].refname, lock);
+		struct strbuf line = STRBUF_INIT;
+		char *head = rolling_strfmt("cannot lock ref '%s': ", updates[0].refname);
+
+		rolling_lock_held_line(&line, head ? head : "", lock);
+		err = rolling_lock_held_error(&line, NULL);
+		strbuf_release(&line);
+		free(head);
 		free(lock);
 		return err;
 	}

@@ -77,7 +77,7 @@ static int swap_init(struct file_swap *s, const char *dir, const char *name)
 {
 	swap_clear(s);
 	if (!(s->path = rolling_strfmt("%s%s", dir, name)) ||
-	    !(s->lock = rolling_strfmt("%s.lock", s->path)))
+	    !(s->lock = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX, s->path)))
 		return rolling_error_nomem();
 	return 0;
 }
@@ -218,16 +218,17 @@ static int lock_refs(struct tx *tx)
 		struct tx_ref *r = &tx->refs[i];
 
 		if ((err = lock_ref(tx, r, nr_held ? 0 : LOCK_TIMEOUT_MS)) == 1) {
-			strbuf_addf(&held, "%scannot lock ref '%s': '%s' exists",
-				    nr_held++ ? "\n" : "", r->u->refname, r->ref.lock);
-			err = 0;
+			char *head = rolling_strfmt("cannot lock ref '%s': ", r->u->refname);
+
+			err = head ? 0 : rolling_error_nomem();
+			if (head)
+				rolling_lock_held_line(&held, head, r->ref.lock);
+			free(head);
+			nr_held++;
 		}
 	}
 	if (err >= 0 && nr_held)
-		err = strbuf_oom(&held) ? rolling_error_nomem() :
-		      rolling_error("%s\nanother git process seems to be running in this"
-				    " repository; if none is, one crashed earlier: remove"
-				    " the file%s and try again", held.buf, nr_held > 1 ? "s" : "");
+		err = rolling_lock_held_error(&held, NULL);
 	strbuf_release(&held);
 	if (err < 0)
 		return err;
@@ -501,10 +502,7 @@ static int prepare_logs(struct tx *tx)
 	if ((err = rolling_lock_acquire(&tx->head_lock.lk, tx->head_lock.path,
 					LOCK_TIMEOUT_MS)) < 0)
 		return err == ROLLING_ELOCKED ?
-		       rolling_error("cannot lock ref 'HEAD': '%s' exists\n"
-				     "another git process seems to be running in this"
-				     " repository; if none is, one crashed earlier: remove"
-				     " the file and try again", tx->head_lock.lock) :
+		       rolling_error_prefix(err, "cannot lock ref 'HEAD'") :
 		       rolling_error("cannot lock ref 'HEAD': cannot create '%s': %s",
 				     tx->head_lock.lock, strerror(errno));
 	/* What HEAD holds: harmless if renamed, and how a sweep knows the lock is ours. */

@@ -254,17 +254,20 @@ static void drop_intent(struct rolling_worktree_tx *tx)
 
 static int index_lock_exists_error(const char *lock)
 {
-	return rolling_error("unable to create '%s': File exists\n"
-			     "another git process seems to be running in this repository;"
-			     " if none is, one crashed earlier: remove the file and try again;"
-			     " nothing was changed", lock);
+	struct strbuf line = STRBUF_INIT;
+	int err;
+
+	rolling_lock_held_line(&line, NULL, lock);
+	err = rolling_lock_held_error(&line, "nothing was changed");
+	strbuf_release(&line);
+	return err;
 }
 
 /* The message for a lock that cannot be taken, as this command said it before git's. */
 static int index_lock_error(const char *index, int err)
 {
 	int why = errno;
-	char *lock = rolling_strfmt("%s.lock", index);
+	char *lock = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX, index);
 	int code;
 
 	if (!lock)
@@ -310,7 +313,7 @@ out:
 /* git read-tree's own lock on our copy, if it was killed. */
 static void remove_read_tree_lock(const char *index)
 {
-	char *lock2 = rolling_strfmt("%s.lock.lock", index);
+	char *lock2 = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX ROLLING_LOCK_SUFFIX, index);
 
 	if (lock2)
 		unlink(lock2);
@@ -320,7 +323,7 @@ static void remove_read_tree_lock(const char *index)
 /* A dead run's index.lock, and git read-tree's on it. */
 static void unlock_index(const char *index)
 {
-	char *lock = rolling_strfmt("%s.lock", index);
+	char *lock = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX, index);
 
 	remove_read_tree_lock(index);
 	if (lock)
@@ -717,7 +720,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	 */
 	rolling_tempfile_keep(&tx->intent_file);
 	/* git updates our copy of the index under its own lock on that copy. */
-	if (asprintf(&env_index, "GIT_INDEX_FILE=%s.lock", tx->index) < 0)
+	if (asprintf(&env_index, "GIT_INDEX_FILE=%s" ROLLING_LOCK_SUFFIX, tx->index) < 0)
 		return rolling_error_nomem();
 	env[0] = env_c[0] = env_index;
 	/*
@@ -913,7 +916,7 @@ static void remove_own_ref_lock(git_repository *repo, const struct intent *in)
 static int roll_forward(git_repository *repo, const char *index, const struct intent *in,
 			size_t done)
 {
-	char *lock = rolling_strfmt("%s.lock", index);
+	char *lock = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX, index);
 	int err = 0;
 
 	/*

@@ -62,8 +62,8 @@ rerun_finishes () {
 	if ! git -C "$rf_repo" rolling "$@" 2>next.err
 	then
 		grep "^fatal: cannot lock ref" next.err &&
-		grep "remove the files\{0,1\} and try again" next.err &&
-		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: '\(.*\)' exists$/\2/p" next.err >named &&
+		grep "^remove the file manually to continue\.$" next.err &&
+		sed -n "s/^\(fatal: \)\{0,1\}cannot lock ref .*: Unable to create '\(.*\)': File exists\.$/\2/p" next.err >named &&
 		test_line_count -gt 0 named &&
 		while read lock
 		do

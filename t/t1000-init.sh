@@ -222,7 +222,7 @@ test_expect_success 'a branch that cannot be created leaves no configuration beh
 	: >"$lock" &&
 	test_when_finished "rm -f \"$lock\"" &&
 	test_expect_code 128 git -C tree rolling init new 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/new.: .$lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/heads/new.: Unable to create .$lock.: File exists\.$" err &&
 	rm -f "$lock" &&
 	(cd tree && snapshot ../after) &&
 	test_cmp before after

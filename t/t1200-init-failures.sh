@@ -33,8 +33,8 @@ test_expect_success 'a held ref lock: named, nothing created' '
 	test_when_finished "rm -f \"$lock\"" &&
 	snapshot ../before &&
 	test_expect_code 128 test_memcheck_dispatcher init -q rs 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/rs.: .$lock. exists$" err &&
-	grep "remove the file and try again" err &&
+	grep "^fatal: cannot lock ref .refs/heads/rs.: Unable to create .$lock.: File exists\.$" err &&
+	grep "^remove the file manually to continue\.$" err &&
 	snapshot ../after &&
 	test_cmp ../before ../after
 '

@@ -227,8 +227,9 @@ test_expect_success 'a held ref lock makes advance fail, naming the lock, and no
 	test_when_finished "rm -f \"$lock\"" &&
 	refs_snapshot ../before &&
 	test_expect_code 128 git rolling advance anon 2>err &&
-	grep "^fatal: cannot lock ref .refs/heads/anon.: .$lock. exists$" err &&
-	grep "^another git process seems to be running in this repository; if none is, one crashed earlier: remove the file and try again$" err &&
+	grep "^fatal: cannot lock ref .refs/heads/anon.: Unable to create .$lock.: File exists\.$" err &&
+	grep "^Another git process seems to be running in this repository, e.g.$" err &&
+	grep "^remove the file manually to continue\.$" err &&
 	refs_snapshot ../after &&
 	test_cmp ../before ../after &&
 	rm "$lock" &&

@@ -46,8 +46,9 @@ test_expect_success 'a held index lock: nothing is touched, the lock is named' '
 	state ../before &&
 	: >.git/index.lock &&
 	test_expect_code 128 git rolling advance 2>../err &&
-	grep "^fatal: unable to create .$(pwd -P)/.git/index.lock.: File exists$" ../err &&
-	grep "remove the file and try again; nothing was changed$" ../err &&
+	grep "^fatal: Unable to create .$(pwd -P)/.git/index.lock.: File exists\.$" ../err &&
+	grep "^remove the file manually to continue\.$" ../err &&
+	grep "^nothing was changed$" ../err &&
 	rm .git/index.lock &&
 	test_path_is_missing new-file &&
 	state ../after &&
@@ -65,8 +66,8 @@ test_expect_success REFFILES 'HEAD locked by another git: refused as git commit 
 	test_must_fail git commit -q --allow-empty -m "another commit" 2>../git-err &&
 	grep "cannot lock ref .HEAD." ../git-err &&
 	test_expect_code 128 git rolling advance 2>../err &&
-	grep "^fatal: cannot lock ref .HEAD.: .$(pwd -P)/.git/HEAD.lock. exists$" ../err &&
-	grep "remove the file and try again" ../err &&
+	grep "^fatal: cannot lock ref .HEAD.: Unable to create .$(pwd -P)/.git/HEAD.lock.: File exists\.$" ../err &&
+	grep "^remove the file manually to continue\.$" ../err &&
 	test_path_is_file .git/HEAD.lock &&
 	test_path_is_missing head-lock-file &&
 	state ../after &&

@@ -133,7 +133,7 @@ finish_fetch () {
 	rerun_finishes consumer-k fetch -q origin &&
 	{
 		test ! -f refused.err ||
-		grep "remove the files\{0,1\} and try again; nothing was updated$" refused.err
+		grep "^nothing was updated$" refused.err
 	}
 }
 
@@ -203,7 +203,7 @@ test_expect_success REFFILES 'a living run'"'"'s journal is left alone; a dead o
 		sleep 0.1
 	done &&
 	test_expect_code 128 git -C consumer-k rolling fetch -q origin 2>err &&
-	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .$lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: Unable to create .$lock.: File exists\.$" err &&
 	test_path_is_file "$lock" &&
 	test_path_is_file "$journal" &&
 	{ kill $holder $(cat sleeper.pid); wait $holder; true; } &&
@@ -219,7 +219,7 @@ test_expect_success REFFILES 'a dead run'"'"'s journal does not make another wri
 	git -C consumer-k rev-parse refs/remotes/origin/$BRANCH >"$lock" &&
 	printf "L%s\n\000%s\000" $new "$lock" >consumer-k/.git/rolling-ref-tx.424242 &&
 	test_expect_code 128 git -C consumer-k rolling fetch -q origin 2>err &&
-	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .$lock. exists$" err &&
+	grep "^fatal: cannot lock ref .refs/rolling/verified/origin/$BRANCH.: Unable to create .$lock.: File exists\.$" err &&
 	test_path_is_file "$lock" &&
 	rm "$lock" &&
 	git -C consumer-k rolling fetch -q origin &&

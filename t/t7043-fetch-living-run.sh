@@ -97,7 +97,7 @@ both_completed () {
 refused_on_locks () {
 	test_cmp seen kept &&
 	test "$(cat second.status)" = 128 &&
-	grep "^\(fatal: \)\?cannot lock ref .refs/rolling/verified/origin/$BRANCH.: .*/refs/rolling/verified/origin/$BRANCH.lock. exists$" second.err &&
+	grep "^\(fatal: \)\?cannot lock ref .refs/rolling/verified/origin/$BRANCH.: Unable to create .*/refs/rolling/verified/origin/$BRANCH.lock.: File exists\.$" second.err &&
 	test $status = 0 &&
 	! grep "^fatal\|^error" first.err &&
 	complete
