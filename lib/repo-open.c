@@ -169,26 +169,26 @@ static int graft_file_refused(int code)
 }
 
 /*
- * Did the search find the git directory itself, as git's search finds a
- * bare repository: the repository is bare, or the current directory is
- * in its git directory (libgit2 opens the work tree's repository from
- * inside its .git)?
+ * Is the current directory in the repository's git directory?  There
+ * git's search stops at the git directory itself, as in a bare
+ * repository, where libgit2 opens a work tree's repository from inside
+ * its .git with that work tree.
  */
-static int found_as_bare(git_repository *repo)
+static int cwd_in_git_dir(git_repository *repo)
 {
-	char *cwd, *gitdir;
-	size_t len;
-	int inside;
+	char *cwd = realpath(".", NULL), *gitdir = realpath(git_repository_path(repo), NULL);
+	size_t len = gitdir ? strlen(gitdir) : 0;
+	int inside = cwd && gitdir && !strncmp(cwd, gitdir, len) && (!cwd[len] || cwd[len] == '/');
 
-	if (git_repository_is_bare(repo))
-		return 1;
-	cwd = realpath(".", NULL);
-	gitdir = realpath(git_repository_path(repo), NULL);
-	len = gitdir ? strlen(gitdir) : 0;
-	inside = cwd && gitdir && !strncmp(cwd, gitdir, len) && (!cwd[len] || cwd[len] == '/');
 	free(cwd);
 	free(gitdir);
 	return inside;
+}
+
+/* Did the search find the git directory itself, as git's search finds a bare repository? */
+static int found_as_bare(git_repository *repo)
+{
+	return git_repository_is_bare(repo) || cwd_in_git_dir(repo);
 }
 
 /* Are `a` and `b` one directory, whatever the spelling? */
