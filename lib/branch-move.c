@@ -7,17 +7,22 @@
 #include "error.h"
 #include "config.h"
 #include "ref-move.h"
+#include "repo-open.h"
 #include "strbuf.h"
 #include "tempfile.h"
 #include "worktree.h"
 
-/* 1 when HEAD of this repository's work tree is refs/heads/<branch>. */
+/*
+ * 1 when HEAD of this repository's work tree is refs/heads/<branch>: in
+ * a repository git calls bare, HEAD names a branch checked out nowhere.
+ * The work tree may be out of reach (rolling_repo_is_bare()).
+ */
 static int checked_out_here(git_repository *repo, const char *refname)
 {
 	git_reference *head;
 	int here;
 
-	if (git_repository_is_bare(repo) ||
+	if (rolling_repo_is_bare(repo) ||
 	    git_reference_lookup(&head, repo, "HEAD") < 0)
 		return 0;
 	here = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
@@ -108,10 +113,13 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 	if (rolling_worktree_elsewhere(repo, refname.buf))
 		err = rolling_error("'%s' is checked out in another work tree; not moving it",
 				    branch);
-	else if (checked_out_here(repo, refname.buf))
-		err = move_checked_out(repo, branch, refname.buf, old_tip, moves, nr);
-	else
+	else if (!checked_out_here(repo, refname.buf))
 		err = rolling_ref_move_all(repo, refname.buf, old_tip, moves, nr);
+	else if (!git_repository_workdir(repo))
+		/* git merge's refusal: its files and index would stay behind */
+		err = rolling_error("this operation must be run in a work tree");
+	else
+		err = move_checked_out(repo, branch, refname.buf, old_tip, moves, nr);
 out:
 	strbuf_release(&refname);
 	return err;

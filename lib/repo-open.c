@@ -322,15 +322,19 @@ static int set_workdir(git_repository *repo, const char *dir, const char *what)
 }
 
 /*
- * A repository bare by its config that config.worktree makes one with a
- * work tree gets the work tree git finds: which one depends on how the
- * repository was found (the directory holding the .git directory or
- * file, GIT_DIR and the current directory, core.worktree), and git is
- * asked rather than told apart here.  Inside the git directory git has
- * none, and a branch checked out must not move there as in a bare
- * repository: refused.
+ * The work tree git finds, where libgit2's is not it: which one depends
+ * on how the repository was found (the directory holding the .git
+ * directory or file, GIT_DIR and the current directory, core.worktree),
+ * and git is asked rather than told apart here.  Inside the git
+ * directory, without core.worktree, git has none (setup.c,
+ * setup_bare_git_dir()): the repository is opened without one, as a
+ * bare one though git does not call it bare (rolling_repo_is_bare()):
+ * the commands that read work, as in git, and the branch HEAD names,
+ * checked out in a work tree out of reach, stays where it is
+ * (branch-move.c).  A git that fails to answer has no work tree to give
+ * either.
  */
-static int work_tree_git_finds(git_repository *repo)
+static int work_tree_git_finds(git_repository **repo)
 {
 	static const char *const args[] = { "rev-parse", "--show-toplevel", NULL };
 	char *top = NULL;
@@ -341,15 +345,13 @@ static int work_tree_git_finds(git_repository *repo)
 	if (status < 0) {
 		err = status;
 	} else if (status > 0) {
-		err = rolling_error("the repository at '%s' is not bare (core.bare = false in"
-				    " config.worktree), but git finds no work tree here; run"
-				    " git rolling in its work tree", git_repository_path(repo));
+		err = git_repository_is_bare(*repo) ? 0 : reopen_bare(repo);
 	} else {
 		/* One line, unquoted: a directory's name may end in a newline of its own. */
 		len = strlen(top);
 		if (len && top[len - 1] == '\n')
 			top[len - 1] = '\0';
-		err = set_workdir(repo, top, "the work tree git finds");
+		err = set_workdir(*repo, top, "the work tree git finds");
 	}
 	free(top);
 	return err;
@@ -359,7 +361,8 @@ static int work_tree_git_finds(git_repository *repo)
  * libgit2 before 1.8 decided bareness without config.worktree, where
  * git reads core.bare when extensions.worktreeConfig is set, over the
  * repository's config: either way, true there over false or nothing in
- * the config, or false there over true.
+ * the config, or false there over true.  1 for the second: the work
+ * tree is then git's to say (choose_workdir()).
  */
 static int worktree_config_bare(git_repository **repo)
 {
@@ -377,8 +380,8 @@ static int worktree_config_bare(git_repository **repo)
 		err = 0;
 	free(bare);
 	if (err <= 0 || yes == git_repository_is_bare(*repo))
-		return err;
-	return yes ? reopen_bare(repo) : work_tree_git_finds(*repo);
+		return err < 0 ? err : 0;
+	return yes ? reopen_bare(repo) : 1;
 }
 
 /* core.worktree of config.worktree, relative to the git directory, as git reads it. */
@@ -405,23 +408,17 @@ static int worktree_config_workdir(git_repository *repo)
 }
 
 /*
- * The work tree, as git's setup chooses it: GIT_WORK_TREE; else for a
- * repository that is not bare, core.worktree; else, when GIT_DIR named
- * the repository, the current directory.  libgit2 knows core.worktree
+ * core.worktree; else, when GIT_DIR named the repository, the current
+ * directory; else the one libgit2 found.  libgit2 knows core.worktree
  * of the repository's file; `own_worktree_config` says that libgit2 did
  * not read config.worktree.
  */
-static int choose_workdir(git_repository *repo, int own_worktree_config)
+static int configured_workdir(git_repository *repo, int own_worktree_config)
 {
-	const char *dir = env("GIT_WORK_TREE");
 	git_config *config;
 	char *value = NULL, *cwd;
 	int err;
 
-	if (dir)
-		return set_workdir(repo, dir, "GIT_WORK_TREE");
-	if (git_repository_is_bare(repo))
-		return 0;
 	if (own_worktree_config && (err = worktree_config_workdir(repo)) != 0)
 		return err < 0 ? err : 0;
 	if (!env("GIT_DIR"))
@@ -438,6 +435,28 @@ static int choose_workdir(git_repository *repo, int own_worktree_config)
 	err = set_workdir(repo, cwd, "the current directory");
 	free(cwd);
 	return err;
+}
+
+/*
+ * The work tree, as git's setup chooses it: GIT_WORK_TREE; else none
+ * for a bare repository; else configured_workdir().  git is asked where
+ * libgit2 has it wrong: a repository that config.worktree made not bare
+ * (`unbared`: libgit2 opened it as bare), and one the search found from
+ * inside its git directory, where libgit2 takes the directory above it
+ * (or the one its gitdir file names, in a linked work tree's) for the
+ * work tree and git takes none but core.worktree.
+ */
+static int choose_workdir(git_repository **repo, int own_worktree_config, int unbared)
+{
+	const char *dir = env("GIT_WORK_TREE");
+
+	if (dir)
+		return set_workdir(*repo, dir, "GIT_WORK_TREE");
+	if (unbared || (!git_repository_is_bare(*repo) && !env("GIT_DIR") && cwd_in_git_dir(*repo)))
+		return work_tree_git_finds(repo);
+	if (git_repository_is_bare(*repo))
+		return 0;
+	return configured_workdir(*repo, own_worktree_config);
 }
 
 /* --- objects ----------------------------------------------------------------- */
@@ -517,13 +536,13 @@ static int object_directories(git_repository *repo)
 
 int rolling_repo_open_env(git_repository **repo)
 {
-	int added, err;
+	int added, unbared = 0, err;
 
 	if ((err = find(repo)) < 0)
 		return err;
 	if ((added = err = rolling_config_worktree_add(*repo)) < 0 ||
-	    (added && (err = worktree_config_bare(repo)) < 0) ||
-	    (err = choose_workdir(*repo, added)) < 0 ||
+	    (added && (unbared = err = worktree_config_bare(repo)) < 0) ||
+	    (err = choose_workdir(repo, added, unbared)) < 0 ||
 	    (err = object_directories(*repo)) < 0 ||
 	    (err = rolling_repo_format_check(*repo)) < 0) {
 		git_repository_free(*repo);
@@ -531,6 +550,25 @@ int rolling_repo_open_env(git_repository **repo)
 		return err;
 	}
 	return 0;
+}
+
+int rolling_repo_is_bare(git_repository *repo)
+{
+	git_config *config;
+	char *value = NULL;
+	int bare = 1, found;
+
+	if (!git_repository_is_bare(repo))
+		return 0;
+	/* Unreadable, it is not bare: a branch that may be checked out stays. */
+	if (git_repository_config_snapshot(&config, repo) < 0)
+		return 0;
+	found = repo_value(&value, config, "core.bare", 0);
+	git_config_free(config);
+	if (found > 0 && git_config_parse_bool(&bare, value) < 0)
+		bare = 0;
+	free(value);
+	return found < 0 ? 0 : bare;
 }
 
 char *rolling_repo_index_file(git_repository *repo)

@@ -24,8 +24,13 @@
  *    (config-worktree.h), also for core.bare and core.worktree; its
  *    core.bare wins over the config's either way.  A repository bare by
  *    its config that config.worktree says is not gets the work tree git
- *    finds (git is asked), and is refused inside its git directory,
- *    where git finds none.
+ *    finds (git is asked).
+ *  - Found by the search from inside its git directory (`git -C
+ *    repo.git`, the git directory of `git init --separate-git-dir`), a
+ *    repository that is not bare has no work tree but core.worktree, as
+ *    in git, where libgit2 would take the directory above it.  Where git
+ *    finds none, the repository is opened as a bare one (no work tree),
+ *    though git does not call it bare: see rolling_repo_is_bare().
  *  - GIT_INDEX_FILE: see rolling_repo_index_file().
  *  - GIT_COMMON_DIR, which libgit2 cannot follow, is refused.
  *
@@ -43,6 +48,17 @@
  * (ROLLING_ENOTFOUND when there is no repository).
  */
 int rolling_repo_open_env(git_repository **repo);
+
+/*
+ * Whether git calls the repository bare (its is_bare_repository()): it
+ * has no work tree, and core.bare is not false.  A repository opened
+ * without a work tree whose core.bare is false is one git rolling runs
+ * in the git directory of: the branch its HEAD names is checked out in
+ * a work tree out of reach, and git refuses to move it here ("this
+ * operation must be run in a work tree").  Not bare when the
+ * configuration cannot be read.
+ */
+int rolling_repo_is_bare(git_repository *repo);
 
 /*
  * The index file git uses in this repository: $GIT_INDEX_FILE (a

@@ -234,20 +234,22 @@ core_bare () {
 }
 
 # what_git_finds: "bare" where git says the repository is, else the
-# work tree git finds, as test-rolling work-tree prints them.
+# work tree git finds, or "none" (inside the git directory), as
+# test-rolling work-tree prints them.
 what_git_finds () {
 	if test "$(git rev-parse --is-bare-repository)" = true
 	then
 		echo bare
 	else
-		git rev-parse --show-toplevel
+		git rev-parse --show-toplevel 2>/dev/null || echo none
 	fi
 }
 
 # A .git directory and a .git file (the work tree is where the search
 # found it, not the git directory's parent); found by the search from a
-# subdirectory and named by GIT_DIR (the current directory is the work
-# tree).
+# subdirectory and from inside the git directory (where git finds no
+# work tree, and libgit2 takes the directory above), and named by
+# GIT_DIR (the current directory is the work tree).
 test_expect_success 'core.bare in config and config.worktree, every combination: the answer git gives' '
 	git clone -q server combos &&
 	git clone -q --separate-git-dir="$TRASH_DIRECTORY/combos-sep.git" server combos-sep &&
@@ -261,9 +263,12 @@ test_expect_success 'core.bare in config and config.worktree, every combination:
 				for layout in combos:combos/.git combos-sep:combos-sep.git
 				do
 					core_bare "${layout#*:}" $ext $config $worktree &&
-					(cd "${layout%:*}/drivers" && what_git_finds >"$TRASH_DIRECTORY/expect" &&
-					 test-rolling work-tree >"$TRASH_DIRECTORY/actual") &&
-					test_cmp expect actual &&
+					for dir in "${layout%:*}/drivers" "${layout#*:}" "${layout#*:}/refs"
+					do
+						(cd "$dir" && what_git_finds >"$TRASH_DIRECTORY/expect" &&
+						 test-rolling work-tree >"$TRASH_DIRECTORY/actual") &&
+						test_cmp expect actual || return 1
+					done &&
 					(cd "${layout%:*}/drivers" && GIT_DIR="$TRASH_DIRECTORY/${layout#*:}" &&
 					 export GIT_DIR && what_git_finds >"$TRASH_DIRECTORY/expect" &&
 					 test-rolling work-tree >"$TRASH_DIRECTORY/actual") &&
@@ -301,17 +306,105 @@ test_expect_success 'core.bare = false in config.worktree wins over true in conf
 	test "$(git -C overbare rev-parse HEAD^{tree})" = "$(git -C overbare rev-parse v6.0.13^{tree})"
 '
 
+# no_work_tree_here GIT-DIR WORK-TREE: in GIT-DIR, the git directory of
+# WORK-TREE, git finds no work tree but does not call the repository
+# bare.  The commands that read work, as git log does, and advance of
+# the branch checked out is refused as git merge refuses, before
+# anything changes: not its refs, index or files, and nothing beside the
+# git directory (whose parent libgit2 takes for the work tree).  Both
+# are named from the trash directory.
+no_work_tree_here () {
+	(
+		cd "$1" &&
+		test "$(git rev-parse --is-bare-repository)" = false &&
+		test "$(git rev-parse --is-inside-work-tree)" = false &&
+		test_must_fail git rev-parse --show-toplevel &&
+		test "$(test-rolling work-tree)" = none &&
+		git rolling status >"$TRASH_DIRECTORY/out" &&
+		grep "advance would merge" "$TRASH_DIRECTORY/out" &&
+		git rolling verify linux-rolling-stable >"$TRASH_DIRECTORY/out" &&
+		grep "^linux-rolling-stable: verified$" "$TRASH_DIRECTORY/out" &&
+		git rolling log >"$TRASH_DIRECTORY/out" &&
+		grep " v6.0.2 " "$TRASH_DIRECTORY/out" &&
+		test_expect_code 128 git merge -q --ff-only v6.0.3 2>"$TRASH_DIRECTORY/expect"
+	) &&
+	grep "^fatal: this operation must be run in a work tree$" expect &&
+	shape_state "$2" before &&
+	find "${1%/*}" -path "$1" -prune -o -print | LC_ALL=C sort >files.before &&
+	(cd "$1" && test_expect_code 128 git rolling advance 2>"$TRASH_DIRECTORY/actual") &&
+	test_cmp expect actual &&
+	test_expect_code 128 git -C "$1" rolling advance -q linux-rolling-stable 2>actual &&
+	test_cmp expect actual &&
+	shape_state "$2" after &&
+	test_cmp before after &&
+	find "${1%/*}" -path "$1" -prune -o -print | LC_ALL=C sort >files.after &&
+	test_cmp files.before files.after
+}
+
 # Inside the git directory git finds no work tree for it: moving the
 # branch checked out there as in a bare repository would leave its
-# index and files behind, so git rolling refuses.
-test_expect_success 'core.bare = false in config.worktree over true: refused inside the git directory' '
-	(
-		cd overbare/.git &&
-		test "$(git rev-parse --is-bare-repository)" = false &&
-		test_must_fail git rev-parse --show-toplevel &&
-		test_expect_code 128 git rolling status 2>"$TRASH_DIRECTORY/err"
-	) &&
-	grep "^fatal: .* is not bare (core.bare = false in config.worktree), but git finds no work tree here" err
+# index and files behind.
+test_expect_success 'core.bare = false in config.worktree over true: no work tree inside the git directory, as in git' '
+	clone_bare_in_both overbare-in true false &&
+	no_work_tree_here overbare-in/.git overbare-in
+'
+
+# git init --separate-git-dir, git clone --separate-git-dir: inside the
+# git directory git finds no work tree, where libgit2 takes the
+# directory above it for one, which is none of the repository's.  There
+# advance wrote the release's files, and moved the branch away from the
+# index and files of its work tree.
+test_expect_success 'inside a separate git directory: no work tree, as in git' '
+	mkdir apart &&
+	git clone -q --separate-git-dir="$TRASH_DIRECTORY/apart/sep.git" server apart/work &&
+	git -C apart/work rolling init -q --at v6.0.2 linux-rolling-stable &&
+	git -C apart/work checkout -q linux-rolling-stable &&
+	no_work_tree_here apart/sep.git apart/work &&
+	(cd apart/sep.git/refs && test "$(test-rolling work-tree)" = none)
+'
+
+# A branch checked out nowhere moves as in a bare repository, as git
+# fetch or git update-ref move it there.
+test_expect_success 'inside a separate git directory: advance of a branch not checked out' '
+	git -C apart/work rolling init -q --at v6.0.2 other &&
+	shape_state apart/work before &&
+	find apart -path apart/sep.git -prune -o -print | LC_ALL=C sort >files.before &&
+	(cd apart/sep.git && git rolling advance -q other) &&
+	test "$(git -C apart/work rev-parse other^2)" = "$(git -C apart/work rev-parse v6.0.13^{commit})" &&
+	shape_state apart/work after &&
+	grep -v "^refs/heads/other " before >expect &&
+	grep -v "^refs/heads/other " after >actual &&
+	test_cmp expect actual &&
+	find apart -path apart/sep.git -prune -o -print | LC_ALL=C sort >files.after &&
+	test_cmp files.before files.after
+'
+
+# core.worktree names the work tree, also inside the git directory
+# (setup.c, setup_bare_git_dir()); so does GIT_DIR with the current
+# directory: the one git merge updates.
+test_expect_success 'inside a separate git directory: core.worktree and GIT_DIR, the work tree git finds' '
+	git --git-dir=apart/sep.git config core.worktree ../work &&
+	(cd apart/sep.git && test "$(test-rolling work-tree)" = "$(git rev-parse --show-toplevel)") &&
+	test "$(cd apart/sep.git && test-rolling work-tree)" = "$TRASH_DIRECTORY/apart/work" &&
+	(cd apart/sep.git && git rolling advance -q) &&
+	test "$(git -C apart/work rev-parse HEAD^2)" = "$(git -C apart/work rev-parse v6.0.13^{commit})" &&
+	git -C apart/work status --porcelain --untracked-files=all >status &&
+	test_must_be_empty status &&
+	git -C apart/work reset -q --keep HEAD^ &&
+	git --git-dir=apart/sep.git config --unset core.worktree &&
+	(cd apart/work && GIT_DIR=../sep.git && export GIT_DIR &&
+	 test "$(test-rolling work-tree)" = "$(git rev-parse --show-toplevel)" &&
+	 git rolling advance -q) &&
+	test "$(git -C apart/work rev-parse HEAD^2)" = "$(git -C apart/work rev-parse v6.0.13^{commit})" &&
+	git -C apart/work status --porcelain --untracked-files=all >status &&
+	test_must_be_empty status
+'
+
+# The git directory of a linked work tree is no work tree either.
+test_expect_success 'inside the git directory of a linked work tree: no work tree, as in git' '
+	git -C apart/work worktree add -q -b linked-rs "$TRASH_DIRECTORY/apart/linked" v6.0.2 &&
+	(cd apart/sep.git/worktrees/linked && test_must_fail git rev-parse --show-toplevel &&
+	 test "$(test-rolling work-tree)" = none)
 '
 
 # The other way round, git has no work tree: advance moves the branch

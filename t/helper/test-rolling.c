@@ -24,7 +24,8 @@
  *                                opens from the current directory, without
  *                                symbolic links and final '/', as git
  *                                rev-parse --show-toplevel prints it; "bare"
- *                                when it has none)
+ *                                when it has none and git calls it bare,
+ *                                "none" when git does not)
  *   test-rolling reftable <dir> (the refs of the reftable stack in <dir> as read,
  *                                "<name> <oid> [<peeled>]" or "<name> -> <target>")
  *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
@@ -50,6 +51,7 @@
 #include "../../lib/fetch-plan.h"
 #include "../../lib/quarantine.h"
 #include "../../lib/repo.h"
+#include "../../lib/repo-open.h"
 #include "../../lib/setup.h"
 #include "../../lib/reftable.h"
 #include "../../lib/git2-compat.h"
@@ -359,7 +361,7 @@ static int work_tree(void)
 	if (workdir && !(real = realpath(workdir, NULL)))
 		printf("error: %s: %s\n", workdir, strerror(errno));
 	else
-		printf("%s\n", real ? real : "bare");
+		printf("%s\n", real ? real : rolling_repo_is_bare(repo) ? "bare" : "none");
 	free(real);
 	git_repository_free(repo);
 	rolling_teardown();
