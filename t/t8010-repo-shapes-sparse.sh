@@ -407,6 +407,34 @@ test_expect_success 'inside the git directory of a linked work tree: no work tre
 	 test "$(test-rolling work-tree)" = none)
 '
 
+# An advance killed in the work tree after it wrote the files, before
+# the branch moved, leaves them to be put back there by the next run.
+# Run inside the git directory, where there is no work tree, that is
+# refused, and left to the work tree: put back in the directory above,
+# the files were written outside and the run'"'"'s record lost, leaving the
+# work tree half way over the old index.
+test_expect_success 'inside a separate git directory: a run killed in the work tree is left to it' '
+	git -C apart/work reset -q --keep HEAD^ &&
+	git -C apart/work rolling init -q --force --at v6.0.2 other &&
+	test_expect_code 137 env LD_PRELOAD="$TEST_SEAM" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$GIT_ROLLING_PID \$PPID" \
+		git -C apart/work rolling advance -q linux-rolling-stable &&
+	test_path_is_file apart/sep.git/ROLLING_ADVANCE &&
+	find apart -path apart/sep.git -prune -o -path apart/work -prune -o -print |
+		LC_ALL=C sort >files.before &&
+	(cd apart/sep.git && test_expect_code 128 git rolling advance -q other 2>"$TRASH_DIRECTORY/err") &&
+	grep "^fatal: cannot put the work tree back: .* has no work tree$" err &&
+	test_path_is_file apart/sep.git/ROLLING_ADVANCE &&
+	find apart -path apart/sep.git -prune -o -path apart/work -prune -o -print |
+		LC_ALL=C sort >files.after &&
+	test_cmp files.before files.after &&
+	git -C apart/work rolling advance -q linux-rolling-stable &&
+	test_path_is_missing apart/sep.git/ROLLING_ADVANCE &&
+	test "$(git -C apart/work rev-parse HEAD^2)" = "$(git -C apart/work rev-parse v6.0.13^{commit})" &&
+	git -C apart/work status --porcelain --untracked-files=all >status &&
+	test_must_be_empty status
+'
+
 # The other way round, git has no work tree: advance moves the branch
 # HEAD names as in a bare repository, and touches no file and no index.
 test_expect_success 'core.bare = true in config.worktree wins over false in config: advance as in a bare repository' '
