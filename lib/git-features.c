@@ -4,6 +4,7 @@
 #include "git-features.h"
 #include "error.h"
 #include "run-command.h"
+#include "path.h"
 
 /* --- bisect --first-parent: git 2.29 ------------------------------------ */
 
@@ -32,31 +33,6 @@ int rolling_git_bisects_first_parent(void)
 
 /* --- bisect from a subdirectory: git 2.40 ------------------------------- */
 
-static int same_directory(const char *a, const char *b)
-{
-	char *real_a = realpath(a, NULL), *real_b = realpath(b, NULL);
-	int same = real_a && real_b && !strcmp(real_a, real_b);
-
-	free(real_a);
-	free(real_b);
-	return same;
-}
-
-/* The last line of git's words that is not empty, without "fatal: ". */
-static const char *last_words(char *said)
-{
-	size_t len = strlen(said);
-	char *line;
-
-	while (len && (said[len - 1] == '\n' || said[len - 1] == ' '))
-		said[--len] = '\0';
-	line = strrchr(said, '\n');
-	line = line ? line + 1 : said;
-	if (!strncmp(line, "fatal: ", strlen("fatal: ")))
-		line += strlen("fatal: ");
-	return line;
-}
-
 /*
  * git-bisect.sh (git 2.39 and older) is a script that git-sh-setup stops
  * in a subdirectory before it reads its arguments; the builtin of git
@@ -76,7 +52,7 @@ int rolling_git_bisects_here(const char *top)
 	const char *refusal;
 	int here, there, err = 0;
 
-	if (same_directory(top, "."))
+	if (rolling_same_dir(top, "."))
 		return 0;
 	here = rolling_run_git(here_args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
 	if (here < 0) {
@@ -87,7 +63,7 @@ int rolling_git_bisects_here(const char *top)
 	if (there < 0) {
 		err = there;
 	} else if (here != there) {
-		refusal = last_words(said);
+		refusal = rolling_git_words(said, ROLLING_GIT_WORDS_LINE);
 		err = *refusal ? rolling_error("%s", refusal) :
 		      rolling_error("git bisect does not run in this directory; run it from the"
 				    " top of the work tree");

@@ -178,13 +178,11 @@ static int all_written(git_repository *repo, const struct rolling_ref_update *up
 static int failed(git_repository *repo, const struct rolling_ref_update *updates, size_t nr,
 		  int status, const char *out, char *said)
 {
-	char *fatal = said ? strstr(said, "fatal: ") : NULL, *why = fatal ? fatal + 7 : said;
+	const char *why = rolling_git_words(said, ROLLING_GIT_WORDS_LINE);
 	char *lock;
 	size_t i;
 	int err;
 
-	if (why)
-		why[strcspn(why, "\n")] = '\0';
 	if (status > 0 && out && strstr(out, "prepare: ok\n") && all_written(repo, updates, nr)) {
 		if (status > 128)
 			rolling_warning("the refs were written, then git update-ref died of"

@@ -5,6 +5,7 @@
 #include "refdb-reftable.h"
 #include "run-command.h"
 #include "strbuf.h"
+#include "path.h"
 
 /*
  * git reads the repository format from the repository's own config file
@@ -54,17 +55,6 @@ static int check_objects(git_repository *repo)
 	return err;
 }
 
-/* The same directory, however spelt (a final '/', a symbolic link)? */
-static int same_dir(const char *a, const char *b)
-{
-	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
-	int same = ra && rb && !strcmp(ra, rb);
-
-	free(ra);
-	free(rb);
-	return same;
-}
-
 /*
  * git writes every ref of a reftable repository, so the git on PATH must
  * read this repository, and find the same one here: a git too old for
@@ -81,27 +71,18 @@ static int check_git_agrees(git_repository *repo)
 	if (status < 0)
 		return status;
 	if (status) {
-		char *fatal = strstr(said, "fatal: ");
-		struct strbuf why = STRBUF_INIT;
-
 		/* git's words on one line: "...found:\n\trefstorage" */
-		for (fatal = fatal ? fatal + 7 : said; *fatal; fatal++)
-			if (*fatal != '\n' && *fatal != '\t')
-				strbuf_addch(&why, *fatal);
-			else if (why.len && why.buf[why.len - 1] != ' ' && fatal[1])
-				strbuf_addch(&why, ' ');
-		while (why.len && why.buf[why.len - 1] == ' ')
-			strbuf_setlen(&why, why.len - 1);
+		const char *why = rolling_git_words(said, ROLLING_GIT_WORDS_JOINED);
+
 		err = rolling_error("'%s' keeps its refs in reftable, which only git writes, but"
 				    " git cannot use it: %s", git_repository_commondir(repo),
-				    why.len ? why.buf : "(it said nothing)");
-		strbuf_release(&why);
+				    *why ? why : "(it said nothing)");
 	} else if (!(format = strchr(out, '\n'))) {
 		err = rolling_error("git rev-parse said nothing of the repository");
 	} else {
 		*format++ = '\0';
 		format[strcspn(format, "\n")] = '\0';
-		if (!same_dir(out, git_repository_path(repo)))
+		if (!rolling_same_dir(out, git_repository_path(repo)))
 			err = rolling_error("git finds the repository '%s' here, not '%s'", out,
 					    git_repository_path(repo));
 		else if (strcmp(format, "reftable"))

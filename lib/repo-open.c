@@ -14,6 +14,7 @@
 #include "repo-owner.h"
 #include "run-command.h"
 #include "strbuf.h"
+#include "path.h"
 
 /* A variable of git's environment; git takes an empty one as unset, and so do we. */
 static const char *env(const char *name)
@@ -73,15 +74,11 @@ static char *last_line(char *text)
  */
 static int git_refusal(char *said)
 {
-	char *fatal = strstr(said, "fatal: ");
-	size_t len;
+	const char *fatal;
 
-	if (!fatal || (fatal != said && fatal[-1] != '\n'))
+	if (!rolling_git_said_fatal(said))
 		return 0;
-	fatal += strlen("fatal: ");
-	len = strlen(fatal);
-	while (len && fatal[len - 1] == '\n')
-		fatal[--len] = '\0';
+	fatal = rolling_git_words(said, ROLLING_GIT_WORDS_ALL);
 	return rolling_error_code(strncmp(fatal, "not a git repository", 20) ? ROLLING_ERROR :
 				  ROLLING_ENOTFOUND, "%s", fatal);
 }
@@ -191,14 +188,6 @@ static int found_as_bare(git_repository *repo)
 	return git_repository_is_bare(repo) || cwd_in_git_dir(repo);
 }
 
-/* Are `a` and `b` one directory, whatever the spelling? */
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /*
  * Ask git whether it uses the repository the search found, whose git
  * directory is `gitdir`: its refusal is the error.  So is git finding
@@ -218,7 +207,7 @@ static int git_refuses(const char *gitdir)
 	else if (status > 0 && !(err = git_refusal(said)))
 		err = rolling_error("cannot tell whether git uses the repository at '%s': git"
 				    " rev-parse exited with status %d", gitdir, status);
-	else if (!status && !same_dir(found = last_line(said), gitdir))
+	else if (!status && !rolling_same_dir(found = last_line(said), gitdir))
 		err = rolling_error("git finds the repository at '%s' where libgit2 finds '%s';"
 				    " name one with GIT_DIR or --git-dir", found, gitdir);
 	free(said);

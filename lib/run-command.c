@@ -400,3 +400,53 @@ int rolling_git_output(char **line, const char *const *args)
 	*line = out;
 	return 0;
 }
+
+/* --- git's words ---------------------------------------------------------- */
+
+#define FATAL "fatal: "
+
+/* Where the line that begins "fatal: " starts in `said`, or -1. */
+static long fatal_at(const char *said)
+{
+	const char *p;
+
+	for (p = said; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, FATAL, strlen(FATAL)))
+			return p - said;
+	return -1;
+}
+
+int rolling_git_said_fatal(const char *said)
+{
+	return said && fatal_at(said) >= 0;
+}
+
+const char *rolling_git_words(char *said, enum rolling_git_words how)
+{
+	char *words, *from, *to;
+	size_t len;
+	long at;
+
+	if (!said)
+		return "";
+	len = strlen(said);
+	while (len && (said[len - 1] == '\n' || said[len - 1] == ' '))
+		said[--len] = '\0';
+	if ((at = fatal_at(said)) >= 0) {
+		words = said + at + strlen(FATAL);
+	} else {
+		words = strrchr(said, '\n');
+		words = words ? words + 1 : said;
+	}
+	if (how == ROLLING_GIT_WORDS_LINE) {
+		words[strcspn(words, "\n")] = '\0';
+	} else if (how == ROLLING_GIT_WORDS_JOINED) {
+		for (from = to = words; *from; from++)
+			if (*from != '\n' && *from != '\t')
+				*to++ = *from;
+			else if (to > words && to[-1] != ' ')
+				*to++ = ' ';
+		*to = '\0';
+	}
+	return words;
+}

@@ -98,6 +98,26 @@ int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const cha
 void rolling_abandon_reading(pid_t pid, int fd);
 
 /*
+ * git's own words in what it wrote to its standard error, `said`
+ * (changed in place; NULL reads as nothing said): from the line that
+ * begins "fatal: " on, without that prefix and the newlines that end
+ * it; without such a line, the last line that is not empty.  One place
+ * reads git's error text, and each caller says how much of it it
+ * shows: all of it (a refusal with git's hint), its first line, or its
+ * lines joined with single spaces (git's "found:\n\trefstorage").  ""
+ * when git said nothing.
+ */
+enum rolling_git_words {
+	ROLLING_GIT_WORDS_ALL,
+	ROLLING_GIT_WORDS_LINE,
+	ROLLING_GIT_WORDS_JOINED,
+};
+const char *rolling_git_words(char *said, enum rolling_git_words how);
+
+/* 1 when git's words hold a line that begins "fatal: ": git refused. */
+int rolling_git_said_fatal(const char *said);
+
+/*
  * The first line of what `git args...` prints, without the newline, in
  * *line (the caller frees it).  Non-zero exit statuses are errors.
  */

@@ -22,6 +22,7 @@
 #include "repo-open.h"
 #include "run-command.h"
 #include "strbuf.h"
+#include "path.h"
 
 #define INTENT_NAME "ROLLING_ADVANCE"
 #define INTENT_LOCKED "index.lock taken"
@@ -147,13 +148,6 @@ static int gitdir_has_branch(git_repository *repo, int reftable, const char *git
 	return found;
 }
 
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 {
 	const char *common = git_repository_commondir(repo);
@@ -165,7 +159,7 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 	int found = 0;
 
 	/* The main work tree, unless that is where we are or the repository is bare. */
-	if (!same_dir(common, own)) {
+	if (!rolling_same_dir(common, own)) {
 		git_repository *main_repo;
 
 		if (!git_repository_open_ext(&main_repo, common, GIT_REPOSITORY_OPEN_NO_SEARCH,
@@ -193,7 +187,7 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 				free(gitdir);
 				continue;
 			}
-			found = !same_dir(gitdir, own) &&
+			found = !rolling_same_dir(gitdir, own) &&
 				gitdir_has_branch(repo, reftable, gitdir, head_ref, refname);
 			free(head_ref);
 			free(gitdir);
