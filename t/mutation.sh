@@ -64,6 +64,9 @@ then
 else
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/git-rolling-mutation.XXXXXX") || exit 2
 fi
+# mktemp makes it private; tests run programs as nobody (t7001, t7050)
+# that must reach the copy, as t/run-suite.sh lets them reach its own.
+chmod 755 "$scratch" || exit 2
 src=$scratch/src
 log=$scratch/log
 mkdir -p "$log" || exit 2
