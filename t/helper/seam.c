@@ -1,18 +1,27 @@
 /*
  * A test seam that lives only in the test suite: LD_PRELOAD'ed into a
  * command, it runs $GIT_ROLLING_TEST_BEFORE_UPDATE with the shell just
- * before the command first creates, appends to (or renames away) a file
+ * before the command creates, appends to (or renames away) a file
  * matching $GIT_ROLLING_TEST_SEAM_PATH, with open() or with fopen() to
- * write (an fnmatch pattern; by default the lock a
- * branch's writer takes: the branch's own, under refs/heads/ and ending in
- * .lock, or in a reftable repository the table stack's, which the git
- * update-ref that moves the branch takes, LD_PRELOAD being inherited:
- * after everything was decided and written and before the branch moves).  The test suite is then the
- * concurrent writer the compare-and-swap guards against.  With
- * $GIT_ROLLING_TEST_SEAM_AFTER set, the command runs just after the call
- * instead, the file there: a test that kills the command then kills it
- * holding that file.  The command finds the file in
- * $GIT_ROLLING_TEST_SEAM_FILE.  The installed programs have no such hook.
+ * write: the first such file, or the Nth with $GIT_ROLLING_TEST_SEAM_NTH
+ * (each process counts its own, LD_PRELOAD being inherited).  The pattern
+ * is an fnmatch one; by default the lock a branch's writer takes: the
+ * branch's own, under refs/heads/ and ending in .lock, or in a reftable
+ * repository the table stack's, which the git update-ref that moves the
+ * branch takes: after everything was decided and written and before the
+ * branch moves.  The test suite is then the concurrent writer the
+ * compare-and-swap guards against.
+ *
+ * With $GIT_ROLLING_TEST_SEAM_AFTER set, the command runs just after the
+ * call instead, the file there: a test that kills the command then kills
+ * it holding that file.  With $GIT_ROLLING_TEST_SEAM_REMOVED set, the
+ * files counted are those the command removes (unlink()) instead of
+ * those it writes: a moment that writes nothing, such as the end of the
+ * transfer of a fetch (lib-fetch.sh, fetch_seam), is one that removes a
+ * file.  The command finds the file in $GIT_ROLLING_TEST_SEAM_FILE.
+ *
+ * The installed programs have no such hook: nothing in them runs a
+ * command the environment names.
  *
  * The command finds the git-rolling-<cmd> program in $GIT_ROLLING_PID:
  * where git writes the refs (reftable), the seam fires in the git
@@ -28,6 +37,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* What a call does to a file, of what the seam counts. */
+enum seam_event { SEAM_NONE, SEAM_WRITE, SEAM_REMOVE };
+
 static int fired, seen;
 
 /* The first git-rolling-<cmd> the seam is loaded into names itself. */
@@ -42,6 +54,13 @@ __attribute__((constructor)) static void name_rolling_pid(void)
 	setenv("GIT_ROLLING_PID", pid, 1);
 }
 
+static int is_set(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value && *value;
+}
+
 static int is_seam_path(const char *path)
 {
 	const char *pattern = getenv("GIT_ROLLING_TEST_SEAM_PATH");
@@ -52,14 +71,13 @@ static int is_seam_path(const char *path)
 	       !fnmatch("*/reftable/tables.list.lock", path, 0);
 }
 
-static void run_seam(const char *path, int flags)
+static void run_seam(const char *path, enum seam_event event)
 {
 	const char *command = getenv("GIT_ROLLING_TEST_BEFORE_UPDATE");
-
 	const char *nth = getenv("GIT_ROLLING_TEST_SEAM_NTH");
+	enum seam_event counted = is_set("GIT_ROLLING_TEST_SEAM_REMOVED") ? SEAM_REMOVE : SEAM_WRITE;
 
-	if (fired || !command || !*command || !(flags & (O_CREAT | O_APPEND)) ||
-	    !is_seam_path(path))
+	if (fired || !command || !*command || event != counted || !is_seam_path(path))
 		return;
 	/* $GIT_ROLLING_TEST_SEAM_NTH: at the Nth such file (default: the first) */
 	if (++seen < (nth ? atoi(nth) : 1))
@@ -74,26 +92,32 @@ static void run_seam(const char *path, int flags)
 	}
 }
 
-static int runs_after(void)
+/*
+ * The command where it runs: before the call (`after` 0) or, with
+ * $GIT_ROLLING_TEST_SEAM_AFTER, after it (`after` 1), errno kept.
+ */
+static void seam_at(int after, const char *path, enum seam_event event)
 {
-	const char *after = getenv("GIT_ROLLING_TEST_SEAM_AFTER");
+	int saved = errno;
 
-	return after && *after;
+	if (is_set("GIT_ROLLING_TEST_SEAM_AFTER") == after)
+		run_seam(path, event);
+	errno = saved;
 }
 
-/* The call, with the command before it or (runs_after()) after it. */
+static enum seam_event open_event(int flags)
+{
+	return flags & (O_CREAT | O_APPEND) ? SEAM_WRITE : SEAM_NONE;
+}
+
 static int call_real(const char *name, const char *path, int flags, mode_t mode)
 {
 	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
-	int ret, saved;
+	int ret;
 
-	if (!runs_after())
-		run_seam(path, flags);
+	seam_at(0, path, open_event(flags));
 	ret = real(path, flags, mode);
-	saved = errno;
-	if (runs_after())
-		run_seam(path, flags);
-	errno = saved;
+	seam_at(1, path, open_event(flags));
 	return ret;
 }
 
@@ -129,15 +153,22 @@ int rename(const char *from, const char *to)
 {
 	int (*real)(const char *, const char *) =
 		(int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
-	int ret, saved;
+	int ret;
 
-	if (!runs_after())
-		run_seam(from, O_CREAT);
+	seam_at(0, from, SEAM_WRITE);
 	ret = real(from, to);
-	saved = errno;
-	if (runs_after())
-		run_seam(from, O_CREAT);
-	errno = saved;
+	seam_at(1, from, SEAM_WRITE);
+	return ret;
+}
+
+int unlink(const char *path)
+{
+	int (*real)(const char *) = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	int ret;
+
+	seam_at(0, path, SEAM_REMOVE);
+	ret = real(path);
+	seam_at(1, path, SEAM_REMOVE);
 	return ret;
 }
 
@@ -146,11 +177,9 @@ int rename(const char *from, const char *to)
  * with those flags would; glibc's fopen() reaches the system call without
  * the open() above, so it is a seam of its own.
  */
-static int stream_flags(const char *mode)
+static enum seam_event stream_event(const char *mode)
 {
-	if (mode[0] == 'w')
-		return O_CREAT;
-	return mode[0] == 'a' ? O_CREAT | O_APPEND : 0;
+	return mode[0] == 'w' || mode[0] == 'a' ? SEAM_WRITE : SEAM_NONE;
 }
 
 static FILE *call_real_stream(const char *name, const char *path, const char *mode)
@@ -158,15 +187,10 @@ static FILE *call_real_stream(const char *name, const char *path, const char *mo
 	FILE *(*real)(const char *, const char *) =
 		(FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, name);
 	FILE *ret;
-	int saved;
 
-	if (!runs_after())
-		run_seam(path, stream_flags(mode));
+	seam_at(0, path, stream_event(mode));
 	ret = real(path, mode);
-	saved = errno;
-	if (runs_after())
-		run_seam(path, stream_flags(mode));
-	errno = saved;
+	seam_at(1, path, stream_event(mode));
 	return ret;
 }
 
