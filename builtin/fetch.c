@@ -90,18 +90,6 @@ static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quar
 
 /* --- the report --------------------------------------------------------- */
 
-/*
- * Test seams, as git's GIT_TEST_* variables are: run a command at a
- * point of the fetch so that the test suite can kill it there.
- */
-static void run_test_seam(const char *variable)
-{
-	const char *command = getenv(variable);
-
-	if (command && *command && system(command) != 0)
-		die("%s failed", variable);
-}
-
 /* Another process moved the refs meanwhile, to what this run accepts. */
 static void report_race(git_repository *repo, const struct rolling_fetch_branch *f)
 {
@@ -177,7 +165,6 @@ static int cmd_fetch(int argc, const char **argv)
 	terminal_reset_after_child();
 	if (!fetched || rolling_fetch_plan_needed_tags(&p) < 0 || rolling_fetch_plan_add_tags(&p) < 0)
 		die_last_error();
-	run_test_seam("GIT_ROLLING_TEST_AFTER_TRANSFER");
 
 	if ((failed = verify_all(&p, &q, &o))) {
 		remove_quarantine();
@@ -189,7 +176,6 @@ static int cmd_fetch(int argc, const char **argv)
 	}
 	if (rolling_quarantine_migrate(&q) < 0)
 		die_last_error();
-	run_test_seam("GIT_ROLLING_TEST_BEFORE_UPDATE");
 	if ((err = rolling_fetch_plan_update_refs(&p)) == ROLLING_EPARTIAL)
 		die("%s", rolling_last_error());
 	else if (err == ROLLING_ELOCKED)   /* git's advice ends in a sentence of its own */

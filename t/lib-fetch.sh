@@ -14,6 +14,8 @@
 #                   fetched once
 #   refs_and_logs REPO  every ref, and every reflog whole
 #   no_leftovers REPO   no lock file, no advance intent file, no quarantine
+#   fetch_seam MOMENT COMMAND PROGRAM [ARG...]  PROGRAM with COMMAND run
+#                   at a moment of its fetch (the race seam, below)
 
 setup_upstream () {
 	STABLE_MAINLINE=$VERIFY_MAINLINE stable_tree_linux upstream &&
@@ -78,6 +80,37 @@ no_leftovers () {
 	find "$1/.git" -name "*.lock" -o -name ROLLING_ADVANCE >leftovers &&
 	ls -d "$1"/.git/objects/rolling-incoming-* >>leftovers 2>/dev/null
 	test_must_be_empty leftovers
+}
+
+# fetch_seam MOMENT COMMAND PROGRAM [ARG...]: PROGRAM run with the race
+# seam (t/helper/seam.c) preloaded, which runs COMMAND with the shell at
+# MOMENT of the git rolling fetch that PROGRAM is or runs, once:
+#   transferred  git fetch brought the objects into the quarantine and
+#                ended, and the fetch removed the refspecs it gave it;
+#                it has read nothing of what came
+#   updating     the objects verified and moved into the store, just
+#                before the first lock of a ref (files) or of the table
+#                stack, which the git update-ref the fetch runs takes
+#                (reftable: there $PPID is that git; $GIT_ROLLING_PID is
+#                the fetch in both)
+# COMMAND runs without the seam, and so does what it runs; it runs once,
+# also where a fetch that lost the race runs a second git update-ref.
+fetch_seam () {
+	case $1 in
+	transferred)
+		fs_path="*/rolling-incoming-*/refspecs" fs_removed=1 fs_after=1 ;;
+	updating)
+		fs_path="*/.git/ref*.lock" fs_removed= fs_after= ;;
+	*)
+		BUG "fetch_seam: no moment '$1'" ;;
+	esac &&
+	fs_ran=$TRASH_DIRECTORY/fetch-seam-ran &&
+	fs_command="test ! -f \"$fs_ran\" || exit 0; : >\"$fs_ran\" && $2" &&
+	shift 2 &&
+	rm -f "$fs_ran" &&
+	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="$fs_path" \
+		GIT_ROLLING_TEST_SEAM_REMOVED=$fs_removed GIT_ROLLING_TEST_SEAM_AFTER=$fs_after \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="$fs_command" "$@"
 }
 
 # counting_upload_pack: $TRASH_DIRECTORY/counting-upload-pack, a

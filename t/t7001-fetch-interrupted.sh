@@ -30,7 +30,7 @@ test_expect_success 'killed with the objects in the quarantine: refs untouched, 
 	publish 13 &&
 	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	snapshot before &&
-	test_expect_code 137 env GIT_ROLLING_TEST_AFTER_TRANSFER="kill -9 \$PPID" \
+	test_expect_code 137 fetch_seam transferred "kill -9 \$GIT_ROLLING_PID" \
 		git -C consumer rolling fetch -q origin &&
 	snapshot after &&
 	test_cmp before after &&
@@ -56,7 +56,7 @@ test_expect_success 'killed after the objects moved in, before the refs did' '
 	publish 14 &&
 	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	snapshot before &&
-	test_expect_code 137 env GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 \$PPID" \
+	test_expect_code 137 fetch_seam updating "kill -9 \$GIT_ROLLING_PID \$PPID" \
 		git -C consumer rolling fetch -q origin &&
 	snapshot after &&
 	test_cmp before after &&
@@ -68,15 +68,18 @@ test_expect_success 'killed after the objects moved in, before the refs did' '
 	! ls -d consumer/.git/objects/rolling-incoming-* 2>/dev/null
 '
 
-# start_held_fetch: a fetch that stops after its transfer until "held"
-# is written to; its process id goes to held.pid.
+# start_held_fetch: a fetch that stops after its transfer until the file
+# "go" exists; its process id goes to held.pid.  However the test ends,
+# "go" is made and the fetch waited for: held, it would keep prove
+# waiting for the script's output.  (-i skips that when the test fails:
+# the fetch then goes on after five minutes.)
 start_held_fetch () {
-	mkfifo held &&
-	(
-		GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"$TRASH_DIRECTORY/held\" >/dev/null" &&
-		export GIT_ROLLING_TEST_AFTER_TRANSFER &&
-		exec git -C consumer rolling fetch -q origin >held.out 2>&1
-	) &
+	rm -f go &&
+	test_when_finished ": >\"$TRASH_DIRECTORY/go\"; wait \$(cat \"$TRASH_DIRECTORY/held.pid\"); true" &&
+	{
+		fetch_seam transferred "n=0; until test -f \"$TRASH_DIRECTORY/go\" || test \$n = 3000; do sleep 0.1; n=\$((n + 1)); done" \
+			git -C consumer rolling fetch -q origin >held.out 2>&1 &
+	} &&
 	echo $! >held.pid
 }
 
@@ -99,7 +102,7 @@ test_expect_success 'the quarantine of a fetch still running is left alone' '
 	git -C consumer rolling fetch -q origin &&
 	test "$(git -C consumer rev-parse refs/rolling/verified/origin/$BRANCH)" = "$new" &&
 	test_path_is_dir "$(cat held.dir)" &&
-	echo go >held &&
+	: >go &&
 	wait $(cat held.pid) &&
 	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7).*, the tip this fetch verified$" held.out &&
 	! grep "^fatal\|^error" held.out &&
@@ -111,16 +114,14 @@ test_expect_success 'the quarantine of a fetch still running is left alone' '
 # kill -9 just before its Kth creation or rename of a ref lock (the
 # seam, t/helper/seam.c): the tags' locks, then the tracking ref's and
 # the verified ref's, then their renames in that order.  Its exit status
-# goes to $status.  (fetch runs the same command itself before its
-# updates, with LD_PRELOAD still set, which the seam removes: that run
-# does nothing.)
+# goes to $status.
 kill_fetch_at () {
 	rm -rf consumer-k &&
 	cp -a pristine consumer-k &&
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/consumer-k/.git/refs/*.lock" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
 			setsid -w git -C consumer-k rolling fetch -q origin 2>kill.err
 		status=$?
 	}
@@ -236,7 +237,6 @@ test_expect_success REFFILES 'a dead run'"'"'s journal does not make another wri
 # environment of the test, without what git rolling and git gave git
 # fetch.  Then git fetch goes on.
 cat >orphan-at-seam <<\EOF
-test -z "$LD_PRELOAD" || exit 0
 test "$(sed "s/.*) [A-Za-z] \([0-9]*\) .*/\1/" /proc/$1/stat)" = "$GIT_ROLLING_PID" || exit 0
 dir=$(dirname "$0")
 echo "$1" >"$dir/orphan.pid"
@@ -252,7 +252,6 @@ done
 env -u GIT_DIR -u GIT_WORK_TREE -u GIT_OBJECT_DIRECTORY \
 	-u GIT_ALTERNATE_OBJECT_DIRECTORIES -u GIT_CONFIG_PARAMETERS \
 	-u GIT_CONFIG_COUNT -u GIT_PREFIX -u GIT_ROLLING_PID \
-	-u GIT_ROLLING_TEST_BEFORE_UPDATE -u GIT_ROLLING_TEST_SEAM_PATH \
 	git -C "$dir/consumer" rolling fetch -q origin >"$dir/next.out" 2>"$dir/next.err"
 echo $? >"$dir/next.status"
 ls -d "$dir"/consumer/.git/objects/rolling-incoming-* >"$dir/during" 2>/dev/null

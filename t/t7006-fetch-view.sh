@@ -178,7 +178,7 @@ test_expect_success 'the view names every ref, the releases at the newest commit
 	" refs | sort >expect &&
 	read releases series_nr <counts &&
 	test $releases -gt $series_nr &&
-	GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/listing/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/packed\"" \
+	fetch_seam transferred "cat \"\$(ls -d \"$TRASH_DIRECTORY\"/listing/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/packed\"" \
 		git -C listing rolling fetch -q --no-signatures origin &&
 	head -n 1 packed >header &&
 	echo "# pack-refs with: sorted " >expect.header &&
@@ -537,7 +537,7 @@ broken_release () {
 # commit (the consumer lacks it) nor at a missing object or a tree.
 fetch_broken () {
 	rm -f view-refs &&
-	test_expect_code $2 env GIT_ROLLING_TEST_AFTER_TRANSFER="cat \"\$(ls -d \"$TRASH_DIRECTORY\"/broken-$1/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/view-refs\"" \
+	test_expect_code $2 fetch_seam transferred "cat \"\$(ls -d \"$TRASH_DIRECTORY\"/broken-$1/.git/objects/rolling-incoming-*)/view/packed-refs\" >\"$TRASH_DIRECTORY/view-refs\"" \
 		git -C broken-$1 rolling fetch --no-signatures origin >out 2>err &&
 	cat out err &&
 	{ git -C broken-$1 rev-parse refs/tags/$mid && refs_and_logs broken-$1; } >after 2>/dev/null &&

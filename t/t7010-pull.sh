@@ -143,15 +143,14 @@ test_expect_success 'a pull killed after its branch moved is finished by the nex
 # (t7001 kills a fetch in its quarantine and its move; each process
 # counts its own: the Kth of each; the first to reach it kills them all,
 # the process group of a session of their own, as a power cut would).
-# Its exit status goes to $status.  (fetch and advance run the command
-# themselves, with LD_PRELOAD still set: that does nothing.)
+# Its exit status goes to $status.
 kill_pull_at () {
 	rm -rf killed-k &&
 	cp -a pristine killed-k &&
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed-k/.git/[!o]*" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
 			setsid -w git -C killed-k rolling pull -q 2>kill.err
 		status=$?
 	}

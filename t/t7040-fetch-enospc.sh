@@ -177,16 +177,14 @@ test_expect_success EXPENSIVE,SMALL_FS,EXT2 'ext2: a full disk at every stage; t
 # command just before the verified ref's lock is renamed into place
 # (the second file matching the pattern: the first is the lock's
 # creation), after the tracking ref and its reflog, and the verified
-# ref's reflog, were renamed.  (fetch runs the same command itself
-# before it starts updating, when there is no lock yet: it does nothing
-# then.)  A directory put where the verified ref
+# ref's reflog, were renamed.  A directory put where the verified ref
 # was makes that rename fail for real (EISDIR).
 fetch_failing_rename () {
 	rm -rf consumer &&
 	cp -a pristine consumer &&
 	ref=$TRASH_DIRECTORY/consumer/.git/$VERIFIED &&
 	GIT_ROLLING_TEST_SEAM_PATH="*/.git/$VERIFIED.lock" GIT_ROLLING_TEST_SEAM_NTH=2 \
-	GIT_ROLLING_TEST_BEFORE_UPDATE="! test -f \"$ref.lock\" || { rm \"$ref\" && mkdir \"$ref\" && : >\"$ref/x\"$1; }" \
+	GIT_ROLLING_TEST_BEFORE_UPDATE="rm \"$ref\" && mkdir \"$ref\" && : >\"$ref/x\"$1" \
 		LD_PRELOAD="$TEST_SEAM" git -C consumer rolling fetch -q origin 2>err
 	echo $? >status &&
 	rm -r "$ref" &&

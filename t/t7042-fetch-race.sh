@@ -3,13 +3,13 @@
 test_description='git rolling fetch that loses the race for its refs
 
 Another process moves the tracking and verified refs between this
-fetch'"'"'s verification and its ref update (the GIT_ROLLING_TEST_BEFORE_UPDATE
-seam runs it there).  When the refs then hold the tip this fetch
-verified, or a descendant of it that verifies since that tip, the fetch
-succeeds and says so; when they hold anything else it fails and changes
-nothing.  A release tag that another fetch wrote after this one read
-the tags is one this fetch still finds and verifies with.  Real
-concurrent fetches, and a fetch racing a pull, all succeed.
+fetch'"'"'s verification and its ref update (the race seam runs it
+there: fetch_seam updating, lib-fetch.sh).  When the refs then hold the
+tip this fetch verified, or a descendant of it that verifies since that
+tip, the fetch succeeds and says so; when they hold anything else it
+fails and changes nothing.  A release tag that another fetch wrote
+after this one read the tags is one this fetch still finds and verifies
+with.  Real concurrent fetches, and a fetch racing a pull, all succeed.
 '
 . "$(dirname "$0")"/test-lib.sh
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
@@ -40,8 +40,8 @@ reflog_length () {
 	git -C "$1" reflog show --format=%H "$2" -- | wc -l
 }
 
-# The fetch the seam runs: the other process, without the seam itself.
-OTHER_FETCH="env -u GIT_ROLLING_TEST_BEFORE_UPDATE git -C \"$TRASH_DIRECTORY/consumer\" rolling fetch -q origin"
+# The fetch the seam runs: the other process (without the seam itself).
+OTHER_FETCH="git -C \"$TRASH_DIRECTORY/consumer\" rolling fetch -q origin"
 
 test_expect_success 'setup: a consumer that fetched week 12; weeks 13 and 14 published' '
 	setup_upstream &&
@@ -59,7 +59,7 @@ test_expect_success 'setup: a consumer that fetched week 12; weeks 13 and 14 pub
 test_expect_success 'the other process put the tip this fetch verified: success, said' '
 	fresh &&
 	new=$(cat week13) &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="$OTHER_FETCH" git -C consumer rolling fetch origin >out 2>err &&
+	fetch_seam updating "$OTHER_FETCH" git -C consumer rolling fetch origin >out 2>err &&
 	grep "^origin/$BRANCH: another process updated it meanwhile to $(echo $new | cut -c1-7)" err &&
 	grep "the tip this fetch verified$" err &&
 	! grep "^fatal\|^error" err &&
@@ -75,7 +75,7 @@ test_expect_success 'the other process put the tip this fetch verified: success,
 test_expect_success 'the other process put a descendant that verifies: success, said' '
 	fresh &&
 	test_when_finished "git --git-dir=server.git update-ref refs/heads/$BRANCH $(cat week13)" &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git --git-dir=\"$TRASH_DIRECTORY/server.git\" update-ref refs/heads/$BRANCH $(cat week14) && $OTHER_FETCH" \
+	fetch_seam updating "git --git-dir=\"$TRASH_DIRECTORY/server.git\" update-ref refs/heads/$BRANCH $(cat week14) && $OTHER_FETCH" \
 		git -C consumer rolling fetch origin >out 2>err &&
 	grep "^origin/$BRANCH: another process updated it meanwhile to .*, which descends from .*, the tip this fetch verified, and verifies since it$" err &&
 	! grep "^fatal\|^error" err &&
@@ -89,8 +89,9 @@ test_expect_success 'the other process put a descendant that verifies: success, 
 # seam runs (refs, tags, ...); this fetch then fails (128, its stderr in
 # err) and leaves the refs as CMD left them.
 refused_after () {
-	GIT_ROLLING_TEST_BEFORE_UPDATE="cd \"$TRASH_DIRECTORY/consumer\" && $1 && git for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
-		test_expect_code 128 git -C consumer rolling fetch -q origin 2>err &&
+	test_expect_code 128 fetch_seam updating \
+		"cd \"$TRASH_DIRECTORY/consumer\" && $1 && git for-each-ref >\"$TRASH_DIRECTORY/seam-refs\"" \
+		git -C consumer rolling fetch -q origin 2>err &&
 	git -C consumer for-each-ref >now &&
 	test_cmp seam-refs now
 }
@@ -123,7 +124,7 @@ test_expect_success 'the other process made a release tag the fetch needs, elsew
 test_expect_success 'plain git fetch moved the tracking ref to the same tip: the verified ref follows' '
 	fresh &&
 	new=$(cat week13) &&
-	GIT_ROLLING_TEST_BEFORE_UPDATE="git -C \"$TRASH_DIRECTORY/consumer\" fetch -q origin" \
+	fetch_seam updating "git -C \"$TRASH_DIRECTORY/consumer\" fetch -q origin" \
 		git -C consumer rolling fetch -q origin 2>err &&
 	! grep "^fatal\|^error" err &&
 	test "$(git -C consumer rev-parse $TRACKING)" = $new &&
@@ -135,14 +136,13 @@ test_expect_success 'plain git fetch moved the tracking ref to the same tip: the
 # read the repository's tags and has yet to copy its refs into the view
 # git fetch runs in (at the view's first file, its config): the release
 # tag of the new step, and the step, appear in between, objects first.
-# The command is this fetch's GIT_ROLLING_TEST_BEFORE_UPDATE too: the
-# other fetch runs only where the seam fired (which names the file) and
-# once; seam-ran names the file it ran at.  Output in out and err.
+# The other fetch runs once; seam-ran names the file it ran at.  Output
+# in out and err.
 tag_made_before_view () {
 	rm -f seam-ran &&
 	env LD_PRELOAD="$TEST_SEAM" \
 		GIT_ROLLING_TEST_SEAM_PATH="*/rolling-incoming-*/view/config" \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="test -z \"\$GIT_ROLLING_TEST_SEAM_FILE\" || test -f \"$TRASH_DIRECTORY/seam-ran\" || { echo \"\$GIT_ROLLING_TEST_SEAM_FILE\" >\"$TRASH_DIRECTORY/seam-ran\" && $OTHER_FETCH; }" \
+		GIT_ROLLING_TEST_BEFORE_UPDATE="test -f \"$TRASH_DIRECTORY/seam-ran\" || { echo \"\$GIT_ROLLING_TEST_SEAM_FILE\" >\"$TRASH_DIRECTORY/seam-ran\" && $OTHER_FETCH; }" \
 		git -C consumer rolling "$@" >out 2>err &&
 	grep "/view/config$" seam-ran
 }

@@ -50,9 +50,7 @@ second_fetch_at () {
 	rm -rf consumer seen kept second.status second.err &&
 	cp -a pristine consumer &&
 	cat >second-fetch <<-EOF &&
-	# fetch runs this command itself before its updates; only the seam
-	# (which names the file) is the moment to run the second fetch, once
-	test -n "\$GIT_ROLLING_TEST_SEAM_FILE" || exit 0
+	# the second fetch runs once
 	test ! -f "$TRASH_DIRECTORY/second.status" || exit 0
 	list () {
 		ls -d "$TRASH_DIRECTORY"/consumer/.git/objects/rolling-incoming-* \\
@@ -61,8 +59,7 @@ second_fetch_at () {
 			"\$GIT_ROLLING_TEST_SEAM_FILE" 2>/dev/null
 	}
 	list >"$TRASH_DIRECTORY/seen"
-	env -u GIT_ROLLING_TEST_BEFORE_UPDATE -u GIT_ROLLING_TEST_SEAM_FILE \\
-		git -C "$TRASH_DIRECTORY/consumer" rolling fetch -q origin \\
+	git -C "$TRASH_DIRECTORY/consumer" rolling fetch -q origin \\
 		2>"$TRASH_DIRECTORY/second.err"
 	echo \$? >"$TRASH_DIRECTORY/second.status"
 	list >"$TRASH_DIRECTORY/kept"
