@@ -99,10 +99,8 @@ test_expect_success REFFILES 'HEAD is locked while its reflog line is written; n
 	tag=$(add_release "echo appended >appended-file") &&
 	line="$(git rev-parse HEAD) $(git rev-parse HEAD) Other <other@example.com> 1700000000 +0000	another writer" &&
 	env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_NTH=2 \
-		GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || {
-			cp .git/HEAD.lock ../head-lock-then
-			printf \"%s\\n\" \"$line\" >>.git/logs/HEAD
-		}" git rolling advance -q &&
+		GIT_ROLLING_TEST_BEFORE_UPDATE="cp .git/HEAD.lock ../head-lock-then &&
+			printf \"%s\\n\" \"$line\" >>.git/logs/HEAD" git rolling advance -q &&
 	consistent $tag &&
 	echo "ref: refs/heads/linux-rolling-stable" >../expect &&
 	test_cmp ../expect ../head-lock-then &&
@@ -117,8 +115,7 @@ test_expect_success REFFILES 'HEAD is locked while its reflog line is written; n
 # with kill -9 just before the Kth file it (or a git it runs) creates,
 # appends to or renames in its git directory: objects, the intent file,
 # the index lock, the branch'"'"'s lock, HEAD.lock, the journal, the
-# reflogs, the renames.  Its exit status goes to $status.  (advance runs
-# the same command itself, with LD_PRELOAD still set: that does nothing.)
+# reflogs, the renames.  Its exit status goes to $status.
 kill_advance_at () {
 	rm -rf killed &&
 	cp -a tree-pristine killed &&
@@ -127,7 +124,7 @@ kill_advance_at () {
 			cd killed &&
 			env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed/.git/*" \
 				GIT_ROLLING_TEST_SEAM_NTH=$1 \
-				GIT_ROLLING_TEST_BEFORE_UPDATE="test -n \"\$LD_PRELOAD\" || kill -9 0" \
+				GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
 				setsid -w git rolling advance -q 2>../kill.err
 		)
 		status=$?
