@@ -27,7 +27,8 @@
  * - fetch.bundleURI (2.41): no download from a bundle server, a
  *   connection of its own;
  * - fetch.unpackLimit: the objects stay in the pack git receives, which
- *   moves into the store as three files, where a small fetch would have
+ *   moves into the store as two or three files (the pack, its index and,
+ *   from git 2.41, its reverse index), where a small fetch would have
  *   written a file (and a directory) per object, the view its refs
  *   besides: a small file system runs out of inodes first.
  *
@@ -47,7 +48,6 @@
 	"-c", "fetch.bundleURI=", "-c", "fetch.unpackLimit=1"
 #define ALTERNATE_REFS_NONE "core.alternateRefsCommand=true"
 
-/* The refspecs, one per line, for git fetch --stdin, in `path`. */
 /*
  * The room git's ref locks may have given back after a failed fetch: a
  * 64th of the file system, from 64 KiB to 16 MiB (4,096 locks of a
@@ -67,6 +67,7 @@ static size_t lock_room(const char *dir)
 	return size > 16 * 1024 * 1024 ? 16 * 1024 * 1024 : (size_t)size;
 }
 
+/* The refspecs, one per line, for git fetch --stdin, in `path`. */
 static int write_refspecs(struct strbuf *path, const struct rolling_quarantine *q,
 			  const char *const *remote_refs, size_t nr)
 {

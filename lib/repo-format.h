@@ -13,8 +13,10 @@
  *    writes them (ref-transaction.h);
  *  - refs in "reftable" (git 2.45's format, Git 3.0's default): no
  *    libgit2 release reads them, so libgit2's ref database is replaced
- *    by one that asks git (refdb-git.h), and every write goes through
- *    git's own transaction;
+ *    by one that reads the table stacks itself (refdb-reftable.h, over
+ *    reftable.c), once git has said it finds the same repository and
+ *    reads its refs as reftable; every write goes through git's own
+ *    transaction (ref-transaction-git.h);
  *  - any other ref format, and objects in any format but SHA-1, are
  *    refused with a message that names the format and the way out,
  *    before anything is read or written.

@@ -28,7 +28,8 @@
  *  - refstorage: refs kept in another format than libgit2's files
  *    (reftable); rolling_repo_format_check() (repo-format.h) reads the
  *    format after every open, gives a reftable repository a ref
- *    database that asks git, and refuses any other format, so libgit2's
+ *    database of git-rolling's own that reads the tables
+ *    (refdb-reftable.h), and refuses any other format, so libgit2's
  *    own never reads or writes a ref of such a repository.
  * objectformat stays libgit2's to judge: a SHA-256 repository must not
  * be read as SHA-1.
