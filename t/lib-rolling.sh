@@ -541,10 +541,10 @@ add_release () {
 # stable_tree_replay DIR WEEK would leave the same tags but rewrite every
 # one of them.  One for-each-ref first checks that none of them is there
 # yet; one awk plans the weeks.  The week's tags are written by
-# test_write_refs (as loose refs by the shell in a files repository), and
-# advance runs as git-rolling-advance itself (under make valgrind through
-# the dispatcher, the memcheck wrapper): a git update-ref, a git and the
-# dispatcher per week were a third of the time.
+# test_write_refs (one git update-ref a week), and advance runs as
+# git-rolling-advance itself (under make valgrind through the
+# dispatcher, the memcheck wrapper), without a git process and the
+# dispatcher in front of it each week.
 advance_weekly () {
 	(
 		cd "$1" &&

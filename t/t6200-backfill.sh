@@ -39,11 +39,10 @@ tag_events () {
 # <init-options>]...: delete the event tags, then recreate them one by
 # one; init each branch (with its options, word-split) as soon as init
 # succeeds, and advance the branches made after every later tag, all of
-# them with one advance.  Each tag is made by test_write_refs: in a
-# files repository a loose ref written by the shell, as a git process
-# per tag was a sixth of the replay.  Every later command reads the
-# loose refs again, once per branch in advance: the refs are packed
-# every 16 tags, so that the newest ones stay loose.  The replay runs
+# them with one advance.  Each tag is made by test_write_refs (a git
+# update-ref per tag).  Every later command reads the loose refs again,
+# once per branch in advance: the refs are packed every 16 tags, so
+# that the newest ones stay loose.  The replay runs
 # git-rolling-<cmd> itself (replay_rolling_), without a git process and
 # the dispatcher in front of each of its hundreds of commands.
 replay_reference () {

@@ -222,34 +222,11 @@ test_ref_format_files () {
 
 # test_write_refs [DIR]: make the refs of the "<refname> <object>" lines
 # of standard input exist, whatever they held, in the repository whose
-# work tree is DIR (default: the current directory's), as fast as its
-# format allows: in files, each is written as the loose ref git
-# update-ref would write (its id and a newline), by the shell, for the
-# replays of hundreds of tags that a git process per ref would slow
-# down; in any other format, git update-ref --stdin writes them all in
-# one transaction.  The format and the common directory are asked of
-# git once per DIR and current directory.  Redirect the input from a
-# file, not a pipe, or each call asks again.
+# work tree is DIR (default: the current directory's): one git
+# update-ref --stdin transaction writes them all, in whatever format the
+# repository keeps its refs, as git's own tests write refs.
 test_write_refs () {
-	test_wr_key_="$PWD//${1:-.}"
-	if test "$test_wr_key_" != "$test_wr_known_"
-	then
-		test_wr_format_=$(test_ref_format "${1:-.}") &&
-		test_wr_common_=$(git -C "${1:-.}" rev-parse --path-format=absolute \
-			--git-common-dir) &&
-		test_wr_known_=$test_wr_key_ || return 1
-	fi
-	if test "$test_wr_format_" = files
-	then
-		while read test_wr_ref_ test_wr_oid_
-		do
-			test_wr_path_=$test_wr_common_/$test_wr_ref_ &&
-			{ test -d "${test_wr_path_%/*}" || mkdir -p "${test_wr_path_%/*}"; } &&
-			echo "$test_wr_oid_" >"$test_wr_path_" || return 1
-		done
-	else
-		sed "s/^/update /" | git -C "${1:-.}" update-ref --stdin
-	fi
+	sed "s/^/update /" | git -C "${1:-.}" update-ref --stdin
 }
 
 # test_have_prereq REFFILES: the repositories git makes here keep their
