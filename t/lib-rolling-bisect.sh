@@ -22,6 +22,46 @@ rolling_history_make_ () {
 	advance_weekly "$rh_dir" "$rh_week" "$rh_last"
 }
 
+# The commits a stable maintainer makes on the generated tree after its
+# whole time line, for the describe tests: each dated a day after the
+# one before, from 2024-01-01 at noon, the count kept in
+# $TRASH_DIRECTORY/commit-count from test to test.
+#
+# stable_commit [FILE]: commit a line added to drivers/FILE (default: a
+# new drivers/backport-<n>.c) on the HEAD checked out, with the message
+# on standard input, and print the commit.
+stable_commit () {
+	stable_commit_next_ &&
+	sc_file=drivers/${1:-backport-$sc_count.c} &&
+	echo "/* change $sc_count */" >>"$sc_file" &&
+	git add "$sc_file" &&
+	GIT_AUTHOR_DATE=$sc_date GIT_COMMITTER_DATE=$sc_date git commit -q -F - &&
+	git rev-parse HEAD
+}
+
+# stable_pick COMMIT [-x]: cherry-pick COMMIT onto the HEAD checked out,
+# dated as stable_commit dates, and print the new commit.
+stable_pick () {
+	stable_commit_next_ &&
+	GIT_COMMITTER_DATE=$sc_date git cherry-pick $2 "$1" >/dev/null &&
+	git rev-parse HEAD
+}
+
+# stable_release TAG: the release commit of TAG ("Linux <version>",
+# drivers/release-<version>.c) by stable_commit, and TAG, annotated.
+stable_release () {
+	printf "Linux %s\n" "${1#v}" | stable_commit "release-${1#v}.c" >/dev/null &&
+	git tag -a -m "Linux ${1#v}" "$1"
+}
+
+# stable_commit_next_: one commit more; its number in $sc_count, its
+# date in $sc_date.
+stable_commit_next_ () {
+	sc_count=$(($(cat "$TRASH_DIRECTORY/commit-count" 2>/dev/null || echo 0) + 1)) &&
+	echo $sc_count >"$TRASH_DIRECTORY/commit-count" &&
+	sc_date=$(printf "2024-01-%02dT12:00:00Z" $sc_count)
+}
+
 # rolling_points BRANCH: the points of BRANCH's rolling chain, oldest
 # first: the release commit it was created at, then every merge whose
 # subject is "Merge <tag>", following first parents.

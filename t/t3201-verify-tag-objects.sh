@@ -19,13 +19,6 @@ sign_tag () {
 		>/dev/null
 }
 
-# stable_release TAG PARENT: print a new release commit on PARENT, as a
-# stable maintainer would make it.
-stable_release () {
-	sr_tree=$(index_tree "$2^{tree}" "Makefile.$1" "$1") &&
-	git commit-tree -p "$2" -m "Linux ${1#v}" "$sr_tree"
-}
-
 # The lies of packed-refs and a loose ref to a missing object are states
 # of the files backend that a test writes by hand (git writes neither):
 # the tree keeps its refs in files whatever git's default.
@@ -165,7 +158,8 @@ test_expect_success 'a tag whose type header lies about its object' '
 	cd tree &&
 	tip=$(cat ../tip) &&
 	test_when_finished "git update-ref refs/heads/linux-rolling-stable $tip" &&
-	release=$(stable_release v6.1.14 v6.1.13^{commit}) &&
+	tree=$(index_tree v6.1.13^{tree} Makefile.v6.1.14 v6.1.14) &&
+	release=$(git commit-tree -p v6.1.13^{commit} -m "Linux 6.1.14" $tree) &&
 	lying=$(printf "object %s\ntype tree\ntag v6.1.14\ntagger Greg KH <gregkh@example.org> 1700000000 +0000\n\nLinux 6.1.14\n" \
 		$release | git hash-object -t tag -w --literally --stdin) &&
 	git update-ref refs/tags/v6.1.14 $lying &&

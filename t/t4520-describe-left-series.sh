@@ -12,24 +12,6 @@ first one of that series that holds it.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling-bisect.sh
 
-# stable_commit: commit a change on the detached HEAD, dated after the
-# whole generated time line, with the message on stdin.
-stable_commit () {
-	sc_count=$(($(cat "$TRASH_DIRECTORY/commit-count" 2>/dev/null || echo 0) + 1)) &&
-	echo $sc_count >"$TRASH_DIRECTORY/commit-count" &&
-	sc_date=$(printf "2024-01-%02dT12:00:00Z" $sc_count) &&
-	echo "/* backport $sc_count */" >"drivers/backport-$sc_count.c" &&
-	git add "drivers/backport-$sc_count.c" &&
-	GIT_AUTHOR_DATE=$sc_date GIT_COMMITTER_DATE=$sc_date git commit -q -F - &&
-	git rev-parse HEAD
-}
-
-# stable_release TAG: the release commit and its annotated tag.
-stable_release () {
-	printf "Linux %s\n" "${1#v}" | stable_commit >/dev/null &&
-	git tag -a -m "Linux ${1#v}" "$1"
-}
-
 test_expect_success 'setup: a series the branch left gets two more releases' '
 	rolling_history tree 11 60 &&
 	cd tree &&

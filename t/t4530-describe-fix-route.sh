@@ -20,33 +20,6 @@ no more.
 . "$TEST_DIRECTORY"/lib-stable-tree.sh
 . "$TEST_DIRECTORY"/lib-rolling-bisect.sh
 
-# stable_commit FILE: commit a change to FILE on the detached HEAD, dated
-# after the whole generated time line, with the message on stdin.
-stable_commit () {
-	sc_count=$(($(cat "$TRASH_DIRECTORY/commit-count" 2>/dev/null || echo 0) + 1)) &&
-	echo $sc_count >"$TRASH_DIRECTORY/commit-count" &&
-	sc_date=$(printf "2024-01-%02dT12:00:00Z" $sc_count) &&
-	echo "/* change $sc_count */" >>"drivers/$1" &&
-	git add "drivers/$1" &&
-	GIT_AUTHOR_DATE=$sc_date GIT_COMMITTER_DATE=$sc_date git commit -q -F - &&
-	git rev-parse HEAD
-}
-
-# pick COMMIT [-x]: cherry-pick COMMIT onto the detached HEAD, dated as
-# stable_commit dates, and print the new commit.
-pick () {
-	sc_count=$(($(cat "$TRASH_DIRECTORY/commit-count") + 1)) &&
-	echo $sc_count >"$TRASH_DIRECTORY/commit-count" &&
-	sc_date=$(printf "2024-01-%02dT12:00:00Z" $sc_count) &&
-	GIT_COMMITTER_DATE=$sc_date git cherry-pick $2 "$1" >/dev/null &&
-	git rev-parse HEAD
-}
-
-stable_release () {
-	printf "Linux %s\n" "${1#v}" | stable_commit "release-${1#v}.c" >/dev/null &&
-	git tag -a -m "Linux ${1#v}" "$1"
-}
-
 # merge_of TAG: "merge <abbrev>, <date>" of the merge of TAG on the branch.
 merge_of () {
 	mo=$(git rev-list --first-parent linux-rolling-stable --grep="^Merge $1$") &&
@@ -75,14 +48,14 @@ test_expect_success 'setup: fixes backported into a left series and the followed
 	decoy=$(echo "drivers: fix the frobnicator" | stable_commit other.c) &&
 	stable_release v$tip.$((${tnew##*.} + 1)) &&
 	git checkout -q master && git rolling advance -q && git checkout -q --detach v$tip.$((${tnew##*.} + 1)) &&
-	copy_t=$(pick $fix1) &&
+	copy_t=$(stable_pick $fix1) &&
 	copy2_t=$(printf "drivers: fix the widget\n\ncommit %s upstream.\n\nAdapted to %s.\n" $fix2 $tip |
 		stable_commit widget.c) &&
 	stable_release v$tip.$((${tnew##*.} + 2)) &&
 
 	git checkout -q --detach $lnew &&
-	copy_l=$(pick $fix1 -x) &&
-	copy2_l=$(pick $fix2 -x) &&
+	copy_l=$(stable_pick $fix1 -x) &&
+	copy2_l=$(stable_pick $fix2 -x) &&
 	only_l=$(echo "drivers: a fix only $left needs" | stable_commit only-l.c) &&
 	stable_release v$left.$((${lnew##*.} + 1)) &&
 
