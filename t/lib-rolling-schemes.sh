@@ -287,6 +287,22 @@ scheme_weeks_on_series () {
 		"$TRASH_DIRECTORY/sow.parents" "$sow_targets" "$@"
 }
 
+# preset_week_tests <preset> <min-switches>: the whole of an
+# advance-weeks script of a preset whose scheme has its name (t2800
+# git, t2810 qemu, t2820 python, t2830 postgresql): a generated tree of
+# that scheme (stable_tree_<preset>, its defaults) is replayed one week
+# at a time as in t2100: init recognises the scheme, advance follows the
+# stable policy computed by an oracle written with sed and sort, and
+# every merge has the rolling shape and is reproduced by the git recipe
+# (scheme_week_tests).  make test replays a sample of the weeks, make
+# test-long every week.
+preset_week_tests () {
+	test_expect_success "setup: a $1-style stable tree" "
+		stable_tree_$1 tree
+	"
+	scheme_week_tests "$1" "$1" "$2"
+}
+
 # scheme_week_tests <scheme> <preset> <min-switches>: the tests of t2100
 # for a tree made by stable_tree_<scheme> in ./tree.  SCHEME_NO_DETECT=1:
 # the tags do not tell the preset (git's without the 1.x era read as
