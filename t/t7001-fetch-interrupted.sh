@@ -301,13 +301,17 @@ test_expect_success 'killed alone while its git fetch writes: the quarantine out
 # The owner file is read-only (0444): a sweep opens it to read, as it
 # only needs its flock.  Opened to write, it is refused to any user but
 # root, so a user's fetch never removed a dead quarantine of its own.
-# nobody's git finds the repositories root made safe (its global config).
+# as-nobody runs a command as nobody, whose git finds the repositories
+# root made safe (its global config); a program, for fetch_seam to run.
 as_nobody () {
-	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		env GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/nobody-home/.gitconfig" "$@"
+	"$TRASH_DIRECTORY/as-nobody" "$@"
 }
-if test "$(id -u)" = 0 && as_nobody test -r "$TRASH_DIRECTORY/server.git/HEAD" -a \
-	-x "$(command -v git-rolling-fetch)" 2>/dev/null &&
+if test "$(id -u)" = 0 &&
+	printf "#!/bin/sh\nexec setpriv --reuid=nobody --regid=%s --clear-groups env GIT_CONFIG_GLOBAL='%s' \"\$@\"\n" \
+		"$(id -g nobody)" "$TRASH_DIRECTORY/nobody-home/.gitconfig" >as-nobody &&
+	chmod +x as-nobody &&
+	as_nobody test -r "$TRASH_DIRECTORY/server.git/HEAD" -a \
+		-x "$(command -v git-rolling-fetch)" 2>/dev/null &&
 	mkdir nobody-home &&
 	{ cat "$HOME/.gitconfig" 2>/dev/null; printf "[safe]\n\tdirectory = *\n"; } >nobody-home/.gitconfig
 then
@@ -319,8 +323,11 @@ test_expect_success NOT_ROOT_TOO 'a user who is not root: the next fetch removes
 	new=$(git --git-dir=server.git rev-parse $BRANCH) &&
 	rm -rf mine && cp -a consumer mine &&
 	chown -R nobody mine &&
-	test_expect_code 137 as_nobody env GIT_ROLLING_TEST_AFTER_TRANSFER="kill -9 \$PPID" \
-		git -C mine rolling fetch -q origin &&
+	# the seam marks its one run in the trash directory
+	chmod o+w . &&
+	test_when_finished "chmod o-w \"$TRASH_DIRECTORY\"" &&
+	test_expect_code 137 fetch_seam transferred "kill -9 \$PPID" \
+		"$TRASH_DIRECTORY/as-nobody" git -C mine rolling fetch -q origin &&
 	ls -d mine/.git/objects/rolling-incoming-*/owner >left &&
 	test "$(stat -c %a%U "$(cat left)")" = 444nobody &&
 	as_nobody git -C mine rolling fetch -q origin &&
