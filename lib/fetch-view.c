@@ -565,27 +565,6 @@ static int write_refs(struct rolling_fetch_view *v, git_repository *repo,
 
 /* --- the view ---------------------------------------------------------- */
 
-/*
- * git run in the repository with a work tree goes to its top, and
- * resolves a remote's relative path from there; run in the view with
- * GIT_WORK_TREE it does the same, unless the current directory is inside
- * the git directory, where git stays in the current directory.
- */
-static int cwd_inside_git_dir(git_repository *repo)
-{
-	char *cwd = getcwd(NULL, 0), *git_dir = realpath(git_repository_path(repo), NULL);
-	size_t len;
-	int inside = 1;     /* unknown: git stays where it is, and so does the view */
-
-	if (cwd && git_dir) {
-		len = strlen(git_dir);
-		inside = !strncmp(cwd, git_dir, len) && (cwd[len] == '/' || !cwd[len]);
-	}
-	free(cwd);
-	free(git_dir);
-	return inside;
-}
-
 static int has_own_alternates(const struct rolling_quarantine *q)
 {
 	char *path = rolling_path_join(q->objects, "info/alternates");
@@ -598,6 +577,13 @@ static int has_own_alternates(const struct rolling_quarantine *q)
 	return has;
 }
 
+/*
+ * git run in the repository with a work tree goes to its top, and
+ * resolves a remote's relative path from there; run in the view with
+ * GIT_WORK_TREE it does the same.  Inside the git directory git has no
+ * work tree (but the current directory, with GIT_DIR set), and neither
+ * has the repository as opened (repo-open.h): the view has none either.
+ */
 static int setup(struct rolling_fetch_view *v, git_repository *repo,
 		 const struct rolling_quarantine *q)
 {
@@ -608,8 +594,7 @@ static int setup(struct rolling_fetch_view *v, git_repository *repo,
 	if (!quarantine)
 		return rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
 	if (!(v->git_dir = rolling_path_join(quarantine, VIEW)) ||
-	    (work_tree && !git_repository_is_bare(repo) && !cwd_inside_git_dir(repo) &&
-	     !(v->work_tree = strdup(work_tree))))
+	    (work_tree && !git_repository_is_bare(repo) && !(v->work_tree = strdup(work_tree))))
 		err = rolling_error_nomem();
 	else if ((v->own_alternates = has_own_alternates(q)) < 0)
 		err = v->own_alternates;
