@@ -38,7 +38,7 @@ VERSION = $(ROLLING_VERSION)
 # message that names it and the Debian package that provides it.
 # PKG_CONFIG_PATH given on the command line (make PKG_CONFIG_PATH=...)
 # reaches $(shell) only from GNU make 4.4 on: it is passed explicitly.
-PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev
+PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev zlib:zlib1g-dev
 PKG_CONFIG_RUN = $(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH='$(subst ','\'',$(PKG_CONFIG_PATH))' )$(PKG_CONFIG)
 PKG_MISSING := $(strip $(foreach d,$(PKG_DEPS),\
 	$(if $(shell $(PKG_CONFIG_RUN) --exists $(word 1,$(subst :, ,$(d))) 2>/dev/null && echo ok),,$(d))))
@@ -46,13 +46,30 @@ GIT2_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags libgit2 libpcre2-8 2>/dev/null
 GIT2_LIBS := $(shell $(PKG_CONFIG_RUN) --libs libgit2 libpcre2-8 2>/dev/null)
 JSON_C_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags json-c 2>/dev/null)
 JSON_C_LIBS := $(shell $(PKG_CONFIG_RUN) --libs json-c 2>/dev/null)
+# zlib: git's reftable library (below) inflates the log blocks of a table.
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags zlib 2>/dev/null)
+ZLIB_LIBS := $(shell $(PKG_CONFIG_RUN) --libs zlib 2>/dev/null)
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = $(GIT2_LIBS)
+LIBS = $(GIT2_LIBS) $(ZLIB_LIBS)
+
+# git's reftable library, copied unchanged from git (lib/vendor/reftable/,
+# refreshed by lib/vendor/refresh-reftable.sh), which git-rolling reads
+# reftable repositories with.  Its platform header and the functions it
+# asks of its host are ours (lib/reftable-system.[ch]): whatever includes
+# the library's headers finds that header by its name, through
+# REFTABLE_CFLAGS.  The library is built with our warnings, as errors
+# under DEVELOPER=1, but for three that git's own build does not turn on
+# and that its code does not heed (it casts const away, shadows, and
+# leaves fields of initializers out).
+REFTABLE_CFLAGS = -iquote lib
+REFTABLE_OBJS = $(patsubst %.c,%.o,$(wildcard lib/vendor/reftable/*.c))
+VENDOR_NO_WARNINGS = -Wno-cast-qual -Wno-shadow -Wno-missing-field-initializers
 
 # --- BUILD-FLAGS: a change of compiler or flags rebuilds everything -----
-TRACK_FLAGS = $(CC) : $(ALL_CFLAGS) : $(ALL_LDFLAGS) : $(JSON_C_CFLAGS) $(JSON_C_LIBS)
+TRACK_FLAGS = $(CC) : $(ALL_CFLAGS) : $(ALL_LDFLAGS) : $(JSON_C_CFLAGS) $(JSON_C_LIBS) : \
+	$(ZLIB_LIBS) : $(REFTABLE_CFLAGS) $(VENDOR_NO_WARNINGS)
 
 BUILD-FLAGS: FORCE
 	$(if $(PKG_MISSING),$(error pkg-config cannot find \
@@ -107,7 +124,7 @@ $(TEST_HELPER): t/helper/test-rolling.o $(LIB) BUILD-FLAGS
 $(TEST_SEAM): t/helper/seam.c
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -O2 -g -fPIC -shared -o $@ $< -ldl
 
-$(LIB): $(LIB_OBJS)
+$(LIB): $(LIB_OBJS) $(REFTABLE_OBJS)
 	$(RM) $@
 	$(AR) rcs $@ $^
 
@@ -122,7 +139,12 @@ $(CLI): $(CLI_OBJS)
 cli/about.o: ALL_CFLAGS += -DROLLING_VERSION='"$(VERSION)"'
 cli/about.o: VERSION-FILE
 
--include $(wildcard *.d lib/*.d cli/*.d builtin/*.d t/helper/*.d)
+-include $(wildcard *.d lib/*.d lib/vendor/reftable/*.d cli/*.d builtin/*.d t/helper/*.d)
+
+# private: not inherited by the prerequisites (BUILD-FLAGS records the
+# flags of none but its own).
+lib/%.o t/helper/%.o: private ALL_CFLAGS += $(REFTABLE_CFLAGS)
+lib/vendor/reftable/%.o: private WARNINGS += $(VENDOR_NO_WARNINGS)
 
 # git-rolling-verify, -log and -status: their --json output is written with json-c.
 builtin/verify.o builtin/log.o builtin/status.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
@@ -304,7 +326,7 @@ deb: dist
 
 clean:
 	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) $(CLI) *.o *.d lib/*.o lib/*.d cli/*.o cli/*.d builtin/*.o builtin/*.d \
-		t/helper/*.o t/helper/*.d
+		lib/vendor/reftable/*.o lib/vendor/reftable/*.d t/helper/*.o t/helper/*.d
 ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
 endif
