@@ -80,6 +80,7 @@ test_expect_success 'dependencies: git, and the libraries it links' '
 	grep -x "libgit2-[0-9.]*" depends &&
 	grep -x "libpcre2-8-0" depends &&
 	grep -x "libjson-c[0-9]*" depends &&
+	grep -x "zlib1g" depends &&
 	grep -x libc6 depends
 '
 

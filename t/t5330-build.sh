@@ -19,14 +19,14 @@ test_expect_success 'setup: a clone' '
 	git clone -q --no-checkout "$BUILD" src &&
 	git -C src checkout -q --detach "$(git -C "$BUILD" rev-parse HEAD)" &&
 	# t/helper/seam.c is built apart, without CFLAGS (see the Makefile).
-	ls src/*.c src/lib/*.c src/cli/*.c src/builtin/*.c src/t/helper/*.c |
+	ls src/*.c src/lib/*.c src/lib/vendor/reftable/*.c src/cli/*.c src/builtin/*.c src/t/helper/*.c |
 	grep -v "/seam\.c\$" | wc -l >nr-sources
 '
 
 test_expect_success 'a library pkg-config cannot find stops the build, named' '
 	mkdir no-pc &&
 	test_must_fail env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src >out 2>err &&
-	grep "pkg-config cannot find libgit2 (Debian package libgit2-dev) libpcre2-8 (Debian package libpcre2-dev) json-c (Debian package libjson-c-dev)" err &&
+	grep "pkg-config cannot find libgit2 (Debian package libgit2-dev) libpcre2-8 (Debian package libpcre2-dev) json-c (Debian package libjson-c-dev) zlib (Debian package zlib1g-dev)" err &&
 	find src -name "*.o" >objects &&
 	test_must_be_empty objects &&
 	env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" make -C src clean
