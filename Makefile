@@ -92,6 +92,9 @@ LIB = lib/librolling.a
 CLI_OBJS = $(patsubst %.c,%.o,$(wildcard cli/*.c))
 CLI = cli/librolling-cli.a
 TEST_HELPER = t/helper/test-rolling
+# Writes reftables in the layouts git's commands do not choose, with git's
+# own reftable library, for the tests to read back.
+TEST_REFTABLE = t/helper/test-reftable
 # Preloaded by the tests that play a concurrent writer; never installed.
 TEST_SEAM = t/helper/seam.so
 
@@ -105,7 +108,7 @@ PROVE_OPTS ?= $(or $(GIT_PROVE_OPTS),-j$(NPROC) --timer)
 # here when the run's trash directories are in t/ (t/run-suite.sh).
 FIXTURE_CACHE = t/.fixture-cache
 
-all: programs $(TEST_HELPER) $(TEST_SEAM)
+all: programs $(TEST_HELPER) $(TEST_REFTABLE) $(TEST_SEAM)
 
 # The commands alone, without the test helpers (the Debian package built
 # with nocheck).
@@ -118,6 +121,9 @@ git-rolling-%: builtin/%.o $(CLI) $(LIB) BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 $(TEST_HELPER): t/helper/test-rolling.o $(LIB) BUILD-FLAGS
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
+
+$(TEST_REFTABLE): t/helper/test-reftable.o $(LIB) BUILD-FLAGS
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 # Built without the sanitizers: it is preloaded ahead of their runtime.
@@ -325,7 +331,7 @@ deb: dist
 	@ls $(DEB_DIR)/*.deb
 
 clean:
-	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_SEAM) $(LIB) $(CLI) *.o *.d lib/*.o lib/*.d cli/*.o cli/*.d builtin/*.o builtin/*.d \
+	$(RM) $(PROGRAMS) $(TEST_HELPER) $(TEST_REFTABLE) $(TEST_SEAM) $(LIB) $(CLI) *.o *.d lib/*.o lib/*.d cli/*.o cli/*.d builtin/*.o builtin/*.d \
 		lib/vendor/reftable/*.o lib/vendor/reftable/*.d t/helper/*.o t/helper/*.d
 ifneq ($(wildcard .git),)
 	$(RM) Documentation/*.1 Documentation/*.7
