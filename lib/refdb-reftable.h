@@ -7,17 +7,23 @@
  * A libgit2 ref database for a repository whose refs are in reftable
  * (repo-format.h), which no libgit2 release reads.
  *
- * Reading: the table stacks are read by reftable.c, the common one and,
- * in a linked work tree, the work tree's own, merged as git merges them
- * (the work tree's refs, and of the common stack the refs every work tree
- * shares).  The reading is kept until a stack's tables.list changes; that
- * file, rewritten by every transaction git commits (a new table, or a
- * compaction), is read again before every answer, so a process that
- * writes refs sees what it wrote and a ref another process moved is never
- * answered from an older reading.  HEAD and the other root refs are in
- * the stacks; another work tree's (worktrees/<id>/HEAD,
- * main-worktree/HEAD) are read from its stack when asked for.  Refs with
- * names git would not accept are left out, as git leaves them out.
+ * Reading: by git's own reftable library (lib/vendor/reftable/, on the
+ * host functions of reftable-system.c), as git's reftable backend
+ * (refs/reftable-backend.c) reads: each name from the one stack git
+ * reads it from, a linked work tree's own names (HEAD, refs/bisect/,
+ * refs/worktree/, refs/rewritten/, ...) from its own stack
+ * (worktrees/<id>/reftable), every other name from the common stack
+ * only, even when the work tree's stack holds it too (git's
+ * for-each-ref alone would list that one: the value git resolves the
+ * name to is the one every command uses); another work
+ * tree's (worktrees/<id>/HEAD, main-worktree/HEAD) from its stack.  A
+ * stack is reloaded before every answer (a stat of its tables.list when
+ * nothing changed), so a process that writes refs sees what it wrote and
+ * a ref another process moved is never answered from an older reading;
+ * a listing of refs/ is kept until a stack changes.  Refs with names git
+ * would not accept are left out, as git leaves them out.  A table that
+ * git's library cannot read, or that a stack names and is gone, is an
+ * error, never a partial listing.
  *
  * Why read the tables here rather than ask git: at kernel scale (5,435
  * tags, `make bench` p2000) `git for-each-ref` with the peeled values

@@ -16,8 +16,8 @@
  *   test-rolling refs           (every ref under refs/ as libgit2 sees it in the
  *                                repository of the current directory, as
  *                                git for-each-ref --format='%(objectname) %(*objectname)
- *                                %(refname) %(symref)' prints it; a symbolic ref's
- *                                object is its target's)
+ *                                %(refname) %(symref)' prints it; a direct ref's
+ *                                object as listed, a symbolic ref's its target's)
  *   test-rolling ref <name>...  (one line a name: "<name> <oid>" or
  *                                "<name> -> <target>", or "<name> missing")
  *   test-rolling work-tree      (the work tree of the repository git rolling
@@ -26,8 +26,6 @@
  *                                rev-parse --show-toplevel prints it; "bare"
  *                                when it has none and git calls it bare,
  *                                "none" when git does not)
- *   test-rolling reftable <dir> (the refs of the reftable stack in <dir> as read,
- *                                "<name> <oid> [<peeled>]" or "<name> -> <target>")
  *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
  *                                line on stdin, says "done" and exits 0; see
  *                                tempfiles() for <what>)
@@ -53,7 +51,6 @@
 #include "../../lib/repo.h"
 #include "../../lib/repo-open.h"
 #include "../../lib/setup.h"
-#include "../../lib/reftable.h"
 #include "../../lib/git2-compat.h"
 #include "../../lib/fd-io.h"
 #include "../../lib/lockfile.h"
@@ -304,16 +301,19 @@ static int list_refs(void)
 	}
 	while (!(err = git_reference_next(&ref, iter))) {
 		const git_oid *p = git_reference_target_peel(ref);
+		int symbolic = git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC;
 
-		if (git_reference_resolve(&resolved, ref) < 0) {
+		/* A direct ref as listed, not as a lookup of its name finds it. */
+		resolved = NULL;
+		if (symbolic && git_reference_resolve(&resolved, ref) < 0) {
 			git_error_clear();
 			git_reference_free(ref);
 			continue;    /* dangling: git lists none either */
 		}
-		printf("%s %s %s %s\n", git_oid_tostr(hex, sizeof(hex), git_reference_target(resolved)),
+		printf("%s %s %s %s\n",
+		       git_oid_tostr(hex, sizeof(hex), git_reference_target(symbolic ? resolved : ref)),
 		       p ? git_oid_tostr(peel, sizeof(peel), p) : "", git_reference_name(ref),
-		       git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC ?
-		       git_reference_symbolic_target(ref) : "");
+		       symbolic ? git_reference_symbolic_target(ref) : "");
 		git_reference_free(resolved);
 		git_reference_free(ref);
 	}
@@ -366,31 +366,6 @@ static int work_tree(void)
 	git_repository_free(repo);
 	rolling_teardown();
 	return workdir && !real;
-}
-
-static int reftable_dump(const char *dir)
-{
-	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
-	struct rolling_reftable_stack stack;
-	size_t i;
-
-	if (rolling_reftable_read(&stack, dir) < 0) {
-		printf("error: %s\n", rolling_last_error());
-		return 1;
-	}
-	for (i = 0; i < stack.nr; i++) {
-		const struct rolling_reftable_ref *r = &stack.refs[i];
-
-		if (r->kind == ROLLING_REFTABLE_SYMBOLIC)
-			printf("%s -> %s\n", r->name, r->target);
-		else if (r->kind == ROLLING_REFTABLE_PEELED)
-			printf("%s %s %s\n", r->name, git_oid_tostr(a, sizeof(a), &r->value),
-			       git_oid_tostr(b, sizeof(b), &r->peeled));
-		else
-			printf("%s %s\n", r->name, git_oid_tostr(a, sizeof(a), &r->value));
-	}
-	rolling_reftable_release(&stack);
-	return 0;
 }
 
 /* What lib/commit-header.c reads of the raw commit on stdin. */
@@ -558,8 +533,6 @@ int main(int argc, char **argv)
 		return show_refs(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "work-tree"))
 		return work_tree();
-	if (argc == 3 && !strcmp(argv[1], "reftable"))
-		return reftable_dump(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "commit-header"))
 		return commit_header();
 	if (argc >= 2 && !strcmp(argv[1], "tempfile"))
@@ -569,7 +542,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" work-tree | reftable <dir> | commit-header | tempfile <what>... |"
+		" work-tree | commit-header | tempfile <what>... |"
 		" lock <path> <timeout-ms> commit|rollback <content>)\n");
 	return 129;
 }
