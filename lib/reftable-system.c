@@ -57,15 +57,26 @@ uint64_t reftable_time_ms(void)
 }
 
 /*
- * A file of no size (a table that is a link to /dev/zero, say) maps to
- * nothing, as git's xmmap_gently() maps it: the library then finds it
- * too short to be a table, rather than reading from it.
+ * The smallest table: a version 1 header (24 bytes) and footer (68).
+ * The library maps nothing but tables.
+ */
+#define MIN_TABLE_SIZE (24 + 68)
+
+/*
+ * A table is mapped whole.  One too short to hold a header and a footer
+ * is refused here, as not a table: git 2.55's reftable_table_new() takes
+ * the footer of a file of 29 to 67 bytes from before its start (the
+ * size less the footer's wraps around) and crashes, as git does on it.
+ * So does a file of no size (a link to /dev/zero, whose size says 0),
+ * which is never read from.
  */
 int reftable_mmap(struct reftable_mmap *out, int fd, size_t len)
 {
-	void *data = NULL;
+	void *data;
 
-	if (len && (data = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+	if (len < MIN_TABLE_SIZE)
+		return REFTABLE_FORMAT_ERROR;
+	if ((data = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
 		return REFTABLE_IO_ERROR;
 	out->data = data;
 	out->size = len;
@@ -75,7 +86,7 @@ int reftable_mmap(struct reftable_mmap *out, int fd, size_t len)
 
 int reftable_munmap(struct reftable_mmap *mmap)
 {
-	if (mmap->size && munmap(mmap->data, mmap->size) < 0)
+	if (munmap(mmap->data, mmap->size) < 0)
 		return REFTABLE_IO_ERROR;
 	memset(mmap, 0, sizeof(*mmap));
 	return 0;
