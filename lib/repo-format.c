@@ -9,26 +9,47 @@
 
 /*
  * git reads the repository format from the repository's own config file
- * only (its common directory's), never from the global or system ones:
- * so does this.  NULL (no value) or the value, which the caller frees;
- * *err negative when the config cannot be read.
+ * only (its common directory's), never from the global or system ones,
+ * nor from a file that one includes (setup.c reads it with
+ * git_config_from_file(), which follows no include): so does this, the
+ * last value of the file's own lines winning, as in git.  libgit2 gives
+ * an included file's entries the level of the file that includes it,
+ * and their depth.  NULL (no value) or the value, which the caller
+ * frees; *err negative when the config cannot be read.
  */
 static char *format_value(git_repository *repo, const char *name, int *err)
 {
 	git_config *config = NULL;
-	git_config_entry *entry = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *entry;
 	char *value = NULL;
+	int next;
 
 	*err = 0;
-	if (git_repository_config_snapshot(&config, repo) < 0) {
+	if (git_repository_config_snapshot(&config, repo) < 0 ||
+	    git_config_iterator_new(&it, config) < 0) {
+		git_config_free(config);
 		*err = rolling_git_error(-1, "cannot read the configuration");
 		return NULL;
 	}
-	if (!git_config_get_entry(&entry, config, name) && entry->level == GIT_CONFIG_LEVEL_LOCAL &&
-	    entry->value && !(value = strdup(entry->value)))
-		*err = rolling_error_nomem();
-	git_config_entry_free(entry);
+	while (!(next = git_config_next(&entry, it))) {
+		if (entry->level != GIT_CONFIG_LEVEL_LOCAL || entry->include_depth ||
+		    strcasecmp(entry->name, name))
+			continue;
+		free(value);
+		if (!(value = entry->value ? strdup(entry->value) : NULL) && entry->value) {
+			*err = rolling_error_nomem();
+			break;
+		}
+	}
+	if (!*err && next != GIT_ITEROVER)
+		*err = rolling_git_error(next, "cannot read the configuration");
+	git_config_iterator_free(it);
 	git_config_free(config);
+	if (*err) {
+		free(value);
+		return NULL;
+	}
 	return value;
 }
 
