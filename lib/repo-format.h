@@ -5,17 +5,17 @@
 
 /*
  * The formats a repository stores its refs and objects in, as its own
- * configuration declares them (extensions.refStorage,
- * extensions.objectFormat), checked after every open whatever libgit2
- * allowed:
+ * config file declares them (extensions.refStorage,
+ * extensions.objectFormat, in the file's own lines: git follows no
+ * include there), checked after every open whatever libgit2 allowed:
  *
  *  - refs in "files" (no extension): libgit2 reads and git-rolling
  *    writes them (ref-transaction.h);
  *  - refs in "reftable" (git 2.45's format, Git 3.0's default): no
  *    libgit2 release reads them, so libgit2's ref database is replaced
- *    by one that reads the table stacks itself (refdb-reftable.h, over
- *    reftable.c), once git has said it finds the same repository and
- *    reads its refs as reftable; every write goes through git's own
+ *    by one that reads the table stacks with git's reftable library
+ *    (refdb-reftable.h), once git has said it finds the same repository
+ *    and reads its refs as reftable; every write goes through git's own
  *    transaction (ref-transaction-git.h);
  *  - any other ref format, and objects in any format but SHA-1, are
  *    refused with a message that names the format and the way out,
