@@ -358,6 +358,6 @@ stress: all
 # of the sources, each against the scripts that should catch it; prints
 # KILLED or SURVIVED for each and the kill rate (t/mutation.sh).
 mutation:
-	t/mutation.sh
+	MUTATION_REFTABLE_GIT='$(MUTATION_REFTABLE_GIT)' t/mutation.sh
 
 .PHONY: valgrind stress mutation

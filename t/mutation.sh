@@ -18,8 +18,11 @@
 #
 # A mutant that "needs reftable" seeds a bug only a reftable repository
 # reaches, which the tests check only with a git that writes reftable
-# (2.45 and later; run with one first on PATH): with an older git it is
-# SKIPPED, never counted as survived or killed.
+# (2.45 and later): its scripts run with $MUTATION_REFTABLE_GIT (a
+# directory holding such a git) first on PATH, the others with the git
+# on PATH, whose old behaviours some mutants need (git 2.39's bisect).
+# Without a git that writes reftable it is SKIPPED, never counted as
+# survived or killed.
 # The text after "- " and "+ " is taken byte for byte (tabs included).
 # With NAMEs, only those mutants run.  The working tree is never
 # touched: the sources (tracked and untracked, less what .gitignore
@@ -204,8 +207,10 @@ apply () {
 	' "$1" >"$1.mutant" && mv "$1.mutant" "$1"
 }
 
-# Does the git on PATH write reftable repositories?
-if git init -q --ref-format=reftable "$scratch/reftable-probe" >/dev/null 2>&1
+# Which git writes reftable repositories: MUTATION_REFTABLE_GIT's, or the one on PATH?
+plain_path=$PATH reftable_path=$PATH
+test -z "${MUTATION_REFTABLE_GIT-}" || reftable_path=$MUTATION_REFTABLE_GIT:$PATH
+if PATH=$reftable_path git init -q --ref-format=reftable "$scratch/reftable-probe" >/dev/null 2>&1
 then
 	git_writes_reftable=yes
 fi
@@ -218,7 +223,7 @@ do
 	selected "$name" "$@" || continue
 	if test "$(cat "$d/needs")" = reftable && test -z "${git_writes_reftable-}"
 	then
-		echo "SKIPPED  $name: $(git --version) writes no reftable repository"
+		echo "SKIPPED  $name: $(git --version) writes no reftable repository (MUTATION_REFTABLE_GIT)"
 		skipped=$((skipped + 1))
 		continue
 	fi
@@ -235,13 +240,19 @@ do
 	then
 		echo "INVALID  $name: does not build (see $log/$name.build)"
 		invalid=$((invalid + 1))
-	elif run_scripts "$log/$name.out" $(cat "$d/tests")
-	then
-		echo "SURVIVED $name ($file)"
-		survived=$((survived + 1))
 	else
-		echo "KILLED   $name by $failed"
-		killed=$((killed + 1))
+		test "$(cat "$d/needs")" != reftable || PATH=$reftable_path
+		run_scripts "$log/$name.out" $(cat "$d/tests")
+		ran=$?
+		PATH=$plain_path
+		if test $ran = 0
+		then
+			echo "SURVIVED $name ($file)"
+			survived=$((survived + 1))
+		else
+			echo "KILLED   $name by $failed"
+			killed=$((killed + 1))
+		fi
 	fi
 	# Put the file back (an mtime in the future of the objects rebuilds it).
 	cp "$top/$file" "$src/$file" && touch "$src/$file"
