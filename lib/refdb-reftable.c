@@ -509,20 +509,16 @@ static int iterator(git_reference_iterator **out, git_refdb_backend *backend, co
 }
 
 /* Git's refusal or failure as libgit2's error, for the caller's message. */
-static int git_failed(const char *what, int status, const char *said)
+static int git_failed(const char *what, int status, char *said)
 {
-	const char *fatal = said ? strstr(said, "fatal: ") : NULL;
+	const char *why = rolling_git_words(said, ROLLING_GIT_WORDS_LINE);
 	struct strbuf msg = STRBUF_INIT;
 
 	if (status < 0)
 		return libgit2_error(-1);
-	if (fatal)
-		said = fatal + strlen("fatal: ");
 	strbuf_addf(&msg, "git %s failed (exit status %d)", what, status);
-	if (said && *said) {
-		strbuf_addstr(&msg, ": ");
-		strbuf_add(&msg, said, strcspn(said, "\n"));
-	}
+	if (*why)
+		strbuf_addf(&msg, ": %s", why);
 	git_error_set_str(GIT_ERROR_REFERENCE, strbuf_oom(&msg) ? "out of memory" : msg.buf);
 	strbuf_release(&msg);
 	return -1;
@@ -535,7 +531,7 @@ static int git_failed(const char *what, int status, const char *said)
  * compare-and-swap lost, or the ref exists), else git's own words.
  */
 static int update_failed(struct reftable_refdb *db, const char *name, const git_oid *old,
-			 int must_not_exist, int status, const char *said)
+			 int must_not_exist, int status, char *said)
 {
 	git_reference *now = NULL;
 	int err = lookup(&now, &db->parent, name);
