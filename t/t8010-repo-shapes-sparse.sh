@@ -250,6 +250,14 @@ what_git_finds () {
 # subdirectory and from inside the git directory (where git finds no
 # work tree, and libgit2 takes the directory above), and named by
 # GIT_DIR (the current directory is the work tree).
+# Inside a git directory git finds it as a bare repository, which Git
+# 3.0's safe.bareRepository = explicit refuses there (t8030 checks that
+# git rolling refuses with it).  The tests below are about the work tree
+# git finds, so they let git use it, as git 2.x does by default.
+test_expect_success 'setup: git may use a bare repository it finds by searching' '
+	git config --global safe.bareRepository all
+'
+
 test_expect_success 'core.bare in config and config.worktree, every combination: the answer git gives' '
 	git clone -q server combos &&
 	git clone -q --separate-git-dir="$TRASH_DIRECTORY/combos-sep.git" server combos-sep &&
