@@ -10,10 +10,13 @@
 /* How often a held lock is tried again while it is waited for. */
 #define RETRY_MS 10
 
-void rolling_lock_held_line(struct strbuf *lines, const char *head, const char *lock)
+void rolling_lock_held_line(struct strbuf *lines, const char *refname, const char *lock)
 {
-	strbuf_addf(lines, "%s%sUnable to create '%s': %s.", lines->len ? "\n" : "",
-		    head ? head : "", lock, strerror(EEXIST));
+	if (lines->len)
+		strbuf_addch(lines, '\n');
+	if (refname)
+		strbuf_addf(lines, "cannot lock ref '%s': ", refname);
+	strbuf_addf(lines, "Unable to create '%s': %s.", lock, strerror(EEXIST));
 }
 
 int rolling_lock_held_error(const struct strbuf *lines, const char *tail)
@@ -30,18 +33,25 @@ int rolling_lock_held_error(const struct strbuf *lines, const char *tail)
 		lines->buf, tail ? "\n" : "", tail ? tail : "");
 }
 
-static int lock_error(const char *lock, int err)
+int rolling_lock_held_error_one(const char *refname, const char *lock, const char *tail)
 {
 	struct strbuf line = STRBUF_INIT;
 	int code;
 
-	if (err == EEXIST) {
-		rolling_lock_held_line(&line, NULL, lock);
-		code = rolling_lock_held_error(&line, NULL);
-		strbuf_release(&line);
-	} else {
+	rolling_lock_held_line(&line, refname, lock);
+	code = rolling_lock_held_error(&line, tail);
+	strbuf_release(&line);
+	return code;
+}
+
+static int lock_error(const char *lock, int err)
+{
+	int code;
+
+	if (err == EEXIST)
+		code = rolling_lock_held_error_one(NULL, lock, NULL);
+	else
 		code = rolling_error("Unable to create '%s': %s", lock, strerror(err));
-	}
 	errno = err;
 	return code;
 }

@@ -27,14 +27,16 @@ struct strbuf;
 /*
  * The words for a lock that another process holds, in one place, as
  * git's unable_to_lock_message() has them.  Each lock is one line,
- * "Unable to create '<lock>': File exists.", headed by `head` when it
- * is not NULL, as git's ref backends head it ("cannot lock ref
- * 'refs/heads/x': "); rolling_lock_held_error() then adds git's advice
- * once, and `tail` (a line of ours, "nothing was changed") when not
- * NULL, records the message and returns ROLLING_ELOCKED.
+ * "Unable to create '<lock>': File exists.", headed "cannot lock ref
+ * '<refname>': " as git's ref backends head it when `refname` is not
+ * NULL; rolling_lock_held_error() then adds git's advice once, and
+ * `tail` (a line of ours, "nothing was changed") when not NULL, records
+ * the message and returns ROLLING_ELOCKED.  rolling_lock_held_error_one()
+ * does both for one lock.
  */
-void rolling_lock_held_line(struct strbuf *lines, const char *head, const char *lock);
+void rolling_lock_held_line(struct strbuf *lines, const char *refname, const char *lock);
 int rolling_lock_held_error(const struct strbuf *lines, const char *tail);
+int rolling_lock_held_error_one(const char *refname, const char *lock, const char *tail);
 
 /*
  * Take <path>.lock, open for writing, waiting up to `timeout_ms`

@@ -201,13 +201,7 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 					    updates[0].refname, nr > 1 ? " and the other refs" : "");
 	/* As the files backend says it of a ref's own lock (ref-transaction.c). */
 	if (status <= 128 && (lock = held_stack_lock(repo))) {
-		struct strbuf line = STRBUF_INIT;
-		char *head = rolling_strfmt("cannot lock ref '%s': ", updates[0].refname);
-
-		rolling_lock_held_line(&line, head ? head : "", lock);
-		err = rolling_lock_held_error(&line, NULL);
-		strbuf_release(&line);
-		free(head);
+		err = rolling_lock_held_error_one(updates[0].refname, lock, NULL);
 		free(lock);
 		return err;
 	}

@@ -218,13 +218,9 @@ static int lock_refs(struct tx *tx)
 		struct tx_ref *r = &tx->refs[i];
 
 		if ((err = lock_ref(tx, r, nr_held ? 0 : LOCK_TIMEOUT_MS)) == 1) {
-			char *head = rolling_strfmt("cannot lock ref '%s': ", r->u->refname);
-
-			err = head ? 0 : rolling_error_nomem();
-			if (head)
-				rolling_lock_held_line(&held, head, r->ref.lock);
-			free(head);
+			rolling_lock_held_line(&held, r->u->refname, r->ref.lock);
 			nr_held++;
+			err = 0;
 		}
 	}
 	if (err >= 0 && nr_held)

@@ -248,13 +248,7 @@ static void drop_intent(struct rolling_worktree_tx *tx)
 
 static int index_lock_exists_error(const char *lock)
 {
-	struct strbuf line = STRBUF_INIT;
-	int err;
-
-	rolling_lock_held_line(&line, NULL, lock);
-	err = rolling_lock_held_error(&line, "nothing was changed");
-	strbuf_release(&line);
-	return err;
+	return rolling_lock_held_error_one(NULL, lock, "nothing was changed");
 }
 
 /* The message for a lock that cannot be taken, as this command said it before git's. */
