@@ -84,7 +84,8 @@ static int take_flock(int fd, long wait_ms)
 	}
 }
 
-int rolling_owner_file_is_draft(const char *name)
+/* 1 when `name` (a path, or its last component) is a draft's. */
+static int is_draft(const char *name)
 {
 	const char *base = strrchr(name, '/');
 
@@ -112,7 +113,7 @@ int rolling_owner_file_check(const char *path, long wait_ms, int *fd)
 	else if (fstat(*fd, &by_fd) < 0 || stat(path, &by_name) < 0 ||
 		 by_fd.st_ino != by_name.st_ino || by_fd.st_dev != by_name.st_dev)
 		verdict = ROLLING_OWNER_GONE;
-	else if (rolling_owner_file_is_draft(path) &&
+	else if (is_draft(path) &&
 		 by_fd.st_mtime + ROLLING_OWNER_DRAFT_GRACE >= time(NULL))
 		verdict = ROLLING_OWNER_LIVING;
 	if (verdict != ROLLING_OWNER_DEAD) {

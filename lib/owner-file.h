@@ -53,7 +53,4 @@ enum rolling_owner {
  */
 int rolling_owner_file_check(const char *path, long wait_ms, int *fd);
 
-/* 1 when `name` (a path, or its last component) is a draft's. */
-int rolling_owner_file_is_draft(const char *name);
-
 #endif

@@ -250,9 +250,14 @@ static int list_journals(struct dead_journal **dead, size_t *nr, struct strbuf *
 		    asprintf(&path, "%s%s", common_dir, entry->d_name) < 0)
 			continue;
 		owner = rolling_owner_file_check(path, 0, &fd);
-		if (owner == ROLLING_OWNER_LIVING)
+		if (owner == ROLLING_OWNER_LIVING) {
 			read_records_at(living, path);
-		if (owner != ROLLING_OWNER_DEAD || ALLOC_GROW(*dead, *nr + 1, alloc) < 0) {
+		} else if (owner == ROLLING_OWNER_DEAD && ALLOC_GROW(*dead, *nr + 1, alloc) < 0) {
+			/* No room to undo it now: what it names stays, as a living run's does. */
+			read_records(living, fd);
+			owner = ROLLING_OWNER_LIVING;
+		}
+		if (owner != ROLLING_OWNER_DEAD) {
 			if (fd >= 0)
 				close(fd);
 			free(path);
