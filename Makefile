@@ -50,7 +50,24 @@ JSON_C_LIBS := $(shell $(PKG_CONFIG_RUN) --libs json-c 2>/dev/null)
 ZLIB_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags zlib 2>/dev/null)
 ZLIB_LIBS := $(shell $(PKG_CONFIG_RUN) --libs zlib 2>/dev/null)
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS)
+# --- what the libgit2 found provides, probed ----------------------------
+# libgit2's main branch, the next release, calls itself 1.9.0 as 1.9.x
+# does, so lib/git2-compat.h cannot tell them apart by version: each
+# difference is probed here instead, by compiling one declaration against
+# the headers found, and defines its macro (-DROLLING_PROBED_*) when that
+# compiles.  Warnings are errors in a probe (gcc 12 only warns of a
+# mismatched function pointer).  git2-compat.h says what each one changes.
+GIT2_PROBE = $(if $(shell printf '%s\n' '$(2)' | $(CC) -std=gnu11 -Werror $(CPPFLAGS) \
+	$(GIT2_CFLAGS) -include git2.h -fsyntax-only \
+	-x c - >/dev/null 2>&1 && echo ok),-D$(1))
+# git_odb_backend_loose() takes an options struct (libgit2 main).
+GIT2_PROBE_LOOSE_OPTIONS = int (*p)(git_odb_backend **, const char *, \
+	git_odb_backend_loose_options *) = git_odb_backend_loose;
+GIT2_FEATURES := $(if $(PKG_MISSING),,\
+	$(call GIT2_PROBE,ROLLING_PROBED_LOOSE_OPTIONS,$(GIT2_PROBE_LOOSE_OPTIONS)))
+
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS) \
+	$(GIT2_FEATURES)
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(GIT2_LIBS) $(ZLIB_LIBS)
 

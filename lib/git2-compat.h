@@ -8,6 +8,11 @@
  * rest of lib/ calls what this header gives instead of testing versions.
  * Each entry says which release changed what, so that it can go once the
  * oldest supported release no longer needs it.
+ *
+ * libgit2's main branch (tested at 0551dfd, 2026-08-15), the release
+ * after 1.9, still calls itself 1.9.0: what it changed cannot be told by
+ * version, so the Makefile probes it (it compiles a declaration against
+ * the headers found) and defines ROLLING_PROBED_* for what it finds.
  */
 
 #include <git2.h>
@@ -85,6 +90,21 @@ static inline int rolling_git_error_is_grafts(void)
 	return e && e->klass == GIT_ERROR_GRAFTS;
 #else
 	return 0;
+#endif
+}
+
+/*
+ * A loose object backend for the objects directory `dir`, with libgit2's
+ * defaults.  git_odb_backend_loose() takes an options struct on main
+ * (probed: ROLLING_PROBED_LOOSE_OPTIONS; 1.9 takes one only when built
+ * with GIT_EXPERIMENTAL_SHA256), four arguments more before.
+ */
+static inline int rolling_git_odb_backend_loose(git_odb_backend **out, const char *dir)
+{
+#ifdef ROLLING_PROBED_LOOSE_OPTIONS
+	return git_odb_backend_loose(out, dir, NULL);   /* NULL: the defaults */
+#else
+	return git_odb_backend_loose(out, dir, -1, 0, 0, 0);
 #endif
 }
 

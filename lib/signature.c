@@ -8,6 +8,7 @@
 #include "run-command.h"
 #include "strbuf.h"
 #include "error.h"
+#include "git2-compat.h"
 
 /*
  * Tags verified per git process: few processes for a long history, and a
@@ -264,7 +265,7 @@ static int write_side_objects(struct side_objects *side)
 	}
 	side->dir = strbuf_detach(&dir);
 	if ((err = git_odb_new(&odb)) < 0 ||
-	    (err = git_odb_backend_loose(&backend, side->dir, -1, 0, 0, 0)) < 0 ||
+	    (err = rolling_git_odb_backend_loose(&backend, side->dir)) < 0 ||
 	    (err = git_odb_add_backend(odb, backend, 1)) < 0) {
 		if (backend && !odb)
 			backend->free(backend);
