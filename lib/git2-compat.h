@@ -15,6 +15,7 @@
  * the headers found) and defines ROLLING_PROBED_* for what it finds.
  */
 
+#include <string.h>
 #include <git2.h>
 
 /* 1.9 renamed LIBGIT2_VER_* to LIBGIT2_VERSION_* (the old names are deprecated). */
@@ -105,6 +106,26 @@ static inline int rolling_git_odb_backend_loose(git_odb_backend **out, const cha
 	return git_odb_backend_loose(out, dir, NULL);   /* NULL: the defaults */
 #else
 	return git_odb_backend_loose(out, dir, -1, 0, 0, 0);
+#endif
+}
+
+/*
+ * Set `out` to the null object id, forty zeros (git's null_oid(), the old
+ * value of a reflog line that creates its ref).  On main, and 1.9 built
+ * with GIT_EXPERIMENTAL_SHA256, a git_oid records its type: one zeroed by
+ * memset() or `= { 0 }` has none, git_oid_tostr() prints it as "" (a
+ * reflog line "<empty> <new> ..." git reads as no line) and
+ * git_oid_equal() finds it equal to no id libgit2 made.  1.5 to 1.7
+ * have neither the type nor GIT_OID_SHA1_ZERO.
+ */
+static inline void rolling_git_oid_zero(git_oid *out)
+{
+#ifdef GIT_OID_SHA1_ZERO
+	const git_oid zero = GIT_OID_SHA1_ZERO;
+
+	git_oid_cpy(out, &zero);
+#else
+	memset(out, 0, sizeof(*out));
 #endif
 }
 

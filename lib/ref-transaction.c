@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
+#include "git2-compat.h"
 #include "lockfile.h"
 #include "strbuf.h"
 #include "tempfile.h"
@@ -347,7 +348,7 @@ static void add_log_lines(struct strbuf *sb, const git_signature *who,
 	git_oid zero, from;
 	size_t i;
 
-	memset(&zero, 0, sizeof(zero));
+	rolling_git_oid_zero(&zero);
 	git_oid_cpy(&from, u->had_old ? &u->old_oid : &zero);
 	if (!u->moves_nr) {
 		add_log_line(sb, who, &from, &u->new_oid, u->message);
