@@ -58,13 +58,17 @@ ZLIB_LIBS := $(shell $(PKG_CONFIG_RUN) --libs zlib 2>/dev/null)
 # compiles.  Warnings are errors in a probe (gcc 12 only warns of a
 # mismatched function pointer).  git2-compat.h says what each one changes.
 GIT2_PROBE = $(if $(shell printf '%s\n' '$(2)' | $(CC) -std=gnu11 -Werror $(CPPFLAGS) \
-	$(GIT2_CFLAGS) -include git2.h -fsyntax-only \
+	$(GIT2_CFLAGS) -include git2.h -include git2/sys/refdb_backend.h -fsyntax-only \
 	-x c - >/dev/null 2>&1 && echo ok),-D$(1))
 # git_odb_backend_loose() takes an options struct (libgit2 main).
 GIT2_PROBE_LOOSE_OPTIONS = int (*p)(git_odb_backend **, const char *, \
 	git_odb_backend_loose_options *) = git_odb_backend_loose;
+# libgit2 reads reftable repositories itself (main).
+GIT2_PROBE_REFTABLE = int (*p)(git_refdb_backend **, git_repository *) = \
+	git_refdb_backend_reftable;
 GIT2_FEATURES := $(if $(PKG_MISSING),,\
-	$(call GIT2_PROBE,ROLLING_PROBED_LOOSE_OPTIONS,$(GIT2_PROBE_LOOSE_OPTIONS)))
+	$(call GIT2_PROBE,ROLLING_PROBED_LOOSE_OPTIONS,$(GIT2_PROBE_LOOSE_OPTIONS)) \
+	$(call GIT2_PROBE,ROLLING_PROBED_REFTABLE,$(GIT2_PROBE_REFTABLE)))
 
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS) \
 	$(GIT2_FEATURES)

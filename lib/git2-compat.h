@@ -95,6 +95,30 @@ static inline int rolling_git_error_is_grafts(void)
 }
 
 /*
+ * main reads reftable repositories itself (probed: ROLLING_PROBED_REFTABLE,
+ * git_refdb_backend_reftable(), over a copy of git's reftable library in
+ * deps/reftable) and opens them with that ref database.  git-rolling
+ * replaces it with its own, over git 2.55's library (repo-format.h,
+ * refdb-reftable.h), as on the releases: one reading whatever the
+ * libgit2, and as of 0551dfd main's is not git's where the suite looks.
+ * It lists refs whose names git refuses and leaves out (t8042), and one
+ * of a name git finds dangerous where git fails; looks another work
+ * tree's refs up by git's names (worktrees/<id>/HEAD) in the current
+ * work tree's stack and finds nothing (t8041, t8040 "linked work
+ * trees"), which let advance move a branch checked out elsewhere; and
+ * fails on a damaged stack in the middle of a listing, in its own words
+ * and without naming the stack (t8041, t8042, t8044).  It also reads
+ * extensions.refStorage through [include]s, which git does not: a
+ * repository git reads as files gets libgit2's files backend from
+ * repo-format.c, whatever main made of it (t8045).
+ */
+#ifdef ROLLING_PROBED_REFTABLE
+#define ROLLING_LIBGIT2_READS_REFTABLE 1
+#else
+#define ROLLING_LIBGIT2_READS_REFTABLE 0
+#endif
+
+/*
  * A loose object backend for the objects directory `dir`, with libgit2's
  * defaults.  git_odb_backend_loose() takes an options struct on main
  * (probed: ROLLING_PROBED_LOOSE_OPTIONS; 1.9 takes one only when built

@@ -1,7 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
+#include <git2/sys/refdb_backend.h>
+#include <git2/sys/repository.h>
 #include "repo-format.h"
 #include "error.h"
+#include "git2-compat.h"
 #include "refdb-reftable.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -115,6 +118,33 @@ static int check_git_agrees(git_repository *repo)
 	return err;
 }
 
+/*
+ * libgit2 main chooses a repository's ref database by extensions.refStorage
+ * as it reads it, through [include]s, which git does not follow there
+ * (git2-compat.h): one git reads as files gets libgit2's files backend,
+ * whatever libgit2 made of it.  Releases up to 1.9 know files only.
+ */
+static int files_refdb(git_repository *repo)
+{
+	git_refdb_backend *backend = NULL;
+	git_refdb *refdb = NULL;
+	int err;
+
+	if (!ROLLING_LIBGIT2_READS_REFTABLE)
+		return 0;
+	if ((err = git_refdb_backend_fs(&backend, repo)) < 0)
+		return rolling_git_error(err, "cannot set up the ref database");
+	if ((err = git_refdb_new(&refdb, repo)) < 0 ||
+	    (err = git_refdb_set_backend(refdb, backend)) < 0) {
+		backend->free(backend);
+		git_refdb_free(refdb);
+		return rolling_git_error(err, "cannot set up the ref database");
+	}
+	err = git_repository_set_refdb(repo, refdb);
+	git_refdb_free(refdb);
+	return err < 0 ? rolling_git_error(err, "cannot set up the ref database") : 0;
+}
+
 int rolling_repo_format_check(git_repository *repo)
 {
 	int err;
@@ -125,7 +155,7 @@ int rolling_repo_format_check(git_repository *repo)
 	format = format_value(repo, "extensions.refstorage", &err);
 	if (err < 0 || !format || !strcasecmp(format, "files")) {
 		free(format);
-		return err;
+		return err < 0 ? err : files_refdb(repo);
 	}
 	if (!strcasecmp(format, "reftable")) {
 		if (!(err = check_git_agrees(repo)))

@@ -20,6 +20,11 @@
  *  - any other ref format, and objects in any format but SHA-1, are
  *    refused with a message that names the format and the way out,
  *    before anything is read or written.
+ *
+ * Built against a libgit2 that reads reftable itself (libgit2 main,
+ * git2-compat.h), the same: git's reading of the format decides, and a
+ * repository git reads as files gets libgit2's files backend, whatever
+ * libgit2 made of the format.
  */
 int rolling_repo_format_check(git_repository *repo);
 

@@ -32,7 +32,10 @@
  *    (refdb-reftable.h), and refuses any other format, so libgit2's
  *    own never reads or writes a ref of such a repository.
  * objectformat stays libgit2's to judge: a SHA-256 repository must not
- * be read as SHA-1.
+ * be read as SHA-1.  libgit2 main knows refstorage itself and reads
+ * reftable with a ref database of its own, which git-rolling replaces all
+ * the same (git2-compat.h); it refuses to open a repository of another
+ * ref format.
  */
 static const char *const git_extensions[] = { "worktreeconfig", "partialclone", "preciousobjects",
 						    "refstorage" };

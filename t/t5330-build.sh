@@ -79,6 +79,24 @@ test_expect_success EXPENSIVE 'make install needs no asciidoctor; install-doc do
 	grep "asciidoctor was run" err
 '
 
+# The Makefile probes libgit2 by compiling against its headers
+# (lib/git2-compat.h): a probe failing for another reason (a flag, a
+# header moved) would build against libgit2 main with git-rolling's own
+# reftable backend, and every test could still pass.  Checked against the
+# symbols of the library the programs run with.
+test_expect_success 'libgit2 reads reftable for the build exactly when the library it runs with can' '
+	lib=$(ldd "$BUILD/t/helper/test-rolling" | sed -n "s/.*libgit2[^ ]* => \([^ ]*\) .*/\1/p") &&
+	test -f "$lib" &&
+	if nm -D --defined-only "$lib" | grep -q " git_refdb_backend_reftable\$"
+	then
+		echo "reads-reftable 1" >expect
+	else
+		echo "reads-reftable 0" >expect
+	fi &&
+	"$BUILD/t/helper/test-rolling" libgit2 >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'DEVELOPER=1 adds the strict warnings to the recorded flags' '
 	make -C src DEVELOPER=1 BUILD-FLAGS >/dev/null &&
 	for w in -Werror -Wformat=2 -Wshadow -Wcast-qual -Wstrict-prototypes -Wvla

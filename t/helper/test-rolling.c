@@ -26,6 +26,8 @@
  *                                rev-parse --show-toplevel prints it; "bare"
  *                                when it has none and git calls it bare,
  *                                "none" when git does not)
+ *   test-rolling libgit2        (what lib/git2-compat.h made of the libgit2 it was
+ *                                built against: "reads-reftable 0|1")
  *   test-rolling tempfile <what>... (registers files, says "ready", waits for a
  *                                line on stdin, says "done" and exits 0; see
  *                                tempfiles() for <what>)
@@ -368,6 +370,13 @@ static int work_tree(void)
 	return workdir && !real;
 }
 
+/* What lib/git2-compat.h decided of the libgit2 it was compiled against. */
+static int libgit2_features(void)
+{
+	printf("reads-reftable %d\n", ROLLING_LIBGIT2_READS_REFTABLE);
+	return 0;
+}
+
 /* What lib/commit-header.c reads of the raw commit on stdin. */
 static int commit_header(void)
 {
@@ -535,6 +544,8 @@ int main(int argc, char **argv)
 		return work_tree();
 	if (argc == 2 && !strcmp(argv[1], "commit-header"))
 		return commit_header();
+	if (argc == 2 && !strcmp(argv[1], "libgit2"))
+		return libgit2_features();
 	if (argc >= 2 && !strcmp(argv[1], "tempfile"))
 		return tempfiles(argc - 2, argv + 2);
 	if (argc == 6 && !strcmp(argv[1], "lock"))
@@ -542,7 +553,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
-		" work-tree | commit-header | tempfile <what>... |"
+		" work-tree | commit-header | libgit2 | tempfile <what>... |"
 		" lock <path> <timeout-ms> commit|rollback <content>)\n");
 	return 129;
 }
