@@ -68,10 +68,23 @@ int rolling_repo_is_reftable(git_repository *repo)
 
 static int check_objects(git_repository *repo)
 {
+	const char *dir = git_repository_path(repo);
+	size_t len = strlen(dir);
 	int err = 0;
 	char *format = format_value(repo, "extensions.objectformat", &err);
 
-	if (format && strcasecmp(format, "sha1"))
+	/*
+	 * libgit2 main opens a SHA-256 repository; the releases before do
+	 * not, and repo-open.c refuses it as git names it (no final '/'),
+	 * saying why libgit2 did not.
+	 */
+	if (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (format && !strcasecmp(format, "sha256"))
+		err = rolling_error("'%.*s' is a SHA-256 repository (extensions.objectFormat ="
+				    " sha256): git rolling reads SHA-1 repositories only",
+				    (int)len, dir);
+	else if (format && strcasecmp(format, "sha1"))
 		err = rolling_error("'%s' stores its objects in the %s format"
 				    " (extensions.objectFormat): git rolling reads SHA-1"
 				    " repositories only", git_repository_commondir(repo), format);

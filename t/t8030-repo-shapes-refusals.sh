@@ -340,11 +340,13 @@ test_expect_success 'setup: a SHA-256 repository' '
 	git -C sha256 log --oneline >/dev/null
 '
 
+# libgit2 main opens a SHA-256 repository (git rolling then refuses it
+# itself); the releases before cannot, and the error says so.
 test_expect_success 'every command refuses it with one error naming the limit' '
 	for command in $COMMANDS
 	do
 		test_expect_code 128 git -C sha256 rolling $(echo $command | tr : " ") 2>err &&
-		grep "^fatal: .$TRASH_DIRECTORY/sha256/.git. is a SHA-256 repository (extensions.objectFormat = sha256): git rolling reads SHA-1 repositories only; libgit2 [0-9.]*, like every libgit2 release in its default build, cannot read SHA-256 ones$" err &&
+		grep "^fatal: .$TRASH_DIRECTORY/sha256/.git. is a SHA-256 repository (extensions.objectFormat = sha256): git rolling reads SHA-1 repositories only\(; libgit2 [0-9.]*, like every libgit2 release in its default build, cannot read SHA-256 ones\)\{0,1\}$" err &&
 		test_line_count = 1 err || return 1
 	done
 '
