@@ -158,6 +158,59 @@ static int files_refdb(git_repository *repo)
 	return err < 0 ? rolling_git_error(err, "cannot set up the ref database") : 0;
 }
 
+static int unknown_ref_format(const char *commondir, const char *format)
+{
+	return rolling_error("'%s' stores its refs in the '%s' format"
+			     " (extensions.refStorage), which git rolling cannot read;"
+			     " git 2.46 or later converts it with"
+			     " 'git refs migrate --ref-format=files'", commondir, format);
+}
+
+/*
+ * The common directory of the git directory `gitdir`, with a final '/'
+ * as libgit2 spells it: the one its commondir file names (relative to
+ * it), else itself.  NULL when out of memory or when it does not exist.
+ */
+static char *common_dir_of(const char *gitdir)
+{
+	char *file = rolling_path_join(gitdir, "commondir"), *dir = NULL, *real;
+	struct strbuf named = STRBUF_INIT;
+
+	if (file && !strbuf_read_file(&named, file)) {
+		while (named.len && (named.buf[named.len - 1] == '\n' ||
+				     named.buf[named.len - 1] == '\r'))
+			strbuf_setlen(&named, named.len - 1);
+		dir = named.buf[0] == '/' ? strdup(named.buf) : rolling_path_join(gitdir, named.buf);
+	} else if (file) {
+		dir = strdup(gitdir);
+	}
+	real = dir && !strbuf_oom(&named) ? realpath(dir, NULL) : NULL;
+	free(file);
+	free(dir);
+	strbuf_release(&named);
+	dir = real ? rolling_path_join(real, "") : NULL;
+	free(real);
+	return dir;
+}
+
+int rolling_repo_format_check_unopened(const char *gitdir)
+{
+	char *common = common_dir_of(gitdir), *path = common ? rolling_path_join(common, "config") : NULL;
+	git_config *config = NULL;
+	git_config_entry *entry = NULL;
+	int err = 0;
+
+	if (path && !git_config_open_ondisk(&config, path) &&
+	    !git_config_get_entry(&entry, config, "extensions.refstorage") && entry->value &&
+	    strcasecmp(entry->value, "files") && strcasecmp(entry->value, "reftable"))
+		err = unknown_ref_format(common, entry->value);
+	git_config_entry_free(entry);
+	git_config_free(config);
+	free(path);
+	free(common);
+	return err;
+}
+
 int rolling_repo_format_check(git_repository *repo)
 {
 	int err;
@@ -175,11 +228,7 @@ int rolling_repo_format_check(git_repository *repo)
 			err = rolling_refdb_reftable_install(repo);
 	}
 	else
-		err = rolling_error("'%s' stores its refs in the '%s' format"
-				    " (extensions.refStorage), which git rolling cannot read;"
-				    " git 2.46 or later converts it with"
-				    " 'git refs migrate --ref-format=files'",
-				    git_repository_commondir(repo), format);
+		err = unknown_ref_format(git_repository_commondir(repo), format);
 	free(format);
 	return err;
 }

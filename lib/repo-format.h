@@ -28,6 +28,16 @@
  */
 int rolling_repo_format_check(git_repository *repo);
 
+/*
+ * libgit2 could not open the repository whose git directory is
+ * `gitdir`: when its configuration declares a ref format git rolling
+ * does not know, the refusal rolling_repo_format_check() gives, else 0.
+ * libgit2 main refuses to open such a repository itself (its own
+ * reftable support reads extensions.refStorage), where 1.5 to 1.9 open
+ * it and leave the refusal to rolling_repo_format_check().
+ */
+int rolling_repo_format_check_unopened(const char *gitdir);
+
 /* 1 when the repository keeps its refs in reftable, 0 in files. */
 int rolling_repo_is_reftable(git_repository *repo);
 

@@ -37,14 +37,19 @@ static int open_gitdir(git_repository **repo, const char *gitdir, unsigned flags
 				       GIT_REPOSITORY_OPEN_NO_DOTGIT, NULL);
 }
 
-static unsigned search_flags(void)
+static int across_filesystems(void)
 {
 	const char *across = env("GIT_DISCOVERY_ACROSS_FILESYSTEM");
 	int yes = 0;
 
 	if (across && git_config_parse_bool(&yes, across) < 0)
 		yes = 0;
-	return yes ? GIT_REPOSITORY_OPEN_CROSS_FS : 0;
+	return yes;
+}
+
+static unsigned search_flags(void)
+{
+	return across_filesystems() ? GIT_REPOSITORY_OPEN_CROSS_FS : 0;
 }
 
 /* From the current directory up, as git searches. */
@@ -134,6 +139,26 @@ static int diagnose(int libgit2_err, char *why)
 	return libgit2_err == GIT_ENOTFOUND ?
 	       rolling_error_code(ROLLING_ENOTFOUND, "not a git repository (or any of the parent"
 				  " directories): .git") : libgit2_err;
+}
+
+/*
+ * libgit2 could not open the repository named by GIT_DIR (`gitdir`), or
+ * else the one the search finds: refused for a ref format git rolling
+ * does not know, as an open repository would be (repo-format.h), or 0.
+ */
+static int ref_format_refused(const char *gitdir)
+{
+	git_buf found = GIT_BUF_INIT;
+	int err;
+
+	if (gitdir)
+		return rolling_repo_format_check_unopened(gitdir);
+	if (git_repository_discover(&found, ".", across_filesystems(),
+				    getenv("GIT_CEILING_DIRECTORIES")) < 0)
+		return 0;
+	err = rolling_repo_format_check_unopened(found.ptr);
+	git_buf_dispose(&found);
+	return err;
 }
 
 /*
@@ -238,7 +263,8 @@ static int search_refused(git_repository *repo)
 static int find(git_repository **repo)
 {
 	const char *gitdir = env("GIT_DIR");
-	int err;
+	char *why;
+	int err, format_err;
 
 	/*
 	 * libgit2 takes the common directory from the git directory's
@@ -260,7 +286,12 @@ static int find(git_repository **repo)
 	if (rolling_git_error_is_grafts())
 		return graft_file_refused(err);
 	rolling_git_error(err, "cannot open the repository");
-	return diagnose(err, rolling_error_take());
+	why = rolling_error_take();
+	if ((format_err = ref_format_refused(gitdir)) < 0) {
+		free(why);
+		return format_err;
+	}
+	return diagnose(err, why);
 }
 
 /* --- the work tree --------------------------------------------------------- */

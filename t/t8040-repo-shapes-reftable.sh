@@ -549,4 +549,19 @@ test_expect_success REFTABLE 'an unknown ref format is refused by name, nothing 
 	test_cmp before after
 '
 
+# libgit2 main reads extensions.refStorage itself and does not open such
+# a repository at all: the format is then read from the configuration of
+# the git directory the search finds, the common one for a linked work
+# tree, or GIT_DIR names (repo-format.h).
+test_expect_success REFTABLE 'an unknown ref format is refused by name from a linked work tree and with GIT_DIR' '
+	cp -R rt odd-common &&
+	git -C odd-common worktree add -q --detach ../odd-linked &&
+	sed -i "s/refstorage = reftable/refstorage = bogus/" odd-common/.git/config &&
+	(cd odd-linked && test_expect_code 128 git-rolling-status 2>../err) &&
+	grep "^fatal: .*/odd-common/\.git/. stores its refs in the .bogus. format" err &&
+	(cd odd-common && GIT_DIR=.git && export GIT_DIR &&
+	 test_expect_code 128 git-rolling-advance 2>../err) &&
+	grep "^fatal: .*/odd-common/\.git/. stores its refs in the .bogus. format" err
+'
+
 test_done
