@@ -75,8 +75,9 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_C
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(GIT2_LIBS) $(ZLIB_LIBS)
 
-# git's reftable library, copied unchanged from git (lib/vendor/reftable/,
-# refreshed by lib/vendor/refresh-reftable.sh), which git-rolling reads
+# git's reftable library, copied from git (lib/vendor/reftable/, refreshed
+# by lib/vendor/refresh-reftable.sh, which applies the few fixes of
+# lib/vendor/reftable-patches/ that git's release lacks), which git-rolling reads
 # reftable repositories with.  Its platform header and the functions it
 # asks of its host are ours (lib/reftable-system.[ch]): whatever includes
 # the library's headers finds that header by its name, through

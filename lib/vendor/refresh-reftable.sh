@@ -7,7 +7,7 @@
 #     lib/vendor/refresh-reftable.sh ~/src/git
 #
 # git's reftable/ is a library written to be embedded: every file of it
-# is copied unchanged, LICENSE included, except the two that belong to
+# is copied, LICENSE included, except the two that belong to
 # the host project, which git-rolling writes itself:
 #
 #   reftable-system.h   the platform header ("expected to be changed by
@@ -15,9 +15,14 @@
 #   system.c            git's implementation of system.h on git's own
 #                       tempfile and lockfile code: lib/reftable-system.c
 #
+# Then the patches of lib/vendor/reftable-patches/*.patch are applied in
+# order (`patch -p1` in the copy; each says why, and when it can go: a
+# fix git's release does not have yet).  A patch that does not apply
+# stops the refresh.
+#
 # UPSTREAM records the version copied (and the commit, when the source
-# says which), and the checksum of every file, so that a diff against
-# git shows a copy that was edited by hand.  Run from anywhere; it
+# says which), the patches applied, and the checksum of every file as
+# patched, so that a copy edited by hand shows.  Run from anywhere; it
 # replaces the whole copy, so a file git removed goes too.
 
 set -eu
@@ -79,12 +84,23 @@ do
 	cp "$f" "$dest/$name"
 done
 
+patches=$(cd "$dest/../reftable-patches" 2>/dev/null && LC_ALL=C ls -- *.patch 2>/dev/null) || patches=
+for p in $patches
+do
+	patch -p1 -s -N -d "$dest" <"$dest/../reftable-patches/$p" ||
+		die "reftable-patches/$p does not apply to git $version's reftable/"
+done
+
 {
-	echo "git's reftable/ library, copied unchanged by lib/vendor/refresh-reftable.sh"
+	echo "git's reftable/ library, copied by lib/vendor/refresh-reftable.sh"
 	echo
 	echo "version: $version"
 	test -z "$commit" || echo "commit: $commit"
 	echo "not copied: reftable-system.h, system.c (the host's: lib/reftable-system.[ch])"
+	for p in $patches
+	do
+		echo "patched: reftable-patches/$p"
+	done
 	echo
 	(cd "$dest" && LC_ALL=C ls | grep -v '^UPSTREAM$' | xargs sha256sum)
 } >"$tmp/UPSTREAM"
