@@ -82,32 +82,35 @@ void strbuf_addch(struct strbuf *sb, int c)
 	strbuf_add(sb, &ch, 1);
 }
 
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int len;
 
 	if (sb->oom)
 		return;         /* sticky: the room left must not take text either */
 	/* Try the room there is, then grow to the exact size once. */
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	len = vsnprintf(sb->alloc ? sb->buf + sb->len : NULL,
 			sb->alloc ? sb->alloc - sb->len : 0, fmt, ap);
-	va_end(ap);
-	if (len < 0) {
+	if (len < 0)
 		sb->oom = 1;
-		return;
-	}
-	if (sb->alloc && (size_t)len < sb->alloc - sb->len) {
+	else if (sb->alloc && (size_t)len < sb->alloc - sb->len)
 		sb->len += (size_t)len;
-		return;
+	else if (strbuf_grow(sb, (size_t)len) == 0) {
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, again);
+		sb->len += (size_t)len;
 	}
-	if (strbuf_grow(sb, (size_t)len) < 0)
-		return;
+	va_end(again);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
-	sb->len += (size_t)len;
 }
 
 /* Read in pieces of at least this much room. */
@@ -161,16 +164,27 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
+/*
+ * The one call of vasprintf() outside lib/error.c (t0201 checks it):
+ * its result is undefined on failure, which every caller would have to
+ * know; here it becomes NULL.
+ */
+char *rolling_vstrfmt(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 char *rolling_strfmt(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = rolling_vstrfmt(fmt, ap);
 	va_end(ap);
-	return n < 0 ? NULL : s;
+	return s;
 }
 
 char *rolling_path_join(const char *dir, const char *name)

@@ -1,6 +1,7 @@
 #ifndef ROLLING_STRBUF_H
 #define ROLLING_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include "error.h"
 
@@ -42,6 +43,7 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) ROLLING_PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ROLLING_PRINTF(2, 0);
 
 /*
  * Append all that can be read from `fd`, to its end.  Returns 0, or -1
@@ -65,6 +67,9 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
  * ran out).
  */
 char *rolling_strfmt(const char *fmt, ...) ROLLING_PRINTF(1, 2);
+
+/* rolling_strfmt() for a function that takes its own `...`. */
+char *rolling_vstrfmt(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
 
 /* "<dir>/<name>" with one '/' between, whether or not dir ends in one; NULL when memory ran out. */
 char *rolling_path_join(const char *dir, const char *name);
