@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "disk-space.h"
+#include "strbuf.h"
 #include "tempfile.h"
 
 #define PROBE_SIZE 65536
@@ -32,7 +33,7 @@ int rolling_out_of_space_for(const char *dir, size_t need)
 	char *path;
 	int full, err;
 
-	if (asprintf(&path, "%s/rolling-space-probe-%ld", dir, (long)getpid()) < 0)
+	if (!(path = rolling_strfmt("%s/rolling-space-probe-%ld", dir, (long)getpid())))
 		return 0;
 	if (rolling_tempfile_create(&probe, path, 0, 0600) < 0) {
 		full = is_full(errno);

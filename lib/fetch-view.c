@@ -653,11 +653,9 @@ int rolling_fetch_view_env(struct rolling_env *env, const struct rolling_fetch_v
 
 char *rolling_fetch_view_ref(const char *remote_ref)
 {
-	char *ref;
-
 	if (!strncmp(remote_ref, "refs/", 5))
 		remote_ref += 5;
-	return asprintf(&ref, ROLLING_FETCH_VIEW_REFS "%s", remote_ref) < 0 ? NULL : ref;
+	return rolling_strfmt(ROLLING_FETCH_VIEW_REFS "%s", remote_ref);
 }
 
 static int compare_name(const void *key, const void *name)

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "run-command.h"
+#include "strbuf.h"
 
 int rolling_index_git(git_repository *repo, const char *index_file, const char *const *args,
 		      char **out, unsigned flags)
@@ -20,9 +21,9 @@ int rolling_index_git(git_repository *repo, const char *index_file, const char *
 	while (args[nr])
 		nr++;
 	if (!(argv = calloc(nr + 3, sizeof(*argv))) ||
-	    asprintf(&env_dir, "GIT_DIR=%s", git_repository_path(repo)) < 0 ||
-	    asprintf(&env_tree, "GIT_WORK_TREE=%s", top) < 0 ||
-	    asprintf(&env_index, "GIT_INDEX_FILE=%s", index_file) < 0) {
+	    !(env_dir = rolling_strfmt("GIT_DIR=%s", git_repository_path(repo))) ||
+	    !(env_tree = rolling_strfmt("GIT_WORK_TREE=%s", top)) ||
+	    !(env_index = rolling_strfmt("GIT_INDEX_FILE=%s", index_file))) {
 		err = rolling_error_nomem();
 	} else {
 		const char *env[] = { env_dir, env_tree, env_index, NULL };

@@ -63,7 +63,7 @@ int rolling_lock_acquire(struct rolling_lock *lk, const char *path, long timeout
 	char *lock;
 	int err, saved;
 
-	if (asprintf(&lock, "%s" ROLLING_LOCK_SUFFIX, path) < 0) {
+	if (!(lock = rolling_strfmt("%s" ROLLING_LOCK_SUFFIX, path))) {
 		lk->file = (struct rolling_tempfile)ROLLING_TEMPFILE_INIT;
 		return rolling_error_nomem();
 	}

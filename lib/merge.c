@@ -252,8 +252,7 @@ static void note(struct rolling_merge_exam *exam, enum rolling_merge_fault fault
 		return;
 	f->expected = strdup(expected);
 	va_start(ap, found_fmt);
-	if (vasprintf(&f->found, found_fmt, ap) < 0)
-		f->found = NULL;
+	f->found = rolling_vstrfmt(found_fmt, ap);
 	va_end(ap);
 }
 

@@ -73,9 +73,7 @@ static uint32_t max_captures(const struct rolling_patterns *p)
 
 static char *source(const char *key, const char *re)
 {
-	char *s;
-
-	return asprintf(&s, "%s '%s'", key, re) < 0 ? NULL : s;
+	return rolling_strfmt("%s '%s'", key, re);
 }
 
 int rolling_patterns_compile(struct rolling_patterns *p,
@@ -162,15 +160,12 @@ static int fail(struct rolling_patterns *p, const char *fmt, ...) ROLLING_PRINTF
 static int fail(struct rolling_patterns *p, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	va_start(ap, fmt);
-	len = vasprintf(&p->failure, fmt, ap);
+	p->failure = rolling_vstrfmt(fmt, ap);
 	va_end(ap);
-	if (len < 0) {
-		p->failure = NULL;
+	if (!p->failure)
 		return rolling_error_nomem();
-	}
 	return rolling_patterns_check(p);
 }
 

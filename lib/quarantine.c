@@ -43,7 +43,7 @@ static int is_abandoned(const char *path, int *fd)
 	int whose;
 
 	*fd = -1;
-	if (asprintf(&owner, "%s/" OWNER, path) < 0)
+	if (!(owner = rolling_path_join(path, OWNER)))
 		return 0;
 	whose = rolling_owner_file_check(owner, 0, fd);
 	free(owner);
@@ -64,7 +64,7 @@ static int clean_abandoned(const char *objects)
 		int fd;
 
 		if (strncmp(entry->d_name, PREFIX, strlen(PREFIX)) ||
-		    asprintf(&path, "%s/%s", objects, entry->d_name) < 0)
+		    !(path = rolling_path_join(objects, entry->d_name)))
 			continue;
 		if (is_abandoned(path, &fd)) {
 			if (remove_tree(path) < 0)
@@ -98,7 +98,7 @@ static int take_ownership(struct rolling_quarantine *q)
 	char *owner;
 	int err = 0;
 
-	if (asprintf(&owner, "%s/" OWNER, q->path) < 0)
+	if (!(owner = rolling_path_join(q->path, OWNER)))
 		return rolling_error_nomem();
 	if (rolling_owner_file_create(&owner_file, owner, 0, 0444, NULL, 0) < 0) {
 		err = rolling_error("cannot lock the quarantine %s: %s", q->path,
@@ -120,7 +120,7 @@ static int make_pack_dir(const struct rolling_quarantine *q)
 	char *pack;
 	int err = 0;
 
-	if (asprintf(&pack, "%s/pack", q->path) < 0)
+	if (!(pack = rolling_path_join(q->path, "pack")))
 		return rolling_error_nomem();
 	if (mkdir(pack, 0777) < 0)
 		err = rolling_error("cannot create %s: %s", pack, strerror(errno));
@@ -136,8 +136,7 @@ int rolling_quarantine_create(struct rolling_quarantine *q, git_repository *repo
 	if ((err = objects_dir(&q->objects, repo)) < 0 ||
 	    (err = clean_abandoned(q->objects)) < 0)
 		goto fail;
-	if (asprintf(&q->path, "%s/" PREFIX "XXXXXX", q->objects) < 0) {
-		q->path = NULL;
+	if (!(q->path = rolling_path_join(q->objects, PREFIX "XXXXXX"))) {
 		err = rolling_error_nomem();
 		goto fail;
 	}
@@ -175,11 +174,8 @@ static int alternates_with(char **value, const char *dir)
 {
 	const char *had = getenv(ALTERNATES);
 
-	if (asprintf(value, "%s%s%s", dir, had && *had ? ":" : "", had ? had : "") < 0) {
-		*value = NULL;
-		return rolling_error_nomem();
-	}
-	return 0;
+	*value = rolling_strfmt("%s%s%s", dir, had && *had ? ":" : "", had ? had : "");
+	return *value ? 0 : rolling_error_nomem();
 }
 
 int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q)
@@ -251,8 +247,8 @@ static int migrate_loose(const struct rolling_quarantine *q, const char *fanout)
 	DIR *dir = NULL;
 	int err = 0;
 
-	if (asprintf(&from_dir, "%s/%s", q->path, fanout) < 0 ||
-	    asprintf(&to_dir, "%s/%s", q->objects, fanout) < 0) {
+	if (!(from_dir = rolling_path_join(q->path, fanout)) ||
+	    !(to_dir = rolling_path_join(q->objects, fanout))) {
 		free(from_dir);
 		return rolling_error_nomem();
 	}
@@ -297,9 +293,9 @@ static int migrate_packs(const struct rolling_quarantine *q)
 	char *from_dir, *to_dir;
 	int rank, err = 0;
 
-	if (asprintf(&from_dir, "%s/pack", q->path) < 0)
+	if (!(from_dir = rolling_path_join(q->path, "pack")))
 		return rolling_error_nomem();
-	if (asprintf(&to_dir, "%s/pack", q->objects) < 0) {
+	if (!(to_dir = rolling_path_join(q->objects, "pack"))) {
 		free(from_dir);
 		return rolling_error_nomem();
 	}

@@ -7,12 +7,11 @@
 #include "error.h"
 #include "git2-compat.h"
 #include "run-command.h"
+#include "strbuf.h"
 
 static char *key(const char *remote, const char *name)
 {
-	char *k;
-
-	return asprintf(&k, "rolling.remote.%s.%s", remote, name) < 0 ? NULL : k;
+	return rolling_strfmt("rolling.remote.%s.%s", remote, name);
 }
 
 static int add_branch(struct rolling_remote_config *rc, const char *value, size_t *alloc)

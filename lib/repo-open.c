@@ -595,20 +595,19 @@ char *rolling_repo_index_file(git_repository *repo)
 {
 	const char *name = env("GIT_INDEX_FILE"), *top;
 	char *path, *cwd = NULL;
-	int len;
 
 	if (!name)
-		len = asprintf(&path, "%sindex", git_repository_path(repo));
+		path = rolling_path_join(git_repository_path(repo), "index");
 	else if (*name == '/')
 		return strdup(name);
 	else if ((top = git_repository_workdir(repo)))
-		len = asprintf(&path, "%s%s", top, name);
+		path = rolling_path_join(top, name);
 	else if ((cwd = getcwd(NULL, 0)))
-		len = asprintf(&path, "%s/%s", cwd, name);
+		path = rolling_path_join(cwd, name);
 	else
 		return NULL;
 	free(cwd);
-	return len < 0 ? NULL : path;
+	return path;
 }
 
 char *rolling_repo_objects_dir(git_repository *repo)
@@ -619,8 +618,8 @@ char *rolling_repo_objects_dir(git_repository *repo)
 
 	if (objects)
 		path = strdup(objects);
-	else if (asprintf(&path, "%sobjects", git_repository_commondir(repo)) < 0)
-		path = NULL;
+	else
+		path = rolling_path_join(git_repository_commondir(repo), "objects");
 	if (!path)
 		return NULL;
 	for (len = strlen(path); len > 1 && path[len - 1] == '/'; len--)

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "git2-compat.h"
+#include "strbuf.h"
 
 #define TAG_PREFIX "refs/tags/"
 #define MAX_TAG_DEPTH 16
@@ -454,15 +455,12 @@ static int unsound(struct rolling_release *r, const char *fmt, ...) ROLLING_PRIN
 static int unsound(struct rolling_release *r, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	va_start(ap, fmt);
-	len = vasprintf(&r->problem, fmt, ap);
+	r->problem = rolling_vstrfmt(fmt, ap);
 	va_end(ap);
-	if (len < 0) {
-		r->problem = NULL;
+	if (!r->problem)
 		return rolling_error_nomem();
-	}
 	r->is_commit = -1;
 	return 0;
 }

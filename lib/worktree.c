@@ -181,9 +181,9 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 			char *gitdir, *head_ref;
 
 			if (entry->d_name[0] == '.' ||
-			    asprintf(&gitdir, "%s%s/", dir, entry->d_name) < 0)
+			    !(gitdir = rolling_strfmt("%s%s/", dir, entry->d_name)))
 				continue;
-			if (asprintf(&head_ref, "worktrees/%s/HEAD", entry->d_name) < 0) {
+			if (!(head_ref = rolling_strfmt("worktrees/%s/HEAD", entry->d_name))) {
 				free(gitdir);
 				continue;
 			}
@@ -708,7 +708,7 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	 */
 	rolling_tempfile_keep(&tx->intent_file);
 	/* git updates our copy of the index under its own lock on that copy. */
-	if (asprintf(&env_index, "GIT_INDEX_FILE=%s" ROLLING_LOCK_SUFFIX, tx->index) < 0)
+	if (!(env_index = rolling_strfmt("GIT_INDEX_FILE=%s" ROLLING_LOCK_SUFFIX, tx->index)))
 		return rolling_error_nomem();
 	env[0] = env_c[0] = env_index;
 	/*

@@ -422,7 +422,7 @@ static int register_one(struct rolling_tempfile *t, const char *what, const char
 		if (!(err = rolling_tempfile_mkstemp(t, path)))
 			printf("%s\n", path);
 	} else if (!strncmp(what, "in:", 3)) {
-		if (!*dir || asprintf(&path, "%s/%s", *dir, what + 3) < 0)
+		if (!*dir || !(path = rolling_path_join(*dir, what + 3)))
 			return -1;
 		err = rolling_tempfile_create(t, path, 0, 0666);
 	} else if (!strncmp(what, "keep:", 5) || !strncmp(what, "last:", 5)) {
