@@ -17,15 +17,27 @@ static void set_message(char *message)
 	last_error = message;
 }
 
+/*
+ * The formatter of this file, NULL when memory ran out.  Not the
+ * library's rolling_vstrfmt(): strbuf.h and alloc.h stand above this
+ * file (they include error.h, and ALLOC_GROW() records
+ * rolling_error_nomem()), and using strbuf.h here would make the two use
+ * each other (t0202).  t0201 allows vasprintf() here and in strbuf.c.
+ */
+static char *format(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
+
+static char *format(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 static void record(const char *fmt, va_list ap) ROLLING_PRINTF(1, 0);
 
 static void record(const char *fmt, va_list ap)
 {
-	char *message;
-
-	if (vasprintf(&message, fmt, ap) < 0)
-		message = NULL;
-	set_message(message);
+	set_message(format(fmt, ap));
 }
 
 int rolling_error(const char *fmt, ...)
@@ -54,12 +66,12 @@ static void record_with_reason(const char *reason, const char *fmt, va_list ap)
 
 static void record_with_reason(const char *reason, const char *fmt, va_list ap)
 {
-	char *what, *message;
+	char *what = format(fmt, ap);
+	size_t size = what ? strlen(what) + strlen(": ") + strlen(reason) + 1 : 0;
+	char *message = size ? malloc(size) : NULL;
 
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
-	if (!what || asprintf(&message, "%s: %s", what, reason) < 0)
-		message = NULL;
+	if (message)
+		snprintf(message, size, "%s: %s", what, reason);
 	free(what);
 	set_message(message);
 }
@@ -134,8 +146,7 @@ void rolling_warning(const char *fmt, ...)
 	if (warnings_held || !warning_handler)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&message, fmt, ap) < 0)
-		message = NULL;
+	message = format(fmt, ap);
 	va_end(ap);
 	warning_handler(message ? message : "(out of memory formatting a warning)");
 	free(message);
