@@ -29,14 +29,13 @@ const char *qtext(const char *s)
 
 void qvprintf(const char *fmt, va_list ap)
 {
-	struct strbuf quoted = STRBUF_INIT;
-	char *formatted = NULL;
-	int n = vasprintf(&formatted, fmt, ap);
+	struct strbuf formatted = STRBUF_INIT, quoted = STRBUF_INIT;
 
-	if (n < 0)
+	strbuf_vaddf(&formatted, fmt, ap);
+	if (strbuf_oom(&formatted))
 		die("out of memory");
-	rolling_quote_text(&quoted, formatted, (size_t)n, ROLLING_QUOTE_KEEP_LINES);
-	free(formatted);
+	rolling_quote_text(&quoted, formatted.buf, formatted.len, ROLLING_QUOTE_KEEP_LINES);
+	strbuf_release(&formatted);
 	if (strbuf_oom(&quoted))
 		die("out of memory");
 	fwrite(quoted.buf, 1, quoted.len, stdout);

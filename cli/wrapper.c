@@ -43,12 +43,11 @@ char *xasprintf(const char *fmt, ...)
 {
 	char *s;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = rolling_vstrfmt(fmt, ap);
 	va_end(ap);
-	return checked(n < 0 ? NULL : s);
+	return checked(s);
 }
 
 const char *xstrbuf(const struct strbuf *sb)
