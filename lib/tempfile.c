@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,7 +21,7 @@ struct rolling_tempfile_entry {
 	char *path;
 	pid_t owner;                   /* a forked child's copy of the list is not its own */
 	int flags;
-	int is_dir;
+	int is_dir;                    /* 2: a scratch directory, removed with what it holds */
 	volatile sig_atomic_t kept;    /* a record for the next run (rolling_tempfile_keep()) */
 };
 
@@ -70,6 +71,57 @@ static void restore_mask(const sigset_t *old)
 
 /* --- the end of the process ------------------------------------------- */
 
+/* How deep the removal of a scratch directory goes (rolling_tempfile_scratch_dir()). */
+#define SCRATCH_DEPTH 8
+
+/*
+ * Remove `name` in the directory `at` with all it holds.  Called from
+ * the signal handler: async-signal-safe, so it reads the directory with
+ * getdents64() into a buffer on the stack rather than with readdir(),
+ * which allocates; a symbolic link is removed, never followed.  A
+ * directory read while its entries go may skip some: it is read again
+ * until a reading removes nothing.  1 when `name` is gone.
+ */
+static int remove_tree_at(int at, const char *name, int depth)
+{
+	union { struct dirent64 align; char bytes[2048]; } buf;
+	int fd, removed;
+	ssize_t n, off;
+
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	do {
+		removed = 0;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = getdents64(fd, buf.bytes, sizeof(buf))) > 0)
+			for (off = 0; off < n; off += ((struct dirent64 *)(buf.bytes + off))->d_reclen) {
+				const struct dirent64 *d = (const struct dirent64 *)(buf.bytes + off);
+
+				if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+					continue;
+				if (d->d_type != DT_DIR && !unlinkat(fd, d->d_name, 0))
+					removed = 1;
+				else if ((d->d_type == DT_DIR || errno == EISDIR) &&
+					 depth < SCRATCH_DEPTH)
+					removed |= remove_tree_at(fd, d->d_name, depth + 1);
+			}
+	} while (removed);
+	close(fd);
+	return !unlinkat(at, name, AT_REMOVEDIR);
+}
+
+/* Remove the file or directory of `e`, as its kind says. */
+static void remove_path(const struct rolling_tempfile_entry *e)
+{
+	if (e->is_dir == 2)
+		remove_tree_at(AT_FDCWD, e->path, 1);
+	else if (e->is_dir)
+		rmdir(e->path);
+	else
+		unlink(e->path);
+}
+
 /*
  * Files first, then the files that name them, then directories, which
  * only go once what was in them is gone.
@@ -83,8 +135,9 @@ static int removal_pass(const struct rolling_tempfile_entry *e)
 
 /*
  * Remove what is registered and not kept.  Async-signal-safe: it reads
- * the list and calls getpid(), unlink() and rmdir(), nothing else.  The
- * descriptors are left open: the process is ending.
+ * the list and calls getpid(), unlink() and rmdir(), and what
+ * remove_tree_at() calls, nothing else.  The descriptors are left open:
+ * the process is ending.
  */
 static void remove_registered(void)
 {
@@ -96,10 +149,7 @@ static void remove_registered(void)
 		for (e = registered; e; e = e->next) {
 			if (e->owner != self || e->kept || removal_pass(e) != pass)
 				continue;
-			if (e->is_dir)
-				rmdir(e->path);
-			else
-				unlink(e->path);
+			remove_path(e);
 		}
 }
 
@@ -306,17 +356,28 @@ int rolling_tempfile_mkstemp(struct rolling_tempfile *t, char *template)
 	return 0;
 }
 
-int rolling_tempfile_mkdtemp(struct rolling_tempfile *t, char *template)
+/* A directory made from `template`, is_dir 1 (removed when empty) or 2 (scratch). */
+static int make_dir(struct rolling_tempfile *t, char *template, int is_dir)
 {
 	struct creation c = { CREATE_MKDTEMP, 0, 0, NULL };
 	struct rolling_tempfile_entry *e = new_entry(template, 0);
 
 	if (e)
-		e->is_dir = 1;
+		e->is_dir = is_dir;
 	if (create_registered(t, e, &c) < 0)
 		return -1;
 	strcpy(template, t->entry->path);
 	return 0;
+}
+
+int rolling_tempfile_mkdtemp(struct rolling_tempfile *t, char *template)
+{
+	return make_dir(t, template, 1);
+}
+
+int rolling_tempfile_scratch_dir(struct rolling_tempfile *t, char *template)
+{
+	return make_dir(t, template, 2);
 }
 
 const char *rolling_tempfile_path(const struct rolling_tempfile *t)
@@ -436,10 +497,7 @@ void rolling_tempfile_delete(struct rolling_tempfile *t)
 	if (!e)
 		return;
 	block_fatal(&old);
-	if (e->is_dir)
-		rmdir(e->path);
-	else
-		unlink(e->path);
+	remove_path(e);
 	remove_entry(e);
 	restore_mask(&old);
 	free_entry(e);

@@ -19,6 +19,9 @@
  * nohup, say) stays ignored.  A process forked from ours removes nothing
  * of ours.
  *
+ * A scratch directory (rolling_tempfile_scratch_dir()) goes with all that
+ * is in it, whoever wrote it there; any other directory only when empty.
+ *
  * Some files are records for the next run rather than leftovers: once a
  * file is one (rolling_tempfile_keep()), it is left where it is, for
  * the next run to finish or undo what this one began.  Some changes
@@ -74,6 +77,15 @@ int rolling_tempfile_link(struct rolling_tempfile *t, const char *from, const ch
 int rolling_tempfile_mkdtemp(struct rolling_tempfile *t, char *template);
 
 /*
+ * The same, for scratch space of this run alone (objects written for a
+ * git that we run to read): at the end it is removed with all that is in
+ * it, as it is by rolling_tempfile_delete().  The removal never follows
+ * a symbolic link out of it, and goes at most eight levels down, deeper
+ * than anything a run writes there.  0, or -1 with errno.
+ */
+int rolling_tempfile_scratch_dir(struct rolling_tempfile *t, char *template);
+
+/*
  * Create a file from `template` as mkstemp(3) does (close-on-exec), the
  * name it got written back into `template`, and register it.  0, or -1
  * with errno.
@@ -123,7 +135,8 @@ void rolling_tempfile_forget(struct rolling_tempfile *t);
 void rolling_tempfile_keep(struct rolling_tempfile *t);
 
 /*
- * Close it and remove it (a directory only when empty), if it is still
+ * Close it and remove it (a directory only when empty, a scratch directory
+ * with all it holds), if it is still
  * registered; then it is no longer.  Safe on one never created.
  */
 void rolling_tempfile_delete(struct rolling_tempfile *t);

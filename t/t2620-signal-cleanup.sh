@@ -121,6 +121,39 @@ test_expect_success 'a registered directory goes after the files in it, and only
 	rm -r "$dir"
 '
 
+# fill_scratch DIR: files, directories three deep, and a link out of DIR.
+fill_scratch () {
+	mkdir -p "$1/a/b/c" "$1/d" &&
+	echo x >"$1/a/b/c/file" &&
+	echo y >"$1/d/file" &&
+	echo z >"$1/file" &&
+	echo outside >outside &&
+	mkdir outside-dir &&
+	echo kept >outside-dir/file &&
+	ln -s "$TRASH_DIRECTORY/outside" "$1/link" &&
+	ln -s "$TRASH_DIRECTORY/outside-dir" "$1/a/dir-link"
+}
+
+for end in TERM:143 exit:0
+do
+	test_expect_success "a scratch directory goes with all it holds at ${end%:*}, never through a link" '
+		start_holder "scratch:$TRASH_DIRECTORY/s.XXXXXX" in:draft &&
+		dir=$(sed -n 1p holder.out) &&
+		fill_scratch "$dir" &&
+		if test ${end%:*} = exit
+		then
+			stop_holder
+		else
+			kill_holder ${end%:*}
+		fi &&
+		test $status = ${end#*:} &&
+		test_path_is_missing "$dir" &&
+		test_path_is_file outside &&
+		test_path_is_file outside-dir/file &&
+		rm -r outside outside-dir
+	'
+done
+
 test_expect_success 'at exit the files go, a kept one stays; a forked child removes none' '
 	start_holder temp keep:record fork-exit &&
 	test_path_is_file temp &&

@@ -409,10 +409,13 @@ static int register_one(struct rolling_tempfile *t, const char *what, const char
 	char *path;
 	int err;
 
-	if (!strncmp(what, "dir:", 4)) {
-		if (!(path = strdup(what + 4)))
+	if (!strncmp(what, "dir:", 4) || !strncmp(what, "scratch:", 8)) {
+		int scratch = *what == 's';
+
+		if (!(path = strdup(strchr(what, ':') + 1)))
 			return -1;
-		if (!(err = rolling_tempfile_mkdtemp(t, path))) {
+		if (!(err = scratch ? rolling_tempfile_scratch_dir(t, path) :
+				      rolling_tempfile_mkdtemp(t, path))) {
 			printf("%s\n", path);
 			*dir = rolling_tempfile_path(t);
 		}
@@ -449,6 +452,7 @@ static int register_one(struct rolling_tempfile *t, const char *what, const char
  *	last:<path>      one removed after the others
  *	unique:<template>  a temporary file made as mkstemp() makes it (its name printed)
  *	dir:<template>   a directory, made as mkdtemp() makes it (its name printed)
+ *	scratch:<template>  the same, a scratch directory (removed with what it holds)
  *	in:<name>        a temporary file in the last directory
  *	fork-exit        a forked child exits (running what exit() runs) at once
  *	hold             the fatal signals held while waiting
