@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "oidmap.h"
 #include "run-command.h"
 #include "strbuf.h"
+#include "tempfile.h"
 #include "error.h"
 #include "git2-compat.h"
 
@@ -237,17 +239,21 @@ static int classify_id(enum rolling_signature_status *status, git_odb *odb, cons
 	return *status == ROLLING_SIGNATURE_BAD;
 }
 
-/* A temporary object directory holding the embedded tags, for git to read. */
+/*
+ * A temporary object directory holding the embedded tags, for git to
+ * read: a scratch directory of the registry, removed with the objects
+ * in it when the run ends, however it ends.
+ */
 struct side_objects {
-	char *dir;
+	struct rolling_tempfile dir;
 	const struct rolling_tag_bytes *extra;
 	size_t extra_nr;
 };
 
 static int write_side_objects(struct side_objects *side)
 {
-	const char *tmp = getenv("TMPDIR");
-	struct strbuf dir = STRBUF_INIT;
+	const char *tmp = getenv("TMPDIR"), *dir;
+	struct strbuf template = STRBUF_INIT;
 	git_odb_backend *backend = NULL;
 	git_odb *odb = NULL;
 	size_t i;
@@ -255,22 +261,22 @@ static int write_side_objects(struct side_objects *side)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	strbuf_addf(&dir, "%s/git-rolling-tags.XXXXXX", tmp);
-	err = strbuf_oom(&dir) ? rolling_error_nomem() :
-	      !mkdtemp(dir.buf) ? rolling_error("cannot create a temporary directory in %s", tmp) :
+	strbuf_addf(&template, "%s/git-rolling-tags.XXXXXX", tmp);
+	err = strbuf_oom(&template) ? rolling_error_nomem() :
+	      rolling_tempfile_scratch_dir(&side->dir, template.buf) < 0 ?
+	      rolling_error("cannot create a temporary directory in %s: %s", tmp, strerror(errno)) :
 	      0;
-	if (err < 0) {
-		strbuf_release(&dir);
+	strbuf_release(&template);
+	if (err < 0)
 		return err;
-	}
-	side->dir = strbuf_detach(&dir);
+	dir = rolling_tempfile_path(&side->dir);
 	if ((err = git_odb_new(&odb)) < 0 ||
-	    (err = rolling_git_odb_backend_loose(&backend, side->dir)) < 0 ||
+	    (err = rolling_git_odb_backend_loose(&backend, dir)) < 0 ||
 	    (err = git_odb_add_backend(odb, backend, 1)) < 0) {
 		if (backend && !odb)
 			backend->free(backend);
 		git_odb_free(odb);
-		return rolling_git_error(err, "cannot write to %s", side->dir);
+		return rolling_git_error(err, "cannot write to %s", dir);
 	}
 	for (i = 0; i < side->extra_nr && !err; i++) {
 		git_oid written;
@@ -279,7 +285,7 @@ static int write_side_objects(struct side_objects *side)
 				    GIT_OBJECT_TAG);
 	}
 	git_odb_free(odb);
-	return err < 0 ? rolling_git_error(err, "cannot write to %s", side->dir) : 0;
+	return err < 0 ? rolling_git_error(err, "cannot write to %s", dir) : 0;
 }
 
 /*
@@ -305,34 +311,6 @@ static int git_env(struct rolling_env *env, const char *first, const char *objec
 	      rolling_env_add(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf);
 	strbuf_release(&value);
 	return err;
-}
-
-static void remove_side_objects(struct side_objects *side)
-{
-	struct strbuf path = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-
-	if (!side->dir)
-		return;
-	for (i = 0; i < side->extra_nr; i++) {
-		size_t fan_out_len;
-
-		git_oid_tostr(hex, sizeof(hex), &side->extra[i].id);
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%.2s", side->dir, hex);
-		fan_out_len = path.len;
-		strbuf_addf(&path, "/%s", hex + 2);
-		if (strbuf_oom(&path))
-			continue;
-		unlink(path.buf);
-		strbuf_setlen(&path, fan_out_len);
-		rmdir(path.buf);
-	}
-	strbuf_release(&path);
-	rmdir(side->dir);
-	free(side->dir);
-	side->dir = NULL;
 }
 
 static int verify_ids(enum rolling_signature_status *status, git_repository *repo,
@@ -375,19 +353,18 @@ int rolling_tag_object_signatures(enum rolling_signature_status *status, git_rep
 {
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
 	size_t index[BATCH];
-	struct side_objects side = { NULL, extra, extra_nr };
+	struct side_objects side = { ROLLING_TEMPFILE_INIT, extra, extra_nr };
 	struct rolling_env env = ROLLING_ENV_INIT;
 	static const char *const none[] = { NULL };
 	int err;
 
 	if ((extra_nr && (err = write_side_objects(&side)) < 0) ||
-	    (err = git_env(&env, side.dir, object_dirs)) < 0)
+	    (err = git_env(&env, rolling_tempfile_path(&side.dir), object_dirs)) < 0)
 		goto out;
 	err = verify_ids(status, repo, env.v ? (const char *const *)env.v : none, ids, nr,
 			 extra, extra_nr, hex, index, progress);
 out:
-	if (extra_nr)
-		remove_side_objects(&side);
+	rolling_tempfile_delete(&side.dir);
 	rolling_env_release(&env);
 	return err;
 }

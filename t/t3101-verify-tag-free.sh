@@ -163,6 +163,55 @@ test_expect_success 'git dying on one tag of a batch makes only that tag bad' '
 	grep "found v[0-9.]*: bad signature$" err
 '
 
+# The embedded tags are written to a directory in $TMPDIR for git
+# verify-tag to read.  An ssh-keygen that waits there, until the git
+# that runs it is gone (a minute at most), lets a test kill verify while
+# git checks a tag: it names that git in "checking", whose parent is git
+# rolling verify (under make valgrind, the memcheck that runs it).
+test_expect_success 'killed while git checks a tag, verify leaves no temporary directory' '
+	write_script waiting-ssh-keygen <<-EOF &&
+	echo \$PPID >"$TRASH_DIRECTORY/checking.new" &&
+	mv "$TRASH_DIRECTORY/checking.new" "$TRASH_DIRECTORY/checking"
+	tries=0
+	while kill -0 \$PPID 2>/dev/null && test \$tries -lt 1200
+	do
+		sleep 0.05
+		tries=\$((tries + 1))
+	done
+	exit 1
+	EOF
+	rm -rf tmp checking &&
+	mkdir tmp &&
+	{
+		TMPDIR="$TRASH_DIRECTORY/tmp" git -C clone \
+			-c gpg.ssh.program="$TRASH_DIRECTORY/waiting-ssh-keygen" \
+			rolling verify --signatures --since $(cat old) linux-rolling-stable \
+			>out 2>err &
+	} &&
+	pid=$! &&
+	test_when_finished "kill $pid 2>/dev/null; wait $pid; :" &&
+	tries=0 &&
+	until test -f checking
+	do
+		tries=$((tries + 1)) &&
+		test $tries -le 1200 &&
+		kill -0 $pid &&
+		sleep 0.05 || { cat err && return 1; }
+	done &&
+	verify=$(awk "{ print \$4 }" /proc/$(cat checking)/stat) &&
+	tr "\\000" "\\n" </proc/$verify/cmdline | grep -E "(^|/)git-rolling-verify\$" &&
+	ls tmp >dirs &&
+	grep "^git-rolling-tags\.......\$" dirs &&
+	test_line_count = 1 dirs &&
+	find "tmp/$(cat dirs)" -type f >objects &&
+	test_line_count = 6 objects &&
+	kill -TERM $verify &&
+	{ wait $pid; status=$?; } &&
+	test $status = 143 &&
+	test_path_is_missing "tmp/$(cat dirs)" &&
+	test -z "$(ls tmp)"
+'
+
 test_expect_success 'a tag signed with a key nobody trusts fails' '
 	bad=$(forge untrusted untrusted_key) &&
 	cd clone &&
