@@ -273,7 +273,8 @@ static int write_side_objects(struct side_objects *side)
 	if ((err = git_odb_new(&odb)) < 0 ||
 	    (err = rolling_git_odb_backend_loose(&backend, dir)) < 0 ||
 	    (err = git_odb_add_backend(odb, backend, 1)) < 0) {
-		if (backend && !odb)
+		/* Until it is added, the backend is ours to free, not the odb's. */
+		if (backend)
 			backend->free(backend);
 		git_odb_free(odb);
 		return rolling_git_error(err, "cannot write to %s", dir);

@@ -212,6 +212,24 @@ test_expect_success 'killed while git checks a tag, verify leaves no temporary d
 	test -z "$(ls tmp)"
 '
 
+# The seam makes libgit2 refuse the directory's object backend: verify
+# fails, freeing the backend it still owns (under memcheck a block
+# definitely lost fails the command with 126), and removes the directory.
+test_expect_success 'when the temporary directory cannot be written, verify fails, freeing all' '
+	rm -rf tmp &&
+	mkdir tmp &&
+	(
+		cd clone &&
+		LD_PRELOAD=$TEST_SEAM GIT_ROLLING_TEST_FAIL_ODB_ADD_BACKEND=1 \
+			TMPDIR="$TRASH_DIRECTORY/tmp" &&
+		export LD_PRELOAD GIT_ROLLING_TEST_FAIL_ODB_ADD_BACKEND TMPDIR &&
+		test_expect_code 128 test_memcheck_leaks verify --signatures \
+			--since $(cat ../old) linux-rolling-stable >../out 2>../err
+	) &&
+	grep "^fatal: linux-rolling-stable: cannot write to .*/tmp/git-rolling-tags\.......: " err &&
+	test -z "$(ls tmp)"
+'
+
 test_expect_success 'a tag signed with a key nobody trusts fails' '
 	bad=$(forge untrusted untrusted_key) &&
 	cd clone &&
