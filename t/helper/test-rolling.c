@@ -20,6 +20,13 @@
  *                                object as listed, a symbolic ref's its target's)
  *   test-rolling ref <name>...  (one line a name: "<name> <oid>" or
  *                                "<name> -> <target>", or "<name> missing")
+ *   test-rolling reread <command> [<name>...]
+ *                               ("before", the lines of ref for the names and
+ *                                those of refs; then runs sh -c <command> (its
+ *                                output on stderr), prints "after: exit <status>"
+ *                                and the same lines again, all through one open
+ *                                repository: what the library kept of a first
+ *                                reading must not hide what the command changed)
  *   test-rolling work-tree      (the work tree of the repository git rolling
  *                                opens from the current directory, without
  *                                symbolic links and final '/', as git
@@ -287,23 +294,21 @@ static int open_here(git_repository **repo)
 	return 0;
 }
 
-static int list_refs(void)
+/* The listing of `test-rolling refs` from `repo`; 0, or 1 after an error line. */
+static int print_refs(git_repository *repo)
 {
 	char hex[GIT_OID_HEXSZ + 1], peel[GIT_OID_HEXSZ + 1];
 	git_reference_iterator *iter;
 	git_reference *ref, *resolved;
-	git_repository *repo;
 	int err;
 
-	if (open_here(&repo) < 0)
-		return 1;
 	if ((err = git_reference_iterator_new(&iter, repo)) < 0) {
 		printf("error: %s\n", rolling_git_error_message());
 		return 1;
 	}
 	while (!(err = git_reference_next(&ref, iter))) {
-		const git_oid *p = git_reference_target_peel(ref);
 		int symbolic = git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC;
+		const git_oid *p;
 
 		/* A direct ref as listed, not as a lookup of its name finds it. */
 		resolved = NULL;
@@ -312,6 +317,7 @@ static int list_refs(void)
 			git_reference_free(ref);
 			continue;    /* dangling: git lists none either */
 		}
+		p = git_reference_target_peel(ref);
 		printf("%s %s %s %s\n",
 		       git_oid_tostr(hex, sizeof(hex), git_reference_target(symbolic ? resolved : ref)),
 		       p ? git_oid_tostr(peel, sizeof(peel), p) : "", git_reference_name(ref),
@@ -320,35 +326,103 @@ static int list_refs(void)
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(iter);
-	git_repository_free(repo);
-	rolling_teardown();
-	return err == GIT_ITEROVER ? 0 : 1;
+	if (err != GIT_ITEROVER) {
+		printf("error: %s\n", rolling_git_error_message());
+		return 1;
+	}
+	return 0;
 }
 
-static int show_refs(int argc, char **argv)
+static int list_refs(void)
 {
-	char hex[GIT_OID_HEXSZ + 1];
 	git_repository *repo;
-	git_reference *ref;
-	int i;
+	int ret;
 
 	if (open_here(&repo) < 0)
 		return 1;
-	for (i = 0; i < argc; i++) {
-		if (git_reference_lookup(&ref, repo, argv[i]) < 0) {
-			printf("%s missing\n", argv[i]);
+	ret = print_refs(repo);
+	git_repository_free(repo);
+	rolling_teardown();
+	return ret;
+}
+
+/* The lines of `test-rolling ref` for each of the n names, from `repo`. */
+static void print_ref_lines(git_repository *repo, int n, char **names)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_reference *ref;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (git_reference_lookup(&ref, repo, names[i]) < 0) {
+			printf("%s missing\n", names[i]);
 			git_error_clear();
 			continue;
 		}
 		if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
-			printf("%s -> %s\n", argv[i], git_reference_symbolic_target(ref));
+			printf("%s -> %s\n", names[i], git_reference_symbolic_target(ref));
 		else
-			printf("%s %s\n", argv[i], git_oid_tostr(hex, sizeof(hex), git_reference_target(ref)));
+			printf("%s %s\n", names[i],
+			       git_oid_tostr(hex, sizeof(hex), git_reference_target(ref)));
 		git_reference_free(ref);
 	}
+}
+
+static int show_refs(int argc, char **argv)
+{
+	git_repository *repo;
+
+	if (open_here(&repo) < 0)
+		return 1;
+	print_ref_lines(repo, argc, argv);
 	git_repository_free(repo);
 	rolling_teardown();
 	return 0;
+}
+
+/* sh -c `command`, its output on our stderr: its exit status, or -1. */
+static int run_between(const char *command)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (!pid) {
+		if (dup2(2, 1) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * The names and the listing, then `command`, then both again, all read
+ * through one open repository, as a command of git rolling reads a ref,
+ * runs git, and reads it again: what the library kept of the first
+ * reading must not be its answer after the command changed the refs.
+ */
+static int reread(const char *command, int n, char **names)
+{
+	git_repository *repo;
+	int ret, status;
+
+	if (open_here(&repo) < 0)
+		return 1;
+	printf("before\n");
+	print_ref_lines(repo, n, names);
+	ret = print_refs(repo);
+	status = run_between(command);
+	printf("after: exit %d\n", status);
+	print_ref_lines(repo, n, names);
+	ret |= print_refs(repo);
+	git_repository_free(repo);
+	rolling_teardown();
+	return ret || status < 0;
 }
 
 static int work_tree(void)
@@ -544,6 +618,8 @@ int main(int argc, char **argv)
 		return list_refs();
 	if (argc >= 3 && !strcmp(argv[1], "ref"))
 		return show_refs(argc - 2, argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "reread"))
+		return reread(argv[2], argc - 3, argv + 3);
 	if (argc == 2 && !strcmp(argv[1], "work-tree"))
 		return work_tree();
 	if (argc == 2 && !strcmp(argv[1], "commit-header"))
@@ -557,6 +633,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
+		" reread <command> [<name>...] |"
 		" work-tree | commit-header | libgit2 | tempfile <what>... |"
 		" lock <path> <timeout-ms> commit|rollback <content>)\n");
 	return 129;
