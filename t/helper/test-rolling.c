@@ -17,9 +17,14 @@
  *                                repository of the current directory, as
  *                                git for-each-ref --format='%(objectname) %(*objectname)
  *                                %(refname) %(symref)' prints it; a direct ref's
- *                                object as listed, a symbolic ref's its target's)
+ *                                object as listed; a symbolic ref's as git
+ *                                resolves it, through every symbolic ref on the
+ *                                way: the last ref's name, object and peeled
+ *                                object)
  *   test-rolling ref <name>...  (one line a name: "<name> <oid>" or
- *                                "<name> -> <target>", or "<name> missing")
+ *                                "<name> -> <target>" (the target it names, as
+ *                                git symbolic-ref --no-recurse prints it), or
+ *                                "<name> missing")
  *   test-rolling reread <command> [<name>...]
  *                               ("before", the lines of ref for the names and
  *                                those of refs; then runs sh -c <command> (its
@@ -317,11 +322,12 @@ static int print_refs(git_repository *repo)
 			git_reference_free(ref);
 			continue;    /* dangling: git lists none either */
 		}
-		p = git_reference_target_peel(ref);
+		/* git names and peels the last ref a symbolic ref resolves to. */
+		p = git_reference_target_peel(symbolic ? resolved : ref);
 		printf("%s %s %s %s\n",
 		       git_oid_tostr(hex, sizeof(hex), git_reference_target(symbolic ? resolved : ref)),
 		       p ? git_oid_tostr(peel, sizeof(peel), p) : "", git_reference_name(ref),
-		       symbolic ? git_reference_symbolic_target(ref) : "");
+		       symbolic ? git_reference_name(resolved) : "");
 		git_reference_free(resolved);
 		git_reference_free(ref);
 	}
