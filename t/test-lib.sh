@@ -88,13 +88,15 @@ say () {
 
 # Nothing from the user's git setup may leak into the tests.  Tracing
 # variables are kept because they only help debugging, the switches of
-# `make valgrind` and `make test-long`, and GIT_DEFAULT_REF_FORMAT, the
+# `make valgrind` and `make test-long`, the seed and size of t8047's
+# random operations (to replay a run), and GIT_DEFAULT_REF_FORMAT, the
 # ref format of the repositories git init and git clone make (2.45 and
 # later): a run with it set tests that format, whatever git's default.
 for test_var_ in $(env | sed -n 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p')
 do
 	case $test_var_ in
 	GIT_TRACE*|GIT_ROLLING_TEST_VALGRIND|GIT_ROLLING_TEST_LONG) ;;
+	GIT_ROLLING_TEST_SEED|GIT_ROLLING_TEST_OPS) ;;
 	GIT_DEFAULT_REF_FORMAT) ;;
 	*) unset "$test_var_" ;;
 	esac
