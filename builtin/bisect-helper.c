@@ -76,14 +76,27 @@ static void open_work_tree(struct helper *h)
 		die_last_error();
 }
 
-/* Run git, dying when it cannot be run at all; returns its exit status. */
-static int git(const struct helper *h, unsigned flags, const char *const *args)
+/* How much of what a git run prints is shown. */
+enum shown { SHOW_ALL, SHOW_ERRORS, SHOW_NOTHING };
+
+/*
+ * Run git, dying when it cannot be run at all; returns its exit status.
+ * What it prints goes where our progress goes.
+ */
+static int git(const struct helper *h, enum shown shown, const char *const *args)
 {
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status;
 
-	if (h->progress == stderr)
-		flags |= ROLLING_RUN_STDOUT_TO_STDERR;
-	status = rolling_run_git(args, NULL, flags);
+	rolling_strvec_pushv(&git.args, args);
+	if (shown != SHOW_ALL)
+		git.out = ROLLING_CHILD_DISCARD;
+	else if (h->progress == stderr)
+		git.out = ROLLING_CHILD_TO_STDERR;
+	if (shown == SHOW_NOTHING)
+		git.err = ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
 	if (status < 0)
 		die_last_error();
 	return status;
@@ -95,7 +108,7 @@ static void bisect_reset_quietly(const struct helper *h)
 	static const char *const args[] = { "bisect", "reset", NULL };
 
 	if (rolling_bisect_running(&h->bs))
-		git(h, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR, args);
+		git(h, SHOW_NOTHING, args);
 }
 
 /* Leave neither git's bisection nor ours behind. */
@@ -244,7 +257,7 @@ static int cmd_start(struct helper *h, const struct helper_options *o, int argc,
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &s.bad);
 	git_oid_tostr(good_hex, sizeof(good_hex), &s.good);
 	rolling_bisect_state_release(&s);
-	if (git(h, 0, args))
+	if (git(h, SHOW_ALL, args))
 		abandon(h, "git bisect start failed; no bisection is left behind");
 	announce(h, g, b);
 	return 0;
@@ -309,11 +322,11 @@ static void start_stage_two(struct helper *h, struct rolling_bisect_state *s, co
 	git_oid_tostr(bad_hex, sizeof(bad_hex), &h->bs.steps.v[b].release->commit);
 	git_oid_tostr(good_hex, sizeof(good_hex), &h->bs.steps.v[b - 1].release->commit);
 
-	if (git(h, ROLLING_RUN_NO_STDOUT, reset))
+	if (git(h, SHOW_ERRORS, reset))
 		die("git bisect reset failed; stage one is still in place");
 	save_state(h, s);
 	explain_stage_two(h, b);
-	if (git(h, 0, args)) {
+	if (git(h, SHOW_ALL, args)) {
 		clean_up(h);
 		die("git bisect start failed for stage two; no bisection is left behind"
 		    " (by hand: git bisect start %s %s)", bad_hex, good_hex);
@@ -372,7 +385,7 @@ static int bisect_run(struct helper *h, const struct tester *t)
 	args[1] = "run";
 	for (i = 0; i < t->argc; i++)
 		args[i + 2] = t->argv[i];
-	status = git(h, 0, args);
+	status = git(h, SHOW_ALL, args);
 	free(args);
 	/* git bisect run does not end its last line. */
 	fputc('\n', h->progress);
@@ -474,7 +487,7 @@ static int cmd_reset(struct helper *h, const struct helper_options *o, int argc,
 	if (argc)
 		usage_error(h);
 	open_work_tree(h);
-	status = git(h, 0, args);
+	status = git(h, SHOW_ALL, args);
 	if (rolling_bisect_state_remove(h->bs.state_path) < 0)
 		die_last_error();
 	return status ? 128 : 0;

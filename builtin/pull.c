@@ -26,13 +26,6 @@ static const char *const pull_usage[] = {
 };
 
 #define HEADS "refs/heads/"
-/*
- * git rolling fetch's arguments, bounded by construction: "rolling",
- * "fetch", at most --quiet, one of --[no-]signatures and three options
- * with a value, then "--", the remote, the branch and NULL: 14.
- */
-#define FETCH_ARGS_MAX 14
-
 struct pull_options {
 	struct rolling_scheme_options scheme;
 	int signatures;       /* -1: as configured */
@@ -101,31 +94,34 @@ static void upstream(char **remote, char **branch, git_repository *repo, const c
 
 static void run_fetch(const struct pull_options *o, const char *remote, const char *branch)
 {
-	const char *args[FETCH_ARGS_MAX] = { "rolling", "fetch" };
-	size_t n = 2;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	struct rolling_strvec *args = &git.args;
 	int status;
 
+	rolling_strvec_push(args, "rolling");
+	rolling_strvec_push(args, "fetch");
 	if (o->quiet)
-		args[n++] = "--quiet";
+		rolling_strvec_push(args, "--quiet");
 	if (o->signatures >= 0)
-		args[n++] = o->signatures ? "--signatures" : "--no-signatures";
+		rolling_strvec_push(args, o->signatures ? "--signatures" : "--no-signatures");
 	if (o->scheme.preset) {
-		args[n++] = "--preset";
-		args[n++] = o->scheme.preset;
+		rolling_strvec_push(args, "--preset");
+		rolling_strvec_push(args, o->scheme.preset);
 	}
 	if (o->scheme.release_pattern) {
-		args[n++] = "--release-pattern";
-		args[n++] = o->scheme.release_pattern;
+		rolling_strvec_push(args, "--release-pattern");
+		rolling_strvec_push(args, o->scheme.release_pattern);
 	}
 	if (o->scheme.mainline_pattern) {
-		args[n++] = "--mainline-pattern";
-		args[n++] = o->scheme.mainline_pattern;
+		rolling_strvec_push(args, "--mainline-pattern");
+		rolling_strvec_push(args, o->scheme.mainline_pattern);
 	}
-	args[n++] = "--";
-	args[n++] = remote;
-	args[n++] = branch;
-	args[n] = NULL;
-	if ((status = rolling_run_git(args, NULL, 0)) < 0)
+	rolling_strvec_push(args, "--");
+	rolling_strvec_push(args, remote);
+	rolling_strvec_push(args, branch);
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
+	if (status < 0)
 		die_last_error();
 	/* fetch said why; its status (1: not verified) is ours. */
 	if (status)
@@ -139,8 +135,12 @@ static int is_ancestor(const git_oid *ancestor, const git_oid *descendant)
 	const char *args[] = { "merge-base", "--is-ancestor",
 			       git_oid_tostr(a, sizeof(a), ancestor),
 			       git_oid_tostr(d, sizeof(d), descendant), NULL };
-	int status = rolling_run_git(args, NULL, 0);
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	int status;
 
+	rolling_strvec_pushv(&git.args, args);
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
 	if (status < 0)
 		die_last_error();
 	if (status > 1)

@@ -137,23 +137,28 @@ int rolling_bisect_locate(struct rolling_bisect *bs)
 		"rev-parse", "--is-inside-work-tree",
 		"--git-path", "BISECT_START", "--git-path", "ROLLING_BISECT", NULL,
 	};
-	char *out = NULL, *inside, *start, *state, *save = NULL;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	char *inside, *start, *state, *save = NULL;
 	int status;
 
 	if (git_repository_is_bare(bs->repo))
 		return rolling_error("this operation must be run in a work tree");
-	if ((status = rolling_run_git(args, &out, ROLLING_RUN_CAPTURE)) < 0)
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((status = rolling_child_run(&git)) < 0) {
+		rolling_child_release(&git);
 		return status;
-	inside = strtok_r(out, "\n", &save);
+	}
+	inside = strtok_r(git.captured.buf, "\n", &save);
 	start = strtok_r(NULL, "\n", &save);
 	state = strtok_r(NULL, "\n", &save);
 	if (status || !inside || strcmp(inside, "true") || !start || !state) {
-		free(out);
+		rolling_child_release(&git);
 		return rolling_error("this operation must be run in a work tree");
 	}
 	bs->bisect_start = strdup(start);
 	bs->state_path = strdup(state);
-	free(out);
+	rolling_child_release(&git);
 	if (!bs->bisect_start || !bs->state_path)
 		return rolling_error_nomem();
 	if ((status = rolling_git_bisects_first_parent()) < 0)
@@ -177,24 +182,32 @@ int rolling_bisect_found(git_oid *bad, int first_parent)
 	static const char *const bad_args[] = {
 		"rev-parse", "--verify", "-q", "refs/bisect/bad", NULL,
 	};
-	char *line = NULL;
-	int err, found;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	char *line;
+	int status, found = 0;
 
-	if ((err = rolling_run_git(bad_args, &line, ROLLING_RUN_CAPTURE)) != 0) {
-		free(line);
-		return err < 0 ? err : 0;
+	rolling_strvec_pushv(&git.args, bad_args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((status = rolling_child_run(&git)) != 0) {
+		found = status < 0 ? status : 0;
+		goto out;
 	}
+	line = git.captured.buf;
 	line[strcspn(line, "\n")] = '\0';
 	if (git_oid_fromstr(bad, line) < 0) {
-		err = rolling_error("git rev-parse printed '%s' for refs/bisect/bad", line);
-		free(line);
-		return err;
+		found = rolling_error("git rev-parse printed '%s' for refs/bisect/bad", line);
+		goto out;
 	}
-	free(line);
-	if ((err = rolling_git_output(&line, count_args)) < 0)
-		return err;
-	found = !strcmp(line, "1");
-	free(line);
+	rolling_child_release(&git);
+	rolling_strvec_pushv(&git.args, count_args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((status = rolling_child_run(&git)) != 0)
+		found = status < 0 ? status :
+			rolling_error("git rev-list failed (exit status %d)", status);
+	else
+		found = !strcmp(git.captured.buf, "1\n");
+out:
+	rolling_child_release(&git);
 	return found;
 }
 

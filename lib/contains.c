@@ -47,11 +47,16 @@ static int git_is_ancestor(const git_oid *ancestor, const git_oid *descendant)
 	char a[GIT_OID_HEXSZ + 1], d[GIT_OID_HEXSZ + 1];
 	/* The stored objects, as the libgit2 fallback reads them. */
 	const char *args[] = { "--no-replace-objects", "merge-base", "--is-ancestor", a, d, NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status;
 
 	git_oid_tostr(a, sizeof(a), ancestor);
 	git_oid_tostr(d, sizeof(d), descendant);
-	status = rolling_run_git(args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_DISCARD;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
 	return status == 0 ? 1 : status == 1 ? 0 : -1;
 }
 

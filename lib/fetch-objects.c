@@ -106,16 +106,18 @@ int rolling_fetch_objects(const struct rolling_quarantine *q, const struct rolli
 		"--no-auto-gc", "--no-auto-maintenance", "--no-write-commit-graph",
 		"--no-recurse-submodules", "--stdin", "--", remote, NULL,
 	};
-	struct rolling_env env = ROLLING_ENV_INIT;
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	struct strbuf path = STRBUF_INIT;
 	int status;
 
 	if ((status = write_refspecs(&path, q, remote_refs, nr)) < 0 ||
-	    (status = rolling_fetch_view_env(&env, view, q)) < 0)
+	    (status = rolling_fetch_view_env(&git.env, view, q)) < 0)
 		goto out;
+	rolling_strvec_pushv(&git.args, view->own_alternates ? args + 2 : args);
+	git.stdin_path = path.buf;
 	/* It holds the quarantine's lock while it writes there, as we do (quarantine.h). */
-	status = rolling_run_git_inheriting(view->own_alternates ? args + 2 : args,
-					    (const char *const *)env.v, path.buf, q->lock_fd, 0);
+	git.inherit_fd = q->lock_fd;
+	status = rolling_child_run(&git);
 	/*
 	 * git says "couldn't write <ref>.lock" and the like, without the
 	 * reason, and exits 1 (git 2.55: 255), having removed the lock of
@@ -132,6 +134,6 @@ out:
 	if (path.len)
 		unlink(path.buf);
 	strbuf_release(&path);
-	rolling_env_release(&env);
+	rolling_child_release(&git);
 	return status;
 }

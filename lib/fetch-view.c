@@ -141,8 +141,14 @@ int rolling_fetch_view_config_start(struct rolling_fetch_view_config *c, git_rep
 {
 	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--list",
 			       "--show-scope", "--includes", "-z", NULL };
-	int err = rolling_start_git_reading(&c->pid, &c->fd, args);
+	struct rolling_child init = ROLLING_CHILD_INIT;
+	int err;
 
+	c->git = init;
+	rolling_strvec_pushv(&c->git.args, args);
+	c->git.out = ROLLING_CHILD_CAPTURE;
+	if ((err = rolling_child_start(&c->git)) < 0)
+		rolling_child_release(&c->git);
 	c->started = !err;
 	return err;
 }
@@ -152,7 +158,7 @@ void rolling_fetch_view_config_abandon(struct rolling_fetch_view_config *c)
 	if (!c->started)
 		return;
 	c->started = 0;
-	rolling_abandon_reading(c->pid, c->fd);
+	rolling_child_release(&c->git);
 }
 
 /*
@@ -169,13 +175,15 @@ static int read_config(struct config_list *list, struct rolling_fetch_view_confi
 	if (!c->started)
 		return rolling_error("cannot read the configuration: git config was not started");
 	c->started = 0;
-	status = rolling_finish_reading(c->pid, c->fd, &list->out, &len, "config");
-	if (status < 0)
-		return status;
-	if (status)
-		return rolling_error("cannot read the configuration (git config: exit status %d)",
-				     status);
-	return parse_config(list, len);
+	status = rolling_child_finish(&c->git);
+	len = c->git.captured.len;
+	if (status > 0)
+		status = rolling_error("cannot read the configuration (git config: exit status %d)",
+				       status);
+	else if (!status && !(list->out = strbuf_detach(&c->git.captured)))
+		status = rolling_error_nomem();
+	rolling_child_release(&c->git);
+	return status < 0 ? status : parse_config(list, len);
 }
 
 static void config_list_free(struct config_list *list)
@@ -632,21 +640,21 @@ fail:
 	return err;
 }
 
-int rolling_fetch_view_env(struct rolling_env *env, const struct rolling_fetch_view *v,
+int rolling_fetch_view_env(struct rolling_strvec *env, const struct rolling_fetch_view *v,
 			   const struct rolling_quarantine *q)
 {
 	int err;
 
-	if ((err = rolling_env_add(env, "GIT_DIR", v->git_dir)) < 0 ||
-	    (err = rolling_env_add(env, "GIT_WORK_TREE", v->work_tree)) < 0 ||
-	    (err = rolling_env_add(env, "GIT_COMMON_DIR", NULL)) < 0 ||
-	    (err = rolling_env_add(env, "GIT_NAMESPACE", NULL)) < 0 ||
-	    (err = rolling_env_add(env, "GIT_INDEX_FILE", NULL)) < 0)
+	if ((err = rolling_env_push(env, "GIT_DIR", v->git_dir)) < 0 ||
+	    (err = rolling_env_push(env, "GIT_WORK_TREE", v->work_tree)) < 0 ||
+	    (err = rolling_env_push(env, "GIT_COMMON_DIR", NULL)) < 0 ||
+	    (err = rolling_env_push(env, "GIT_NAMESPACE", NULL)) < 0 ||
+	    (err = rolling_env_push(env, "GIT_INDEX_FILE", NULL)) < 0)
 		return err;
 	if (v->isolated_config &&
-	    ((err = rolling_env_add(env, "GIT_CONFIG_NOSYSTEM", "1")) < 0 ||
-	     (err = rolling_env_add(env, "GIT_CONFIG_SYSTEM", NULL)) < 0 ||
-	     (err = rolling_env_add(env, "GIT_CONFIG_GLOBAL", "/dev/null")) < 0))
+	    ((err = rolling_env_push(env, "GIT_CONFIG_NOSYSTEM", "1")) < 0 ||
+	     (err = rolling_env_push(env, "GIT_CONFIG_SYSTEM", NULL)) < 0 ||
+	     (err = rolling_env_push(env, "GIT_CONFIG_GLOBAL", "/dev/null")) < 0))
 		return err;
 	return rolling_quarantine_writer_env(env, q);
 }

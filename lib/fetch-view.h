@@ -120,8 +120,7 @@ struct rolling_fetch_view {
  * rolling_fetch_view_config_abandon() (which does nothing to one read).
  */
 struct rolling_fetch_view_config {
-	pid_t pid;
-	int fd;
+	struct rolling_child git;
 	int started;
 };
 int rolling_fetch_view_config_start(struct rolling_fetch_view_config *config,
@@ -141,7 +140,7 @@ int rolling_fetch_view_create(struct rolling_fetch_view *view, git_repository *r
 			      struct rolling_fetch_view_config *config);
 
 /* The environment of git run in the view, added to `env`, the quarantine's included. */
-int rolling_fetch_view_env(struct rolling_env *env, const struct rolling_fetch_view *view,
+int rolling_fetch_view_env(struct rolling_strvec *env, const struct rolling_fetch_view *view,
 			   const struct rolling_quarantine *q);
 
 /*

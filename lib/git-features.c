@@ -13,13 +13,19 @@
 
 int rolling_git_bisects_first_parent(void)
 {
-	static const char *const args[] = { "version", NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	unsigned major, minor;
 	char *line;
 	int err;
 
-	if ((err = rolling_git_output(&line, args)) < 0)
-		return err;
+	rolling_strvec_push(&git.args, "version");
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((err = rolling_child_run(&git)) > 0)
+		err = rolling_error("git version failed (exit status %d)", err);
+	if (err < 0)
+		goto out;
+	line = git.captured.buf;
+	line[strcspn(line, "\n")] = '\0';
 	if (sscanf(line, "git version %u.%u", &major, &minor) != 2)
 		err = rolling_error("cannot tell the version of git from '%s'", line);
 	else if (major < FIRST_PARENT_MAJOR ||
@@ -27,7 +33,8 @@ int rolling_git_bisects_first_parent(void)
 		err = rolling_error("git %d.%d or later is needed for first-parent bisection"
 				    " (this is %s)", FIRST_PARENT_MAJOR, FIRST_PARENT_MINOR,
 				    line + strlen("git version "));
-	free(line);
+out:
+	rolling_child_release(&git);
 	return err;
 }
 
@@ -46,28 +53,32 @@ int rolling_git_bisects_first_parent(void)
  */
 int rolling_git_bisects_here(const char *top)
 {
-	static const char *const here_args[] = { "bisect", "help", NULL };
-	const char *top_args[] = { "-C", top, "bisect", "help", NULL };
-	char *said = NULL;
+	static const char *const args[] = { "bisect", "help", NULL };
+	struct rolling_child here_git = ROLLING_CHILD_INIT, there_git = ROLLING_CHILD_INIT;
 	const char *refusal;
 	int here, there, err = 0;
 
 	if (rolling_same_dir(top, "."))
 		return 0;
-	here = rolling_run_git(here_args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
-	if (here < 0) {
-		free(said);
-		return here;
-	}
-	there = rolling_run_git(top_args, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
-	if (there < 0) {
+	rolling_strvec_pushv(&here_git.args, args);
+	here_git.out = ROLLING_CHILD_CAPTURE;
+	here_git.err = ROLLING_CHILD_ERR_TO_STDOUT;
+	rolling_strvec_push(&there_git.args, "-C");
+	rolling_strvec_push(&there_git.args, top);
+	rolling_strvec_pushv(&there_git.args, args);
+	there_git.out = ROLLING_CHILD_DISCARD;
+	there_git.err = ROLLING_CHILD_ERR_DISCARD;
+	if ((here = rolling_child_run(&here_git)) < 0) {
+		err = here;
+	} else if ((there = rolling_child_run(&there_git)) < 0) {
 		err = there;
 	} else if (here != there) {
-		refusal = rolling_git_words(said, ROLLING_GIT_WORDS_LINE);
+		refusal = rolling_git_words(here_git.captured.buf, ROLLING_GIT_WORDS_LINE);
 		err = *refusal ? rolling_error("%s", refusal) :
 		      rolling_error("git bisect does not run in this directory; run it from the"
 				    " top of the work tree");
 	}
-	free(said);
+	rolling_child_release(&here_git);
+	rolling_child_release(&there_git);
 	return err;
 }

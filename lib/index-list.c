@@ -5,39 +5,18 @@
 #include "alloc.h"
 #include "error.h"
 #include "run-command.h"
-#include "strbuf.h"
 
-int rolling_index_git(git_repository *repo, const char *index_file, const char *const *args,
-		      char **out, unsigned flags)
+int rolling_index_child(struct rolling_child *git, git_repository *repo, const char *index_file)
 {
 	const char *top = git_repository_workdir(repo);
-	char *env_dir = NULL, *env_tree = NULL, *env_index = NULL;
-	const char **argv = NULL;
-	size_t nr = 0;
-	int err;
 
 	if (!top)
 		return rolling_error("'%s' has no work tree", git_repository_path(repo));
-	while (args[nr])
-		nr++;
-	if (!(argv = calloc(nr + 3, sizeof(*argv))) ||
-	    !(env_dir = rolling_strfmt("GIT_DIR=%s", git_repository_path(repo))) ||
-	    !(env_tree = rolling_strfmt("GIT_WORK_TREE=%s", top)) ||
-	    !(env_index = rolling_strfmt("GIT_INDEX_FILE=%s", index_file))) {
-		err = rolling_error_nomem();
-	} else {
-		const char *env[] = { env_dir, env_tree, env_index, NULL };
-
-		argv[0] = "-C";
-		argv[1] = top;
-		memcpy(argv + 2, args, nr * sizeof(*argv));
-		err = rolling_run_git_env(argv, env, out, flags);
-	}
-	free(argv);
-	free(env_dir);
-	free(env_tree);
-	free(env_index);
-	return err;
+	rolling_strvec_push(&git->args, "-C");
+	rolling_strvec_push(&git->args, top);
+	rolling_env_push(&git->env, "GIT_DIR", git_repository_path(repo));
+	rolling_env_push(&git->env, "GIT_WORK_TREE", top);
+	return rolling_env_push(&git->env, "GIT_INDEX_FILE", index_file);
 }
 
 /* "<tag> <mode> <id> <stage>\t<path>", as ls-files -s -t prints it. */
@@ -68,15 +47,21 @@ int rolling_index_list_read(struct rolling_index_list *list, git_repository *rep
 			    const char *index_file)
 {
 	const char *args[] = { "ls-files", "--stage", "-t", "-z", NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	char *record, *next;
 	int status, err = 0;
 
 	memset(list, 0, sizeof(*list));
-	status = rolling_index_git(repo, index_file, args, &list->text, ROLLING_RUN_CAPTURE);
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((status = rolling_index_child(&git, repo, index_file)) >= 0 &&
+	    (status = rolling_strvec_pushv(&git.args, args)) >= 0 &&
+	    (status = rolling_child_run(&git)) > 0)
+		status = rolling_error("git ls-files cannot read the index '%s'", index_file);
+	if (!status && !(list->text = strbuf_detach(&git.captured)))
+		status = rolling_error_nomem();
+	rolling_child_release(&git);
 	if (status < 0)
 		return status;
-	if (status)
-		return rolling_error("git ls-files cannot read the index '%s'", index_file);
 	/* NUL-terminated records, then the NUL that ends the capture. */
 	for (record = list->text; !err && *record; record = next) {
 		next = record + strlen(record) + 1;

@@ -3,6 +3,8 @@
 
 #include <git2.h>
 
+struct rolling_child;
+
 /*
  * The entries of an index file as git reads it.  libgit2 cannot read
  * every index git writes: a sparse index (`git sparse-checkout set
@@ -24,14 +26,13 @@ struct rolling_index_list {
 };
 
 /*
- * Run `git args...` at the top of the work tree of `repo` with
- * `index_file` as its index, whatever the current directory and the
- * environment's GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE: paths in args
- * and in what git prints are from the top.  Returns as
- * rolling_run_git_env() does.
+ * Make `git` run at the top of the work tree of `repo` with `index_file`
+ * as its index, whatever the current directory and the environment's
+ * GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE: its first arguments, to
+ * which the caller adds the command's, so that paths in them and in
+ * what git prints are from the top.  0 or a negative error.
  */
-int rolling_index_git(git_repository *repo, const char *index_file, const char *const *args,
-		      char **out, unsigned flags);
+int rolling_index_child(struct rolling_child *git, git_repository *repo, const char *index_file);
 
 /* Read `index_file`; 0 or a negative error.  Release the list in either case. */
 int rolling_index_list_read(struct rolling_index_list *list, git_repository *repo,

@@ -17,17 +17,20 @@
 int rolling_init_check_branch_name(const char *name)
 {
 	const char *args[] = { "check-ref-format", "--branch", name, NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	size_t len = strlen(name);
-	char *out = NULL;
-	int status = name[0] == '-' ? 1 :
-		     rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	int status = 1;
 
-	if (status < 0)
-		return status;
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	if (name[0] != '-' && (status = rolling_child_run(&git)) < 0)
+		goto out;
 	/* git prints the branch name it would use, then a newline. */
-	if (status || strncmp(out, name, len) || strcmp(out + len, "\n"))
+	if (status || strncmp(git.captured.buf, name, len) || strcmp(git.captured.buf + len, "\n"))
 		status = rolling_error("'%s' is not a valid branch name", name);
-	free(out);
+out:
+	rolling_child_release(&git);
 	return status;
 }
 

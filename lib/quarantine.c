@@ -178,7 +178,7 @@ static int alternates_with(char **value, const char *dir)
 	return *value ? 0 : rolling_error_nomem();
 }
 
-int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q)
+int rolling_quarantine_writer_env(struct rolling_strvec *env, const struct rolling_quarantine *q)
 {
 	char *path = realpath(q->path, NULL), *objects = realpath(q->objects, NULL);
 	char *alternates = NULL;
@@ -187,8 +187,8 @@ int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_
 	if (!path || !objects)
 		err = rolling_error("cannot read the quarantine %s: %s", q->path, strerror(errno));
 	else if (!(err = alternates_with(&alternates, objects)) &&
-		 !(err = rolling_env_add(env, "GIT_OBJECT_DIRECTORY", path)))
-		err = rolling_env_add(env, ALTERNATES, alternates);
+		 !(err = rolling_env_push(env, "GIT_OBJECT_DIRECTORY", path)))
+		err = rolling_env_push(env, ALTERNATES, alternates);
 	/*
 	 * Not GIT_QUARANTINE_PATH: from git 2.51 on, git fetch prepares a
 	 * ref transaction even when it updates no ref, and git refuses every
@@ -197,7 +197,7 @@ int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_
 	 * inherited from a hook that runs us is someone else's quarantine.
 	 */
 	if (!err)
-		err = rolling_env_add(env, "GIT_QUARANTINE_PATH", NULL);
+		err = rolling_env_push(env, "GIT_QUARANTINE_PATH", NULL);
 	free(alternates);
 	free(objects);
 	free(path);

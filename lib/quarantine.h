@@ -20,7 +20,7 @@
  * quarantine was left behind and removes it.
  *
  * The git that writes into it holds the lock too: it inherits the
- * owner file's descriptor (rolling_run_git_inheriting()), and so do the
+ * owner file's descriptor (struct rolling_child's inherit_fd), and so do the
  * processes it starts (git index-pack), git closing none.  The lock
  * belongs to the open file description, which lives until the last of
  * them closes it.  An owner killed alone (kill -9 of its pid, not of
@@ -60,11 +60,11 @@ int rolling_quarantine_add_to(const struct rolling_quarantine *q, git_repository
 /*
  * The environment of a git child that writes into the quarantine (git
  * fetch: its objects go there, and it finds the repository's as an
- * alternate), added to `env` for rolling_run_git_inheriting() with
+ * alternate), added to `env` for a struct rolling_child that inherits
  * `lock_fd`; absolute paths, since git may change directory before it
  * reads them.
  */
-int rolling_quarantine_writer_env(struct rolling_env *env, const struct rolling_quarantine *q);
+int rolling_quarantine_writer_env(struct rolling_strvec *env, const struct rolling_quarantine *q);
 
 /*
  * Move every object into the object store: loose objects to their

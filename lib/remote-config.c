@@ -129,11 +129,14 @@ static int add_branch_value(git_repository *repo, const char *remote, const char
 	char *k = key(remote, "branches");
 	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--add",
 			       k, branch, NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status;
 
 	if (!k)
 		return rolling_error_nomem();
-	status = rolling_run_git(args, NULL, 0);
+	rolling_strvec_pushv(&git.args, args);
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
 	free(k);
 	if (status > 0)
 		return rolling_error("git config --add failed (exit status %d)", status);

@@ -122,15 +122,18 @@ static int git_accepts(char *said)
 static int diagnose(int libgit2_err, char *why)
 {
 	const char *args[] = { "rev-parse", "--absolute-git-dir", "--show-object-format", NULL };
-	char *said = NULL;
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status, err = 0;
 
-	status = rolling_run_git(args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_TO_STDOUT;
+	status = rolling_child_run(&git);
 	if (status > 0)
-		err = git_refusal(said);
+		err = git_refusal(git.captured.buf);
 	else if (!status)
-		err = git_accepts(said);
-	free(said);
+		err = git_accepts(git.captured.buf);
+	rolling_child_release(&git);
 	if (err) {
 		free(why);
 		return err;
@@ -172,18 +175,21 @@ static int graft_file_refused(int code)
 {
 	const char *args[] = { "rev-parse", "--path-format=absolute", "--git-dir",
 			       "--git-common-dir", NULL };
-	char *out = NULL, *common, *libgit2_says;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	char *common, *libgit2_says;
 	int found = 0;
 
 	rolling_git_error(code, "cannot open the repository");
 	libgit2_says = rolling_error_take();
-	if (!rolling_run_git(args, &out, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR) &&
-	    (common = strchr(out, '\n'))) {
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	if (!rolling_child_run(&git) && (common = strchr(git.captured.buf, '\n'))) {
 		*common++ = '\0';
 		common[strcspn(common, "\n")] = '\0';
-		found = rolling_hazard_check_graft_files(out, common) < 0;
+		found = rolling_hazard_check_graft_files(git.captured.buf, common) < 0;
 	}
-	free(out);
+	rolling_child_release(&git);
 	if (!found)
 		return rolling_error_restore(code, libgit2_says);
 	free(libgit2_says);
@@ -223,10 +229,15 @@ static int found_as_bare(git_repository *repo)
 static int git_refuses(const char *gitdir)
 {
 	static const char *const args[] = { "rev-parse", "--absolute-git-dir", NULL };
-	char *said = NULL, *found;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	char *said, *found;
 	int status, err = 0;
 
-	status = rolling_run_git(args, &said, ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_TO_STDOUT;
+	status = rolling_child_run(&git);
+	said = git.captured.buf;
 	if (status < 0)
 		err = status;
 	else if (status > 0 && !(err = git_refusal(said)))
@@ -235,7 +246,7 @@ static int git_refuses(const char *gitdir)
 	else if (!status && !rolling_same_dir(found = last_line(said), gitdir))
 		err = rolling_error("git finds the repository at '%s' where libgit2 finds '%s';"
 				    " name one with GIT_DIR or --git-dir", found, gitdir);
-	free(said);
+	rolling_child_release(&git);
 	return err;
 }
 
@@ -357,23 +368,28 @@ static int set_workdir(git_repository *repo, const char *dir, const char *what)
 static int work_tree_git_finds(git_repository **repo)
 {
 	static const char *const args[] = { "rev-parse", "--show-toplevel", NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	char *top = NULL;
 	size_t len;
 	int status, err;
 
-	status = rolling_run_git(args, &top, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&git);
 	if (status < 0) {
 		err = status;
 	} else if (status > 0) {
 		err = git_repository_is_bare(*repo) ? 0 : reopen_bare(repo);
 	} else {
 		/* One line, unquoted: a directory's name may end in a newline of its own. */
-		len = strlen(top);
+		top = git.captured.buf;
+		len = git.captured.len;
 		if (len && top[len - 1] == '\n')
 			top[len - 1] = '\0';
 		err = set_workdir(*repo, top, "the work tree git finds");
 	}
-	free(top);
+	rolling_child_release(&git);
 	return err;
 }
 

@@ -1,7 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run-command.h"
-#include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
 #include "strbuf.h"
@@ -18,99 +16,24 @@
 
 extern char **environ;
 
-/* Read everything from fd into a NUL-terminated string of *len bytes (len may be NULL). */
-static int read_all(int fd, char **out, size_t *len)
+int rolling_env_push(struct rolling_strvec *env, const char *name, const char *value)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t read_len;
-	int err = 0;
+	struct strbuf entry = STRBUF_INIT;
+	int err;
 
-	if (strbuf_read_fd(&sb, fd) < 0) {
-		err = strbuf_oom(&sb) ? rolling_error_nomem() :
-		      rolling_error("cannot read the output of git: %s", strerror(errno));
+	strbuf_addstr(&entry, name);
+	if (value) {
+		strbuf_addch(&entry, '=');
+		strbuf_addstr(&entry, value);
+	}
+	if (strbuf_oom(&entry)) {
+		env->oom = 1;
+		err = rolling_error_nomem();
 	} else {
-		read_len = sb.len;
-		if (!(*out = strbuf_detach(&sb)))
-			err = rolling_error_nomem();
-		else if (len)
-			*len = read_len;
+		err = rolling_strvec_push(env, entry.buf);
 	}
-	strbuf_release(&sb);
+	strbuf_release(&entry);
 	return err;
-}
-
-static int wait_for(pid_t pid, const char *what)
-{
-	int status;
-
-	if (rolling_tempfile_waitpid(pid, &status) < 0)
-		return rolling_error("cannot wait for git %s: %s", what, strerror(errno));
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return rolling_error("git %s ended abnormally", what);
-}
-
-int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what)
-{
-	int read_err, status;
-
-	*out = NULL;
-	read_err = read_all(fd, out, len);
-
-	/* Unblock the child should we have stopped reading early. */
-	close(fd);
-	status = wait_for(pid, what);
-	if (read_err < 0 && status >= 0)
-		status = read_err;
-	if (status < 0) {
-		free(*out);
-		*out = NULL;
-	}
-	return status;
-}
-
-/* "git" followed by args, NULL-terminated, in memory the caller frees. */
-static const char **git_argv(const char *const *args)
-{
-	const char **argv;
-	size_t nr = 0, i;
-
-	while (args[nr])
-		nr++;
-	if (!(argv = calloc(nr + 2, sizeof(*argv))))
-		return NULL;
-	argv[0] = "git";
-	for (i = 0; i < nr; i++)
-		argv[i + 1] = args[i];
-	return argv;
-}
-
-int rolling_env_add(struct rolling_env *env, const char *name, const char *value)
-{
-	char *entry;
-
-	if (value ? asprintf(&entry, "%s=%s", name, value) < 0 : !(entry = strdup(name)))
-		return rolling_error_nomem();
-	if (ALLOC_GROW(env->v, env->nr + 2, env->alloc) < 0) {
-		free(entry);
-		return ROLLING_ERROR;
-	}
-	env->v[env->nr++] = entry;
-	env->v[env->nr] = NULL;
-	return 0;
-}
-
-void rolling_env_release(struct rolling_env *env)
-{
-	size_t i;
-
-	for (i = 0; i < env->nr; i++)
-		free(env->v[i]);
-	free(env->v);
-	env->v = NULL;
-	env->nr = env->alloc = 0;
 }
 
 /* The length of the name of "NAME=value", or of "NAME". */
@@ -123,90 +46,53 @@ static size_t env_name_len(const char *entry)
  * Our environment with `env` on top, in memory the caller frees (not the
  * strings): "NAME=value" sets NAME, "NAME" alone removes it.
  */
-static char **child_environ(const char *const *env)
+static char **child_environ(const struct rolling_strvec *env)
 {
-	size_t nr = 0, extra = 0, i, j;
+	size_t nr = 0, i, j;
 	char **out;
 
 	while (environ[nr])
 		nr++;
-	while (env && env[extra])
-		extra++;
-	if (!(out = calloc(nr + extra + 1, sizeof(*out))))
+	if (!(out = calloc(nr + env->nr + 1, sizeof(*out))))
 		return NULL;
 	for (i = j = 0; i < nr; i++) {
 		size_t k, len = env_name_len(environ[i]);
 
-		for (k = 0; k < extra; k++)
-			if (env_name_len(env[k]) == len && !strncmp(env[k], environ[i], len))
+		for (k = 0; k < env->nr; k++)
+			if (env_name_len(env->v[k]) == len && !strncmp(env->v[k], environ[i], len))
 				break;
-		if (k == extra)
+		if (k == env->nr)
 			out[j++] = environ[i];
 	}
-	/* environ is char **, but posix_spawnp() writes to none of its strings. */
-	for (i = 0; i < extra; i++)
-		if (strchr(env[i], '='))
-			out[j++] = (char *)(uintptr_t)env[i];
+	for (i = 0; i < env->nr; i++)
+		if (strchr(env->v[i], '='))
+			out[j++] = env->v[i];
 	return out;
 }
 
-/* Where a child's standard input and error come from and go, besides the flags. */
-struct child_io {
-	const char *stdin_path;     /* open this as its stdin */
-	int stdin_fd;               /* else this, when >= 0 */
-	int stderr_fd;              /* its stderr, when >= 0 */
-	int inherit_fd;             /* left open in it, when >= 0 */
-};
-
-static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const struct child_io *io, char **out, size_t *len, unsigned flags);
-
-static int run_with_stdin_path(const char *const *args, const char *const *env,
-			       const char *stdin_path, char **out, unsigned flags)
+/*
+ * The name of the git command it runs, for messages: its first argument
+ * that is neither an option nor the value of one given apart ("-C dir",
+ * "--git-dir dir").
+ */
+static const char *command_name(const struct rolling_child *child)
 {
-	struct child_io io = { stdin_path, -1, -1, -1 };
+	static const char *const takes_value[] = { "-C", "-c", "--git-dir", "--work-tree",
+						   "--namespace", NULL };
+	size_t i, k;
 
-	return rolling_run_git_full(args, env, &io, out, NULL, flags);
-}
+	for (i = 0; i < child->args.nr; i++) {
+		const char *arg = child->args.v[i];
 
-int rolling_run_git(const char *const *args, char **out, unsigned flags)
-{
-	return run_with_stdin_path(args, NULL, NULL, out, flags);
-}
-
-int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
-			unsigned flags)
-{
-	return run_with_stdin_path(args, env, NULL, out, flags);
-}
-
-int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
-			       unsigned flags)
-{
-	return run_with_stdin_path(args, NULL, stdin_path, out, flags);
-}
-
-int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
-				   const char *stdin_path, char **out, unsigned flags)
-{
-	return run_with_stdin_path(args, env, stdin_path, out, flags);
-}
-
-int rolling_run_git_inheriting(const char *const *args, const char *const *env,
-			       const char *stdin_path, int inherit_fd, unsigned flags)
-{
-	struct child_io io = { stdin_path, -1, -1, inherit_fd };
-
-	if (inherit_fd <= 2)
-		return rolling_error("cannot run git %s: no descriptor to hand on", args[0]);
-	return rolling_run_git_full(args, env, &io, NULL, NULL, flags);
-}
-
-int rolling_run_git_capture(const char *const *args, char **out, size_t *len)
-{
-	struct child_io io = { NULL, -1, -1, -1 };
-
-	return rolling_run_git_full(args, NULL, &io, out, len, ROLLING_RUN_CAPTURE);
+		if (arg[0] != '-')
+			return arg;
+		for (k = 0; takes_value[k]; k++)
+			if (!strcmp(arg, takes_value[k]))
+				break;
+		if (takes_value[k])
+			i++;
+	}
+	return child->args.nr ? child->args.v[0] : "(nothing)";
 }
 
 /* An anonymous file holding `data`, read from its start; -1 with a message on errors. */
@@ -226,179 +112,236 @@ static int memory_file(const char *name, const char *data, size_t len)
 	return fd;
 }
 
-int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
-		       size_t input_len, char **out, char **err_out, unsigned flags)
+static void close_fd(int *fd)
 {
-	struct child_io io = { NULL, -1, -1, -1 };
-	int status;
-
-	if (err_out)
-		*err_out = NULL;
-	if (input && (io.stdin_fd = memory_file("git-rolling-stdin", input, input_len)) < 0)
-		return ROLLING_ERROR;
-	if (err_out && (io.stderr_fd = memory_file("git-rolling-stderr", NULL, 0)) < 0) {
-		status = ROLLING_ERROR;
-		goto out;
-	}
-	status = rolling_run_git_full(args, env, &io, out, NULL, flags);
-	if (err_out && status >= 0) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (lseek(io.stderr_fd, 0, SEEK_SET) < 0 || strbuf_read_fd(&sb, io.stderr_fd) < 0 ||
-		    !(*err_out = strbuf_detach(&sb))) {
-			strbuf_release(&sb);
-			if (out) {
-				free(*out);
-				*out = NULL;
-			}
-			status = rolling_error("cannot read what git %s said: %s", args[0],
-					       strerror(errno));
-		}
-	}
-out:
-	if (io.stdin_fd >= 0)
-		close(io.stdin_fd);
-	if (io.stderr_fd >= 0)
-		close(io.stderr_fd);
-	return status;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
 }
 
-/* Run git with `env` on top of our environment and the standard files of `io`, each optional. */
-static int rolling_run_git_full(const char *const *args, const char *const *env,
-				const struct child_io *io, char **out, size_t *len, unsigned flags)
+/* Make the child's descriptor `fd` /dev/null when `discard`, else a copy of `from` (>= 0). */
+static int redirect(posix_spawn_file_actions_t *actions, int fd, int from, int discard)
 {
-	char **envp = NULL;
-	const char **argv;
-	posix_spawn_file_actions_t actions;
-	int pipefd[2] = { -1, -1 };
-	int err, status;
-	pid_t pid;
+	if (discard)
+		return posix_spawn_file_actions_addopen(actions, fd, "/dev/null", O_WRONLY, 0);
+	return from >= 0 ? posix_spawn_file_actions_adddup2(actions, from, fd) : 0;
+}
 
-	if (out)
-		*out = NULL;
-	if (!(argv = git_argv(args)))
-		return rolling_error_nomem();
-	if (env && !(envp = child_environ(env))) {
-		free(argv);
-		return rolling_error_nomem();
-	}
-	if ((flags & ROLLING_RUN_CAPTURE) && pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(argv);
-		free(envp);
-		return rolling_error("cannot create a pipe: %s", strerror(errno));
-	}
-	if ((err = posix_spawn_file_actions_init(&actions))) {
-		status = rolling_error("cannot run git: %s", strerror(err));
-		goto close_pipe;
-	}
-	if (flags & ROLLING_RUN_CAPTURE)
-		err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-	else if (flags & ROLLING_RUN_NO_STDOUT)
-		err = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-	else if (flags & ROLLING_RUN_STDOUT_TO_STDERR)
-		err = posix_spawn_file_actions_adddup2(&actions, 2, 1);
-	if (!err && io->stderr_fd >= 0)
-		err = posix_spawn_file_actions_adddup2(&actions, io->stderr_fd, 2);
-	else if (!err && (flags & ROLLING_RUN_NO_STDERR))
-		err = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-	else if (!err && (flags & ROLLING_RUN_STDERR_TO_STDOUT))
-		err = posix_spawn_file_actions_adddup2(&actions, 1, 2);
-	if (!err && io->stdin_path)
-		err = posix_spawn_file_actions_addopen(&actions, 0, io->stdin_path, O_RDONLY, 0);
-	else if (!err && io->stdin_fd >= 0)
-		err = posix_spawn_file_actions_adddup2(&actions, io->stdin_fd, 0);
+/*
+ * What the child's standard files are made of ours: stdin, stdout, then
+ * stderr, so that "stderr to stdout" follows where stdout went.
+ */
+static int file_actions(posix_spawn_file_actions_t *actions, const struct rolling_child *child,
+			int stdin_fd, int stdout_fd)
+{
+	int err;
+
+	if (child->stdin_path)
+		err = posix_spawn_file_actions_addopen(actions, 0, child->stdin_path, O_RDONLY, 0);
+	else
+		err = redirect(actions, 0, stdin_fd, 0);
+	if (!err)
+		err = redirect(actions, 1,
+			       child->out == ROLLING_CHILD_CAPTURE ? stdout_fd :
+			       child->out == ROLLING_CHILD_TO_STDERR ? 2 : -1,
+			       child->out == ROLLING_CHILD_DISCARD);
+	if (!err)
+		err = redirect(actions, 2,
+			       child->err == ROLLING_CHILD_ERR_CAPTURE ? child->err_fd :
+			       child->err == ROLLING_CHILD_ERR_TO_STDOUT ? 1 : -1,
+			       child->err == ROLLING_CHILD_ERR_DISCARD);
 	/*
 	 * A dup2 onto itself clears close-on-exec, in the child alone
 	 * (POSIX.1-2024, glibc since 2.29): ours never leaks to another.
 	 */
-	if (!err && io->inherit_fd >= 0)
-		err = posix_spawn_file_actions_adddup2(&actions, io->inherit_fd, io->inherit_fd);
-	if (err) {
-		posix_spawn_file_actions_destroy(&actions);
-		status = rolling_error("cannot run git: %s", strerror(err));
-		goto close_pipe;
-	}
-	/* What we printed must come before what git prints. */
-	fflush(NULL);
-	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
-	err = rolling_tempfile_spawnp(&pid, "git", &actions, (char *const *)(uintptr_t)argv,
-				      envp ? envp : environ);
-	posix_spawn_file_actions_destroy(&actions);
-	if (err) {
-		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
-		goto close_pipe;
-	}
-	if (flags & ROLLING_RUN_CAPTURE) {
-		close(pipefd[1]);
-		pipefd[1] = -1;
-		status = rolling_finish_reading(pid, pipefd[0], out, len, args[0]);
-		pipefd[0] = -1;
-	} else {
-		status = wait_for(pid, args[0]);
-	}
-close_pipe:
-	free(argv);
-	free(envp);
-	if (pipefd[0] >= 0)
-		close(pipefd[0]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
-	return status;
+	if (!err && child->inherit_fd >= 0)
+		err = posix_spawn_file_actions_adddup2(actions, child->inherit_fd,
+						       child->inherit_fd);
+	return err;
 }
 
-int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args)
+/* posix_spawnp() of "git" args... with its files and environment; 0 or an errno value. */
+static int spawn(struct rolling_child *child, int stdin_fd, int stdout_fd)
 {
 	posix_spawn_file_actions_t actions;
-	const char **argv;
-	int pipefd[2], err;
+	char **argv, **envp = NULL;
+	int err;
 
-	if (!(argv = git_argv(args)))
-		return rolling_error_nomem();
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+	if (!(argv = calloc(child->args.nr + 2, sizeof(*argv))))
+		return ENOMEM;
+	argv[0] = "git";
+	if (child->args.nr)
+		memcpy(argv + 1, child->args.v, child->args.nr * sizeof(*argv));
+	if (child->env.nr && !(envp = child_environ(&child->env))) {
 		free(argv);
-		return rolling_error("cannot create a pipe: %s", strerror(errno));
+		return ENOMEM;
 	}
 	if (!(err = posix_spawn_file_actions_init(&actions))) {
-		if (!(err = posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1))) {
+		if (!(err = file_actions(&actions, child, stdin_fd, stdout_fd))) {
+			/* What we printed must come before what git prints. */
 			fflush(NULL);
-			err = rolling_tempfile_spawnp(pid, "git", &actions,
-						      (char *const *)(uintptr_t)argv, environ);
+			err = rolling_tempfile_spawnp(&child->pid, "git", &actions, argv,
+						      envp ? envp : environ);
 		}
 		posix_spawn_file_actions_destroy(&actions);
 	}
 	free(argv);
-	close(pipefd[1]);
-	if (err) {
-		close(pipefd[0]);
-		return rolling_error("cannot run git %s: %s", args[0], strerror(err));
-	}
-	*fd = pipefd[0];
-	return 0;
+	free(envp);
+	return err;
 }
 
-void rolling_abandon_reading(pid_t pid, int fd)
+int rolling_child_start(struct rolling_child *child)
 {
-	kill(pid, SIGTERM);
-	close(fd);
-	rolling_tempfile_waitpid(pid, NULL);
+	int pipefd[2] = { -1, -1 }, stdin_fd = -1, err;
+
+	if (child->pid > 0)
+		return rolling_error("cannot run git %s: it runs already", command_name(child));
+	strbuf_reset(&child->captured);
+	strbuf_reset(&child->said);
+	if (child->args.oom || child->env.oom)
+		return rolling_error_nomem();
+	if (!child->args.nr)
+		return rolling_error("cannot run git: no command");
+	if (child->inherit_fd >= 0 && child->inherit_fd <= 2)
+		return rolling_error("cannot run git %s: no descriptor to hand on",
+				     command_name(child));
+	if (child->input && !child->stdin_path &&
+	    (stdin_fd = memory_file("git-rolling-stdin", child->input, child->input_len)) < 0)
+		return ROLLING_ERROR;
+	if (child->err == ROLLING_CHILD_ERR_CAPTURE &&
+	    (child->err_fd = memory_file("git-rolling-stderr", NULL, 0)) < 0) {
+		close_fd(&stdin_fd);
+		return ROLLING_ERROR;
+	}
+	if (child->out == ROLLING_CHILD_CAPTURE && pipe2(pipefd, O_CLOEXEC) < 0) {
+		err = rolling_error("cannot create a pipe: %s", strerror(errno));
+		goto fail;
+	}
+	if ((err = spawn(child, stdin_fd, pipefd[1]))) {
+		child->pid = -1;
+		err = rolling_error("cannot run git %s: %s", command_name(child), strerror(err));
+		goto fail;
+	}
+	/* Only git's end left open: the pipe reads to its end once git is gone. */
+	close_fd(&pipefd[1]);
+	close_fd(&stdin_fd);
+	child->out_fd = pipefd[0];
+	return 0;
+fail:
+	close_fd(&pipefd[0]);
+	close_fd(&pipefd[1]);
+	close_fd(&stdin_fd);
+	close_fd(&child->err_fd);
+	return err;
 }
 
-int rolling_git_output(char **line, const char *const *args)
+/* Wait for it: its exit status, or a negative error. */
+static int wait_for(struct rolling_child *child)
 {
-	char *out, *nl;
-	int status = rolling_run_git(args, &out, ROLLING_RUN_CAPTURE);
+	pid_t pid = child->pid;
+	int status;
 
-	*line = NULL;
-	if (status < 0)
-		return status;
-	if (status) {
-		free(out);
-		return rolling_error("git %s failed (exit status %d)", args[0], status);
+	child->pid = -1;
+	if (rolling_tempfile_waitpid(pid, &status) < 0)
+		return rolling_error("cannot wait for git %s: %s", command_name(child),
+				     strerror(errno));
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return rolling_error("git %s ended abnormally", command_name(child));
+}
+
+int rolling_child_finish(struct rolling_child *child)
+{
+	int read_err = 0, status;
+
+	if (child->pid <= 0)
+		return rolling_error("cannot wait for git %s: it was not started",
+				     command_name(child));
+	if (child->out_fd >= 0 && strbuf_read_fd(&child->captured, child->out_fd) < 0)
+		read_err = strbuf_oom(&child->captured) ? rolling_error_nomem() :
+			   rolling_error("cannot read the output of git %s: %s",
+					 command_name(child), strerror(errno));
+	/* Unblock it should we have stopped reading early. */
+	close_fd(&child->out_fd);
+	status = wait_for(child);
+	if (child->err_fd >= 0 && status >= 0 && !read_err &&
+	    (lseek(child->err_fd, 0, SEEK_SET) < 0 ||
+	     strbuf_read_fd(&child->said, child->err_fd) < 0))
+		read_err = strbuf_oom(&child->said) ? rolling_error_nomem() :
+			   rolling_error("cannot read what git %s said: %s",
+					 command_name(child), strerror(errno));
+	close_fd(&child->err_fd);
+	return read_err < 0 && status >= 0 ? read_err : status;
+}
+
+int rolling_child_run(struct rolling_child *child)
+{
+	int err = rolling_child_start(child);
+
+	return err < 0 ? err : rolling_child_finish(child);
+}
+
+void rolling_child_abandon(struct rolling_child *child)
+{
+	if (child->pid > 0) {
+		kill(child->pid, SIGTERM);
+		close_fd(&child->out_fd);
+		rolling_tempfile_waitpid(child->pid, NULL);
+		child->pid = -1;
 	}
-	if ((nl = strchr(out, '\n')))
-		*nl = '\0';
-	*line = out;
-	return 0;
+	close_fd(&child->out_fd);
+	close_fd(&child->err_fd);
+}
+
+void rolling_child_release(struct rolling_child *child)
+{
+	struct rolling_child init = ROLLING_CHILD_INIT;
+
+	rolling_child_abandon(child);
+	rolling_strvec_release(&child->args);
+	rolling_strvec_release(&child->env);
+	strbuf_release(&child->captured);
+	strbuf_release(&child->said);
+	*child = init;
+}
+
+int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
+		       size_t input_len, char **out, char **err_out, unsigned flags)
+{
+	struct rolling_child child = ROLLING_CHILD_INIT;
+	int status;
+
+	if (out)
+		*out = NULL;
+	if (err_out)
+		*err_out = NULL;
+	rolling_strvec_pushv(&child.args, args);
+	if (env)
+		rolling_strvec_pushv(&child.env, env);
+	child.input = input;
+	child.input_len = input_len;
+	child.out = flags & ROLLING_RUN_CAPTURE ? ROLLING_CHILD_CAPTURE :
+		    flags & ROLLING_RUN_NO_STDOUT ? ROLLING_CHILD_DISCARD :
+		    flags & ROLLING_RUN_STDOUT_TO_STDERR ? ROLLING_CHILD_TO_STDERR :
+		    ROLLING_CHILD_INHERIT;
+	child.err = err_out ? ROLLING_CHILD_ERR_CAPTURE :
+		    flags & ROLLING_RUN_NO_STDERR ? ROLLING_CHILD_ERR_DISCARD :
+		    flags & ROLLING_RUN_STDERR_TO_STDOUT ? ROLLING_CHILD_ERR_TO_STDOUT :
+		    ROLLING_CHILD_ERR_INHERIT;
+	status = rolling_child_run(&child);
+	if (status >= 0 && ((out && child.out == ROLLING_CHILD_CAPTURE &&
+			     !(*out = strbuf_detach(&child.captured))) ||
+			    (err_out && !(*err_out = strbuf_detach(&child.said))))) {
+		if (out) {
+			free(*out);
+			*out = NULL;
+		}
+		status = rolling_error_nomem();
+	}
+	rolling_child_release(&child);
+	return status;
 }
 
 /* --- git's words ---------------------------------------------------------- */

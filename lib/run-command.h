@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "strbuf.h"
+#include "strvec.h"
 
 /*
  * Running git as a child process, for the commands that drive git's
@@ -11,91 +13,125 @@
  * typed is ever interpreted twice.
  */
 
-enum rolling_run_flags {
-	ROLLING_RUN_CAPTURE = 1 << 0,    /* collect stdout in *out */
-	ROLLING_RUN_NO_STDOUT = 1 << 1,  /* send stdout to /dev/null */
-	ROLLING_RUN_NO_STDERR = 1 << 2,  /* send stderr to /dev/null */
-	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
-	ROLLING_RUN_STDERR_TO_STDOUT = 1 << 4,  /* with CAPTURE: collect both */
+/*
+ * One git run: what it is given and where what it prints goes, as git's
+ * own struct child_process.  Fill it, then either
+ *
+ *	rolling_child_run(): start it and wait for it, or
+ *	rolling_child_start(), work meanwhile, then rolling_child_finish()
+ *	(or rolling_child_abandon(), which ends it)
+ *
+ * and rolling_child_release() it in every case:
+ *
+ *	struct rolling_child child = ROLLING_CHILD_INIT;
+ *
+ *	rolling_strvec_pushv(&child.args, args);
+ *	child.out = ROLLING_CHILD_CAPTURE;
+ *	status = rolling_child_run(&child);
+ *	... child.captured.buf ...
+ *	rolling_child_release(&child);
+ *
+ * The exit status that run and finish return is git's (0-255), or 128
+ * plus the number of the signal that killed it, or a negative error
+ * (recorded) when git could not be run or waited for or what it printed
+ * could not be read.  Every git started is registered until it is
+ * waited for, and ends with us: on a fatal signal it is killed and
+ * waited for before our own files are removed (tempfile.h).
+ */
+
+/* Where its standard output goes. */
+enum rolling_child_out {
+	ROLLING_CHILD_INHERIT,          /* ours (the default) */
+	ROLLING_CHILD_CAPTURE,          /* into `captured` */
+	ROLLING_CHILD_DISCARD,          /* /dev/null */
+	ROLLING_CHILD_TO_STDERR,        /* our standard error */
 };
 
-/*
- * Run `git args[0] args[1] ...` (args is NULL-terminated and does not
- * include "git") from the current directory with the current
- * environment, and wait for it.  Returns its exit status (0-255, or 128
- * plus the signal number when a signal ended it), or a negative error
- * when it could not be run at all.  With ROLLING_RUN_CAPTURE, *out is
- * a NUL-terminated string the caller frees (also when the status is
- * not 0); otherwise out may be NULL.
- */
-int rolling_run_git(const char *const *args, char **out, unsigned flags);
+/* Where its standard error goes. */
+enum rolling_child_err {
+	ROLLING_CHILD_ERR_INHERIT,      /* ours (the default) */
+	ROLLING_CHILD_ERR_CAPTURE,      /* into `said`, apart from its output */
+	ROLLING_CHILD_ERR_DISCARD,      /* /dev/null */
+	ROLLING_CHILD_ERR_TO_STDOUT,    /* wherever its output goes (captured with it) */
+};
 
-/* rolling_run_git() with its standard input read from the file `stdin_path`. */
-int rolling_run_git_with_stdin(const char *const *args, const char *stdin_path, char **out,
-			       unsigned flags);
+struct rolling_child {
+	/* What it is given. */
+	struct rolling_strvec args;     /* after "git" */
+	/*
+	 * Changes to our environment for it alone (rolling_env_push()):
+	 * "NAME=value" sets NAME, "NAME" alone removes it.  Ours is never
+	 * changed to pass something to a child.
+	 */
+	struct rolling_strvec env;
+	const char *stdin_path;         /* its standard input: this file, */
+	const char *input;              /* or these input_len bytes, */
+	size_t input_len;               /* or else ours */
+	/*
+	 * A descriptor of ours (above 2) left open in it under the same
+	 * number, and so in what it starts in turn, while ours stays
+	 * close-on-exec: no other child gets it.  For a lock whose flock(2)
+	 * must be held as long as the child, or a process of its own,
+	 * lives (quarantine.h).  -1: none.
+	 */
+	int inherit_fd;
+	enum rolling_child_out out;
+	enum rolling_child_err err;
+
+	/* What it printed, NUL-terminated (the output may hold NULs: -z). */
+	struct strbuf captured;         /* its output, with ROLLING_CHILD_CAPTURE */
+	struct strbuf said;             /* its standard error, with ROLLING_CHILD_ERR_CAPTURE */
+
+	/* While it runs (private). */
+	pid_t pid;                      /* -1: not running */
+	int out_fd, err_fd;
+};
+
+#define ROLLING_CHILD_INIT { .args = ROLLING_STRVEC_INIT, .env = ROLLING_STRVEC_INIT, \
+			     .inherit_fd = -1, .captured = STRBUF_INIT, .said = STRBUF_INIT, \
+			     .pid = -1, .out_fd = -1, .err_fd = -1 }
+
+/* Add "NAME=value" to `env`, or "NAME" (remove it) when value is NULL; 0 or negative. */
+int rolling_env_push(struct rolling_strvec *env, const char *name, const char *value);
+
+/* Start it and wait for it: its exit status, or a negative error. */
+int rolling_child_run(struct rolling_child *child);
 
 /*
- * The same with the entries of `env` (NULL-terminated) applied to our
- * environment for git: "NAME=value" sets NAME, "NAME" alone removes it.
+ * Start it and return at once, so that git works while the caller
+ * does: 0, or a negative error (then it is not running).  What it
+ * prints into a capture waits in a pipe, and git blocks once the pipe
+ * is full, until rolling_child_finish() reads it all and waits for it
+ * (its exit status, or a negative error).  rolling_child_abandon() ends
+ * it instead (SIGTERM) and reaps it.
  */
-int rolling_run_git_env(const char *const *args, const char *const *env, char **out,
-			unsigned flags);
-int rolling_run_git_env_with_stdin(const char *const *args, const char *const *env,
-				   const char *stdin_path, char **out, unsigned flags);
+int rolling_child_start(struct rolling_child *child);
+int rolling_child_finish(struct rolling_child *child);
+void rolling_child_abandon(struct rolling_child *child);
 
 /*
- * rolling_run_git_env_with_stdin() with our descriptor `inherit_fd`
- * (above 2) open in git under the same number, and so in what git
- * starts in turn, while ours stays close-on-exec: no other child gets
- * it.  For a lock whose flock(2) must be held as long as the child, or
- * a process of its own, lives (quarantine.h).
+ * Free what it holds (abandoning it if it still runs); it is as
+ * ROLLING_CHILD_INIT made it, ready to be filled again.
  */
-int rolling_run_git_inheriting(const char *const *args, const char *const *env,
-			       const char *stdin_path, int inherit_fd, unsigned flags);
+void rolling_child_release(struct rolling_child *child);
 
 /*
- * The same, with `input` (input_len bytes) on git's standard input when
- * it is not NULL, and, when `err_out` is not NULL, what git writes to
- * its standard error collected apart in *err_out (NUL-terminated; the
- * caller frees it, as *out), for a caller that reads git's words
- * rather than showing them.
+ * Kept for ref-transaction-git.c and refdb-reftable.c (and repo-format.c)
+ * until they move to struct rolling_child; do not use.  `git args...`
+ * with `env`, `input` (input_len bytes) on its standard input when not
+ * NULL, its output in *out with ROLLING_RUN_CAPTURE, and its standard
+ * error in *err_out when err_out is not NULL (both NUL-terminated, for
+ * the caller to free).
  */
+enum rolling_run_flags {
+	ROLLING_RUN_CAPTURE = 1 << 0,
+	ROLLING_RUN_NO_STDOUT = 1 << 1,
+	ROLLING_RUN_NO_STDERR = 1 << 2,
+	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
+	ROLLING_RUN_STDERR_TO_STDOUT = 1 << 4,
+};
 int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
 		       size_t input_len, char **out, char **err_out, unsigned flags);
-
-/*
- * The entries of such an `env`, grown one at a time: `v` is always
- * NULL-terminated (or NULL while empty), and owns its strings.
- */
-struct rolling_env {
-	char **v;
-	size_t nr, alloc;
-};
-#define ROLLING_ENV_INIT { NULL, 0, 0 }
-
-/* Add "NAME=value", or "NAME" (remove it) when value is NULL. */
-int rolling_env_add(struct rolling_env *env, const char *name, const char *value);
-void rolling_env_release(struct rolling_env *env);
-
-/*
- * rolling_run_git() with ROLLING_RUN_CAPTURE, with the length of what git
- * printed in *len: for output that holds NUL bytes (-z).
- */
-int rolling_run_git_capture(const char *const *args, char **out, size_t *len);
-
-/*
- * Start `git args...` with its standard output on a pipe, whose end we
- * read from is *fd, and return at once, so that git works while the
- * caller does; rolling_finish_reading() reads all it wrote into *out
- * (NUL-terminated, of *len bytes when len is not NULL; the caller frees
- * it, NULL on an error), closes fd and returns the exit status as
- * rolling_run_git() does (`what` names it in errors).  Output that fills
- * the pipe blocks git until it is read.  rolling_abandon_reading() ends
- * git (SIGTERM) and reaps it instead.
- */
-int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args);
-int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const char *what);
-void rolling_abandon_reading(pid_t pid, int fd);
 
 /*
  * git's own words in what it wrote to its standard error, `said`
@@ -116,11 +152,5 @@ const char *rolling_git_words(char *said, enum rolling_git_words how);
 
 /* 1 when git's words hold a line that begins "fatal: ": git refused. */
 int rolling_git_said_fatal(const char *said);
-
-/*
- * The first line of what `git args...` prints, without the newline, in
- * *line (the caller frees it).  Non-zero exit statuses are errors.
- */
-int rolling_git_output(char **line, const char *const *args);
 
 #endif

@@ -83,13 +83,21 @@ static int run_verify_tag(char **output, git_repository *repo, const char *const
 	const char *args[BATCH + 6] = { "--no-replace-objects", "--git-dir",
 					git_repository_path(repo), "verify-tag",
 					"--format=%(objectname)" };
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	size_t fixed = 5, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
 		args[fixed + i] = hex[i];
 	args[fixed + nr] = NULL;
-	status = rolling_run_git_env(args, env, output, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	rolling_strvec_pushv(&git.args, args);
+	rolling_strvec_pushv(&git.env, env);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&git);
+	if (status >= 0 && !(*output = strbuf_detach(&git.captured)))
+		status = rolling_error_nomem();
+	rolling_child_release(&git);
 	if (status < 0)
 		return status;
 	/*
@@ -136,18 +144,23 @@ static int why_not_good(enum rolling_signature_status *status, git_repository *r
 {
 	const char *args[] = { "--no-replace-objects", "--git-dir", git_repository_path(repo),
 			       "verify-tag", "--raw", hex, NULL };
-	char *output = NULL;
-	int err = rolling_run_git_env(args, env, &output,
-				      ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	const char *output;
+	int err;
 
-	if (err < 0)
-		return err;
+	rolling_strvec_pushv(&git.args, args);
+	rolling_strvec_pushv(&git.env, env);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_TO_STDOUT;
+	err = rolling_child_run(&git);
+	output = git.captured.buf;
 	/* Good alone: the batch it was in failed as a whole (run_verify_tag()). */
-	*status = !err ? ROLLING_SIGNATURE_GOOD :
-		  err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
-		  ROLLING_SIGNATURE_BAD;
-	free(output);
-	return 0;
+	if (err >= 0)
+		*status = !err ? ROLLING_SIGNATURE_GOOD :
+			  err == 1 && only_key_missing(output) ? ROLLING_SIGNATURE_NO_KEY :
+			  ROLLING_SIGNATURE_BAD;
+	rolling_child_release(&git);
+	return err < 0 ? err : 0;
 }
 
 /* The tag ids git printed: those with a good signature. */
@@ -295,7 +308,7 @@ static int write_side_objects(struct side_objects *side)
  * the user set, if any; nothing is added when both are NULL.  Passed to
  * each git run, never set in our own environment.
  */
-static int git_env(struct rolling_env *env, const char *first, const char *object_dirs)
+static int git_env(struct rolling_strvec *env, const char *first, const char *object_dirs)
 {
 	const char *user = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	const char *parts[] = { first, object_dirs, user };
@@ -309,7 +322,7 @@ static int git_env(struct rolling_env *env, const char *first, const char *objec
 		if (parts[i] && *parts[i])
 			strbuf_addf(&value, "%s%s", value.len ? ":" : "", parts[i]);
 	err = strbuf_oom(&value) ? rolling_error_nomem() :
-	      rolling_env_add(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf);
+	      rolling_env_push(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES", value.buf);
 	strbuf_release(&value);
 	return err;
 }
@@ -355,7 +368,7 @@ int rolling_tag_object_signatures(enum rolling_signature_status *status, git_rep
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
 	size_t index[BATCH];
 	struct side_objects side = { ROLLING_TEMPFILE_INIT, extra, extra_nr };
-	struct rolling_env env = ROLLING_ENV_INIT;
+	struct rolling_strvec env = ROLLING_STRVEC_INIT;
 	static const char *const none[] = { NULL };
 	int err;
 
@@ -366,7 +379,7 @@ int rolling_tag_object_signatures(enum rolling_signature_status *status, git_rep
 			 extra, extra_nr, hex, index, progress);
 out:
 	rolling_tempfile_delete(&side.dir);
-	rolling_env_release(&env);
+	rolling_strvec_release(&env);
 	return err;
 }
 
@@ -383,13 +396,19 @@ static int run_verify_commit(git_repository *repo, const char *const *env, const
 	const char *args[BATCH + 5] = { "--no-replace-objects", "--git-dir",
 					git_repository_path(repo), "verify-commit" };
 	char hex[BATCH][GIT_OID_HEXSZ + 1];
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	size_t fixed = 4, i;
 	int status;
 
 	for (i = 0; i < nr; i++)
 		args[fixed + i] = git_oid_tostr(hex[i], sizeof(hex[i]), &ids[i]);
 	args[fixed + nr] = NULL;
-	status = rolling_run_git_env(args, env, NULL, ROLLING_RUN_NO_STDOUT | ROLLING_RUN_NO_STDERR);
+	rolling_strvec_pushv(&git.args, args);
+	rolling_strvec_pushv(&git.env, env);
+	git.out = ROLLING_CHILD_DISCARD;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&git);
+	rolling_child_release(&git);
 	/* git failing or dying (SIGPIPE, as for tags) has accepted nothing either. */
 	return status < 0 ? status : status != 0;
 }
@@ -397,7 +416,7 @@ static int run_verify_commit(git_repository *repo, const char *const *env, const
 int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *ids, size_t nr,
 			      const char *object_dirs)
 {
-	struct rolling_env env_v = ROLLING_ENV_INIT;
+	struct rolling_strvec env_v = ROLLING_STRVEC_INIT;
 	static const char *const none[] = { NULL };
 	const char *const *env;
 	size_t start, i;
@@ -425,6 +444,6 @@ int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *id
 		if (err > 0)
 			err = 0;
 	}
-	rolling_env_release(&env_v);
+	rolling_strvec_release(&env_v);
 	return err < 0 ? err : 0;
 }

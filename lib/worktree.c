@@ -181,9 +181,9 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 			char *gitdir, *head_ref;
 
 			if (entry->d_name[0] == '.' ||
-			    !(gitdir = rolling_strfmt("%s%s/", dir, entry->d_name)))
+			    asprintf(&gitdir, "%s%s/", dir, entry->d_name) < 0)
 				continue;
-			if (!(head_ref = rolling_strfmt("worktrees/%s/HEAD", entry->d_name))) {
+			if (asprintf(&head_ref, "worktrees/%s/HEAD", entry->d_name) < 0) {
 				free(gitdir);
 				continue;
 			}
@@ -507,19 +507,16 @@ static int restore_files(git_repository *repo, const char *gitdir, const char *i
 		}
 	}
 	if (r.nr) {
-		const char **args = calloc(r.nr + 5, sizeof(*args));
+		static const char *const args[] = { "checkout-index", "-f", "-q", "--", NULL };
+		struct rolling_child git = ROLLING_CHILD_INIT;
 
-		if (!args) {
-			err = rolling_error_nomem();
-			goto out;
+		if (!(err = rolling_index_child(&git, repo, index_path))) {
+			rolling_strvec_pushv(&git.args, args);
+			for (i = 0; i < r.nr; i++)
+				rolling_strvec_push(&git.args, r.paths[i]);
+			err = rolling_child_run(&git);
 		}
-		args[0] = "checkout-index";
-		args[1] = "-f";
-		args[2] = "-q";
-		args[3] = "--";
-		memcpy(args + 4, r.paths, r.nr * sizeof(*args));
-		err = rolling_index_git(repo, index_path, args, NULL, 0);
-		free(args);
+		rolling_child_release(&git);
 		if (err > 0)
 			err = rolling_error("git checkout-index could not put the files back");
 	}
@@ -688,12 +685,32 @@ static int explain_failure(struct rolling_worktree_tx *tx, int status, const cha
 			     *git_said ? git_said : "(it said nothing)\n");
 }
 
+/*
+ * Run `git args...` in `git` (released first: what the last run said
+ * goes) on the index whose lock is `index_lock`, in the C locale when
+ * `c_locale`, so that what it says can be read: both its output and its
+ * errors in git->captured.  Its exit status, or a negative error.
+ */
+static int run_on_index(struct rolling_child *git, const char *index_lock,
+			const char *const *args, int c_locale)
+{
+	rolling_child_release(git);
+	rolling_strvec_pushv(&git->args, args);
+	rolling_env_push(&git->env, "GIT_INDEX_FILE", index_lock);
+	if (c_locale)
+		rolling_env_push(&git->env, "LC_ALL", "C");
+	git->out = ROLLING_CHILD_CAPTURE;
+	git->err = ROLLING_CHILD_ERR_TO_STDOUT;
+	return rolling_child_run(git);
+}
+
 int rolling_worktree_update(struct rolling_worktree_tx *tx)
 {
-	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1], *env_index, *out = NULL;
+	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1];
 	const char *args[] = { "read-tree", "-m", "-u", from, to, NULL };
 	const char *refresh[] = { "update-index", "-q", "--refresh", NULL };
-	const char *env[] = { NULL, NULL }, *env_c[] = { NULL, "LC_ALL=C", NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	struct strbuf index_lock = STRBUF_INIT;
 	int status, err;
 
 	git_oid_tostr(from, sizeof(from), &tx->old_tip);
@@ -708,9 +725,11 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	 */
 	rolling_tempfile_keep(&tx->intent_file);
 	/* git updates our copy of the index under its own lock on that copy. */
-	if (!(env_index = rolling_strfmt("GIT_INDEX_FILE=%s" ROLLING_LOCK_SUFFIX, tx->index)))
-		return rolling_error_nomem();
-	env[0] = env_c[0] = env_index;
+	strbuf_addf(&index_lock, "%s" ROLLING_LOCK_SUFFIX, tx->index);
+	if (strbuf_oom(&index_lock)) {
+		err = rolling_error_nomem();
+		goto out;
+	}
 	/*
 	 * git merge refreshes the stat data of every file first, so that a
 	 * file whose content is unchanged but whose stat data is not (one
@@ -726,39 +745,23 @@ int rolling_worktree_update(struct rolling_worktree_tx *tx)
 	 * has changes; more is a failure (a full disk, say), which would
 	 * otherwise come back as read-tree's "not uptodate" on a clean tree.
 	 */
-	status = rolling_run_git_env(args, env_c, &out,
-				     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
-	if (status == 128 && out && strstr(out, "not uptodate. Cannot merge.")) {
-		free(out);
-		out = NULL;
-		status = rolling_run_git_env(refresh, env, &out,
-					     ROLLING_RUN_CAPTURE | ROLLING_RUN_STDERR_TO_STDOUT);
+	status = run_on_index(&git, index_lock.buf, args, 1);
+	if (status == 128 && strstr(git.captured.buf, "not uptodate. Cannot merge.")) {
+		status = run_on_index(&git, index_lock.buf, refresh, 0);
 		if (status > 1) {
 			err = rolling_error("cannot update the work tree of '%s': git update-index"
 					    " --refresh %s:\n%snothing was changed", tx->branch,
 					    status > 128 ? "was killed by a signal" : "failed",
-					    out && *out ? out : "(it said nothing)\n");
-			free(out);
-			free(env_index);
-			return err;
+					    *git.captured.buf ? git.captured.buf : "(it said nothing)\n");
+			goto out;
 		}
-		free(out);
-		out = NULL;
 		if (status >= 0)
-			status = rolling_run_git_env(args, env, &out, ROLLING_RUN_CAPTURE |
-						     ROLLING_RUN_STDERR_TO_STDOUT);
+			status = run_on_index(&git, index_lock.buf, args, 0);
 	}
-	free(env_index);
-	if (status < 0) {
-		free(out);
-		return status;
-	}
-	if (!status) {
-		free(out);
-		return 0;
-	}
-	err = explain_failure(tx, status, out ? out : "");
-	free(out);
+	err = status <= 0 ? status : explain_failure(tx, status, git.captured.buf);
+out:
+	rolling_child_release(&git);
+	strbuf_release(&index_lock);
 	return err;
 }
 
