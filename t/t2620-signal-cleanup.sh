@@ -385,6 +385,56 @@ test_expect_success 'no git that advance runs outlives it: killed with it, befor
 	(cd tree && git rolling advance -q && consistent $tag)
 '
 
+# Interrupted as ^C interrupts it, whatever git the run starts: a git
+# first on PATH that, as git read-tree, writes its pid into
+# "read-tree-pid", sends SIGINT to git rolling alone (its parent) and
+# then becomes the real git read-tree, which would go on, if nothing
+# ended it, to write the index lock after the run removed it.  Started
+# ignoring SIGINT (a job in the background of a shell without job
+# control), git rolling keeps ignoring it: then this cannot be tested.
+if signal_reaches INT
+then
+	test_set_prereq SIGINT_NOT_IGNORED
+else
+	say "# SIGINT is ignored in this run (a background job): no process started here can die of it"
+fi
+
+test_expect_success SIGINT_NOT_IGNORED 'interrupted while git read-tree runs: it is ended and waited for' '
+	tag=$(cd tree && add_release "echo interrupted >interrupted-file") &&
+	real_git=$(command -v git) &&
+	mkdir -p interrupting &&
+	cat >interrupting/git <<-EOF &&
+	#!/bin/sh
+	case " \$* " in
+	*" read-tree "*)
+		echo \$\$ >"$TRASH_DIRECTORY/read-tree-pid" &&
+		kill -INT \$PPID ;;
+	esac
+	exec "$real_git" "\$@"
+	EOF
+	chmod +x interrupting/git &&
+	rm -f read-tree-pid &&
+	# git-rolling itself: git would put its exec-path, and its own git,
+	# first on PATH
+	(cd tree && test_expect_code 130 env PATH="$TRASH_DIRECTORY/interrupting:$PATH" \
+		git-rolling advance -q 2>../int.err) &&
+	test_path_is_file read-tree-pid &&
+	pid=$(cat read-tree-pid) &&
+	# one that outlived the run would be running, or done writing, now
+	tries=0 &&
+	while kill -0 $pid 2>/dev/null
+	do
+		tries=$((tries + 1)) &&
+		test $tries -le 1000 &&
+		sleep 0.01 || return 1
+	done &&
+	{ test $tries = 0 || { echo "git read-tree ($pid) outlived the run" && return 1; }; } &&
+	test_path_is_missing tree/.git/index.lock &&
+	test_path_is_missing tree/.git/index.lock.lock &&
+	test_path_is_file tree/.git/ROLLING_ADVANCE &&
+	(cd tree && git rolling advance -q && consistent $tag)
+'
+
 test_expect_success REFFILES 'a signal while the branch moves waits until branch and index agree' '
 	tag=$(cd tree && add_release "echo moving >moving-file") &&
 	term_at tree before "*/tree/.git/refs/heads/*.lock" 1 self advance -q &&
