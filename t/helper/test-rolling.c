@@ -46,8 +46,12 @@
  *   test-rolling lock <path> <timeout-ms> commit|rollback <content>
  *                               (takes <path>.lock, writes <content> in it, then
  *                                renames it over <path> or removes it)
+ *   test-rolling child <option>... -- <git args>...
+ *                               (one struct rolling_child run; see child() for
+ *                                the options; says "status <n>")
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,6 +73,7 @@
 #include "../../lib/fd-io.h"
 #include "../../lib/lockfile.h"
 #include "../../lib/tempfile.h"
+#include "../../lib/run-command.h"
 
 static void print_version(const char *kind, const struct rolling_version *v)
 {
@@ -598,6 +603,112 @@ static int lock_file(const char *path, const char *timeout_ms, const char *end,
 	return 0;
 }
 
+/* Write what a child printed into `path`, byte for byte. */
+static int save_capture(const char *path, const struct strbuf *sb)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(sb->buf, 1, sb->len, f) != sb->len || fclose(f)) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* --out discard|to-stderr, --err discard|to-stdout: 1, or 0 for another value. */
+static int redirection(struct rolling_child *git, const char *opt, const char *arg)
+{
+	static const struct {
+		const char *opt, *arg;
+		enum rolling_child_out out;
+		enum rolling_child_err err;
+	} ways[] = {
+		{ "--out", "discard", ROLLING_CHILD_DISCARD, ROLLING_CHILD_ERR_INHERIT },
+		{ "--out", "to-stderr", ROLLING_CHILD_TO_STDERR, ROLLING_CHILD_ERR_INHERIT },
+		{ "--err", "discard", ROLLING_CHILD_INHERIT, ROLLING_CHILD_ERR_DISCARD },
+		{ "--err", "to-stdout", ROLLING_CHILD_INHERIT, ROLLING_CHILD_ERR_TO_STDOUT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (!strcmp(opt, ways[i].opt) && !strcmp(arg, ways[i].arg)) {
+			if (opt[2] == 'o')
+				git->out = ways[i].out;
+			else
+				git->err = ways[i].err;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * One run of struct rolling_child, the options filling it in:
+ *   --env NAME=value | --env NAME   (set, or remove, for git alone)
+ *   --input <bytes> | --stdin-file <path>
+ *   --out capture=<file>|discard|to-stderr   (default: ours)
+ *   --err capture=<file>|discard|to-stdout
+ *   --inherit <path>   (opened close-on-exec as descriptor 9, handed on)
+ *   --abandon          (start it, then abandon it, instead of run)
+ * then "--" and git's arguments.  Says "status <n>" (negative when git
+ * could not be run, the error on stderr); the captures go to their files.
+ */
+static int child(int argc, char **argv)
+{
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	const char *out_file = NULL, *err_file = NULL;
+	int i, status, abandon = 0, known = 1, fd;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "";
+
+		if (!strcmp(opt, "--abandon")) {
+			abandon = 1;
+			continue;
+		}
+		i++;
+		if (!strcmp(opt, "--env") && strchr(arg, '='))
+			rolling_strvec_push(&git.env, arg);
+		else if (!strcmp(opt, "--env"))
+			rolling_env_push(&git.env, arg, NULL);
+		else if (!strcmp(opt, "--input"))
+			git.input = arg, git.input_len = strlen(arg);
+		else if (!strcmp(opt, "--stdin-file"))
+			git.stdin_path = arg;
+		else if (!strcmp(opt, "--out") && !strncmp(arg, "capture=", 8))
+			git.out = ROLLING_CHILD_CAPTURE, out_file = arg + 8;
+		else if (!strcmp(opt, "--err") && !strncmp(arg, "capture=", 8))
+			git.err = ROLLING_CHILD_ERR_CAPTURE, err_file = arg + 8;
+		else if (!strcmp(opt, "--out") || !strcmp(opt, "--err"))
+			known = redirection(&git, opt, arg);
+		else if (!strcmp(opt, "--inherit") && (fd = open(arg, O_RDONLY | O_CLOEXEC)) >= 0 &&
+			 dup3(fd, 9, O_CLOEXEC) == 9)
+			git.inherit_fd = 9;
+		else
+			break;
+		if (!known)
+			break;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: test-rolling child <option>... -- <git args>...\n");
+		return 129;
+	}
+	rolling_strvec_pushv(&git.args, (const char *const *)argv + i + 1);
+	if (abandon) {
+		if ((status = rolling_child_start(&git)) >= 0)
+			rolling_child_abandon(&git);
+	} else {
+		status = rolling_child_run(&git);
+	}
+	if (status < 0)
+		fprintf(stderr, "error: %s\n", rolling_last_error());
+	else if ((out_file && save_capture(out_file, &git.captured) < 0) ||
+		 (err_file && save_capture(err_file, &git.said) < 0))
+		status = -1;
+	rolling_child_release(&git);
+	printf("status %d\n", status);
+	return status < 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rolling_preset *preset;
@@ -636,11 +747,14 @@ int main(int argc, char **argv)
 		return tempfiles(argc - 2, argv + 2);
 	if (argc == 6 && !strcmp(argv[1], "lock"))
 		return lock_file(argv[2], argv[3], argv[4], argv[5]);
+	if (argc >= 2 && !strcmp(argv[1], "child"))
+		return child(argc - 2, argv + 2);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
 		" reread <command> [<name>...] |"
 		" work-tree | commit-header | libgit2 | tempfile <what>... |"
-		" lock <path> <timeout-ms> commit|rollback <content>)\n");
+		" lock <path> <timeout-ms> commit|rollback <content> |"
+		" child <option>... -- <git args>...)\n");
 	return 129;
 }
