@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,7 @@ static char **child_environ(const struct rolling_strvec *env)
 /*
  * The name of the git command it runs, for messages: its first argument
  * that is neither an option nor the value of one given apart ("-C dir",
- * "--git-dir dir").
+ * "--git-dir dir"); another program's own name.  Said with WHAT().
  */
 static const char *command_name(const struct rolling_child *child)
 {
@@ -81,6 +82,8 @@ static const char *command_name(const struct rolling_child *child)
 						   "--namespace", NULL };
 	size_t i, k;
 
+	if (child->program)
+		return child->program;
 	for (i = 0; i < child->args.nr; i++) {
 		const char *arg = child->args.v[i];
 
@@ -94,6 +97,9 @@ static const char *command_name(const struct rolling_child *child)
 	}
 	return child->args.nr ? child->args.v[0] : "(nothing)";
 }
+
+/* The two arguments of "%s%s" that name it: "git config", "gpg". */
+#define WHAT(child) (child)->program ? "" : "git ", command_name(child)
 
 /* An anonymous file holding `data`, read from its start; -1 with a message on errors. */
 static int memory_file(const char *name, const char *data, size_t len)
@@ -169,7 +175,8 @@ static int spawn(struct rolling_child *child, int stdin_fd, int stdout_fd)
 
 	if (!(argv = calloc(child->args.nr + 2, sizeof(*argv))))
 		return ENOMEM;
-	argv[0] = "git";
+	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
+	argv[0] = (char *)(uintptr_t)(child->program ? child->program : "git");
 	if (child->args.nr)
 		memcpy(argv + 1, child->args.v, child->args.nr * sizeof(*argv));
 	if (child->env.nr && !(envp = child_environ(&child->env))) {
@@ -180,7 +187,7 @@ static int spawn(struct rolling_child *child, int stdin_fd, int stdout_fd)
 		if (!(err = file_actions(&actions, child, stdin_fd, stdout_fd))) {
 			/* What we printed must come before what git prints. */
 			fflush(NULL);
-			err = rolling_tempfile_spawnp(&child->pid, "git", &actions, argv,
+			err = rolling_tempfile_spawnp(&child->pid, argv[0], &actions, argv,
 						      envp ? envp : environ);
 		}
 		posix_spawn_file_actions_destroy(&actions);
@@ -195,16 +202,16 @@ int rolling_child_start(struct rolling_child *child)
 	int pipefd[2] = { -1, -1 }, stdin_fd = -1, err;
 
 	if (child->pid > 0)
-		return rolling_error("cannot run git %s: it runs already", command_name(child));
+		return rolling_error("cannot run %s%s: it runs already", WHAT(child));
 	strbuf_reset(&child->captured);
 	strbuf_reset(&child->said);
 	if (child->args.oom || child->env.oom)
 		return rolling_error_nomem();
-	if (!child->args.nr)
+	if (!child->program && !child->args.nr)
 		return rolling_error("cannot run git: no command");
 	if (child->inherit_fd >= 0 && child->inherit_fd <= 2)
-		return rolling_error("cannot run git %s: no descriptor to hand on",
-				     command_name(child));
+		return rolling_error("cannot run %s%s: no descriptor to hand on",
+				     WHAT(child));
 	if (child->input && !child->stdin_path &&
 	    (stdin_fd = memory_file("git-rolling-stdin", child->input, child->input_len)) < 0)
 		return ROLLING_ERROR;
@@ -219,7 +226,7 @@ int rolling_child_start(struct rolling_child *child)
 	}
 	if ((err = spawn(child, stdin_fd, pipefd[1]))) {
 		child->pid = -1;
-		err = rolling_error("cannot run git %s: %s", command_name(child), strerror(err));
+		err = rolling_error("cannot run %s%s: %s", WHAT(child), strerror(err));
 		goto fail;
 	}
 	/* Only git's end left open: the pipe reads to its end once git is gone. */
@@ -243,13 +250,13 @@ static int wait_for(struct rolling_child *child)
 
 	child->pid = -1;
 	if (rolling_tempfile_waitpid(pid, &status) < 0)
-		return rolling_error("cannot wait for git %s: %s", command_name(child),
+		return rolling_error("cannot wait for %s%s: %s", WHAT(child),
 				     strerror(errno));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
-	return rolling_error("git %s ended abnormally", command_name(child));
+	return rolling_error("%s%s ended abnormally", WHAT(child));
 }
 
 int rolling_child_finish(struct rolling_child *child)
@@ -257,12 +264,12 @@ int rolling_child_finish(struct rolling_child *child)
 	int read_err = 0, status;
 
 	if (child->pid <= 0)
-		return rolling_error("cannot wait for git %s: it was not started",
-				     command_name(child));
+		return rolling_error("cannot wait for %s%s: it was not started",
+				     WHAT(child));
 	if (child->out_fd >= 0 && strbuf_read_fd(&child->captured, child->out_fd) < 0)
 		read_err = strbuf_oom(&child->captured) ? rolling_error_nomem() :
-			   rolling_error("cannot read the output of git %s: %s",
-					 command_name(child), strerror(errno));
+			   rolling_error("cannot read the output of %s%s: %s",
+					 WHAT(child), strerror(errno));
 	/* Unblock it should we have stopped reading early. */
 	close_fd(&child->out_fd);
 	status = wait_for(child);
@@ -270,8 +277,8 @@ int rolling_child_finish(struct rolling_child *child)
 	    (lseek(child->err_fd, 0, SEEK_SET) < 0 ||
 	     strbuf_read_fd(&child->said, child->err_fd) < 0))
 		read_err = strbuf_oom(&child->said) ? rolling_error_nomem() :
-			   rolling_error("cannot read what git %s said: %s",
-					 command_name(child), strerror(errno));
+			   rolling_error("cannot read what %s%s said: %s",
+					 WHAT(child), strerror(errno));
 	close_fd(&child->err_fd);
 	return read_err < 0 && status >= 0 ? read_err : status;
 }

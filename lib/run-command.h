@@ -14,8 +14,9 @@
  */
 
 /*
- * One git run: what it is given and where what it prints goes, as git's
- * own struct child_process.  Fill it, then either
+ * One git run (or of another program: `program`): what it is given and
+ * where what it prints goes, as git's own struct child_process.  Fill
+ * it, then either
  *
  *	rolling_child_run(): start it and wait for it, or
  *	rolling_child_start(), work meanwhile, then rolling_child_finish()
@@ -57,7 +58,8 @@ enum rolling_child_err {
 
 struct rolling_child {
 	/* What it is given. */
-	struct rolling_strvec args;     /* after "git" */
+	const char *program;            /* what runs, found on PATH; NULL: git */
+	struct rolling_strvec args;     /* after the program's name */
 	/*
 	 * Changes to our environment for it alone (rolling_env_push()):
 	 * "NAME=value" sets NAME, "NAME" alone removes it.  Ours is never

@@ -9,7 +9,8 @@ a setting; the standard input is a buffer or a file; the output and the
 errors are captured (apart or together), discarded, or sent to our
 standard error; a descriptor is handed on only when asked; the exit
 status is git'"'"'s, 128 plus a signal, or negative when git cannot be
-run; an abandoned git is ended at once.  The shell aliases of git
+run; an abandoned git is ended at once; another program (gpg) runs by
+the same rules.  The shell aliases of git
 (alias.x="!...") stand in for what a git command prints.
 '
 . "$(dirname "$0")"/test-lib.sh
@@ -111,6 +112,21 @@ test_expect_success 'no git to run: a negative status and an error, not an exit 
 	echo "status -1" >expect &&
 	test_cmp expect status &&
 	grep "^error: cannot run git version: No such file or directory$" err
+'
+
+test_expect_success 'another program than git, by the same rules' '
+	test-rolling child --program sh --env SET=set --out capture=out --err capture=err \
+		-- -c "echo \"\$SET\" \"\$0\"; echo said >&2; exit 4" "a b" >status &&
+	echo "status 4" >expect &&
+	test_cmp expect status &&
+	echo "set a b" >expect &&
+	test_cmp expect out &&
+	echo said >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 test-rolling child --program no-such-program-here -- x >status 2>err &&
+	echo "status -1" >expect &&
+	test_cmp expect status &&
+	grep "^error: cannot run no-such-program-here: No such file or directory$" err
 '
 
 # git hash-object waits for the end of its input, which comes only once

@@ -649,6 +649,7 @@ static int redirection(struct rolling_child *git, const char *opt, const char *a
  *   --err capture=<file>|discard|to-stdout
  *   --inherit <path>   (opened close-on-exec as descriptor 9, handed on)
  *   --abandon          (start it, then abandon it, instead of run)
+ *   --program <name>   (run it instead of git)
  * then "--" and git's arguments.  Says "status <n>" (negative when git
  * could not be run, the error on stderr); the captures go to their files.
  */
@@ -674,6 +675,8 @@ static int child(int argc, char **argv)
 			git.input = arg, git.input_len = strlen(arg);
 		else if (!strcmp(opt, "--stdin-file"))
 			git.stdin_path = arg;
+		else if (!strcmp(opt, "--program"))
+			git.program = arg;
 		else if (!strcmp(opt, "--out") && !strncmp(arg, "capture=", 8))
 			git.out = ROLLING_CHILD_CAPTURE, out_file = arg + 8;
 		else if (!strcmp(opt, "--err") && !strncmp(arg, "capture=", 8))
