@@ -232,7 +232,7 @@ static int cmd_advance(int argc, const char **argv)
 		free_pending(&pending[i]);
 	free(pending);
 	rolling_config_free_branches(branches, nr);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

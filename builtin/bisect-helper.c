@@ -562,7 +562,7 @@ static int cmd_bisect_helper(int argc, const char **argv)
 	ret = sub->fn(&h, &o, argc, argv);
 	rolling_bisect_release(&h.bs);
 	if (h.repo)
-		git_repository_free(h.repo);
+		rolling_repo_free(h.repo);
 	return ret;
 }
 

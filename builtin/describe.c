@@ -342,7 +342,7 @@ static int cmd_describe(int argc, const char **argv)
 	}
 	rolling_config_free_branches(branches, nr);
 	free(subjects);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return all ? 0 : 1;
 }
 

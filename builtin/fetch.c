@@ -17,7 +17,7 @@
 #include "../lib/fetch-plan.h"
 #include "../lib/lockfile.h"
 #include "../lib/quarantine.h"
-#include "../lib/ref-transaction.h"
+#include "../lib/refs.h"
 #include "../lib/repo.h"
 
 static const char *const fetch_usage[] = {
@@ -171,7 +171,7 @@ static int cmd_fetch(int argc, const char **argv)
 		error("%s: %zu branch%s failed verification; nothing was updated and"
 		      " nothing fetched was kept", p.remote, failed, failed == 1 ? "" : "es");
 		rolling_fetch_plan_release(&p);
-		git_repository_free(repo);
+		rolling_repo_free(repo);
 		return 1;
 	}
 	if (rolling_quarantine_migrate(&q) < 0)
@@ -189,7 +189,7 @@ static int cmd_fetch(int argc, const char **argv)
 			report_update(repo, &p.branches[i]);
 	}
 	rolling_fetch_plan_release(&p);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

@@ -301,7 +301,7 @@ static int follow(const struct init_options *o, int argc)
 		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
 		       qtext(remote), qtext(branch), qtext(remote));
 	free(remote);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 
@@ -489,7 +489,7 @@ static int cmd_init(int argc, const char **argv)
 	if (o.adopt) {
 		adopt(repo, &b, o.settings.each, o.quiet);
 		rolling_branch_release(&b);
-		git_repository_free(repo);
+		rolling_repo_free(repo);
 		return 0;
 	}
 	if (o.backfill) {
@@ -508,7 +508,7 @@ static int cmd_init(int argc, const char **argv)
 			       rolling_abbrev(hex, repo, &target->commit));
 	}
 	rolling_branch_release(&b);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

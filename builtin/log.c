@@ -355,7 +355,7 @@ static int cmd_log(int argc, const char **argv)
 		json_print_document(root);
 	}
 	rolling_config_free_branches(branches, nr);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

@@ -211,7 +211,7 @@ static int cmd_pull(int argc, const char **argv)
 	free(branch);
 	free(remote);
 	free(current);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

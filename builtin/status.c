@@ -574,7 +574,7 @@ static int cmd_status(int argc, const char **argv)
 		json_print_document(root);
 	rolling_config_free_branches(branches, nr);
 	rolling_remote_followed_free(remotes, remotes_nr);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return 0;
 }
 

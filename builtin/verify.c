@@ -272,7 +272,7 @@ static int cmd_verify(int argc, const char **argv)
 		free_target(&targets[i]);
 	free(targets);
 	rolling_config_free_branches(branches, nr);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	return failed ? 1 : 0;
 }
 

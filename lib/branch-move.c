@@ -6,7 +6,9 @@
 #include "branch.h"
 #include "error.h"
 #include "config.h"
+#include "git2-compat.h"
 #include "ref-move.h"
+#include "refs.h"
 #include "repo-open.h"
 #include "strbuf.h"
 #include "tempfile.h"
@@ -110,7 +112,9 @@ int rolling_branch_move(git_repository *repo, const char *branch, const git_oid 
 	    (err = rolling_worktree_recover(repo)) < 0 ||
 	    (err = refuse_symbolic(repo, refname.buf)) < 0)
 		goto out;
-	if (rolling_worktree_elsewhere(repo, refname.buf))
+	if ((err = rolling_worktree_elsewhere(repo, refname.buf)) < 0)
+		;
+	else if (err)
 		err = rolling_error("'%s' is checked out in another work tree; not moving it",
 				    branch);
 	else if (!checked_out_here(repo, refname.buf))
@@ -130,7 +134,7 @@ static void undo_create(git_repository *repo, const char *branch, const git_oid 
 			const struct rolling_ref_move *made)
 {
 	struct strbuf refname = STRBUF_INIT;
-	git_reference *ref;
+	struct rolling_ref_update del = { .had_old = 1 };
 
 	if (old_tip) {
 		struct rolling_ref_move back = { .message = "rolling: init failed, restored" };
@@ -139,15 +143,15 @@ static void undo_create(git_repository *repo, const char *branch, const git_oid 
 		rolling_branch_move(repo, branch, &made->to, &back, 1);
 		return;
 	}
-	if (rolling_branch_refname(&refname, branch) < 0 ||
-	    git_reference_lookup(&ref, repo, refname.buf) < 0) {
+	/* Only if it still holds what was made: another process's value stays. */
+	if (rolling_branch_refname(&refname, branch) < 0) {
 		strbuf_release(&refname);
 		return;
 	}
-	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
-	    git_oid_equal(git_reference_target(ref), &made->to))
-		git_reference_delete(ref);
-	git_reference_free(ref);
+	del.refname = refname.buf;
+	rolling_git_oid_zero(&del.new_oid);
+	git_oid_cpy(&del.old_oid, &made->to);
+	rolling_ref_transaction(repo, &del, 1);
 	strbuf_release(&refname);
 }
 

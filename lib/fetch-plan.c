@@ -10,7 +10,7 @@
 #include "config.h"
 #include "error.h"
 #include "merge.h"
-#include "ref-transaction.h"
+#include "refs.h"
 #include "strbuf.h"
 
 #define TAG_PREFIX "refs/tags/"
@@ -404,9 +404,15 @@ int rolling_fetch_plan_verify(struct rolling_fetch_plan *p, struct rolling_fetch
 
 /* --- moving the refs ---------------------------------------------------- */
 
+/*
+ * `audited`: a ref whose reflog is the record of what was verified and
+ * when (the verified refs, the release tags), kept whatever
+ * core.logAllRefUpdates says, as `git update-ref --create-reflog` keeps
+ * one (refs.h); the tracking refs get one by git's rule.
+ */
 static void add_update(struct rolling_ref_update *u, size_t *nr, const char *refname,
 		       const git_oid *new_oid, int had_old, const git_oid *old_oid,
-		       const char *message)
+		       const char *message, int audited)
 {
 	struct rolling_ref_update *update;
 
@@ -419,6 +425,7 @@ static void add_update(struct rolling_ref_update *u, size_t *nr, const char *ref
 	if (had_old)
 		git_oid_cpy(&update->old_oid, old_oid);
 	update->message = message;
+	update->create_reflog = audited;
 }
 
 static const char *tip_name(const struct rolling_fetch_branch *f)
@@ -452,7 +459,7 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 		if (has && git_oid_equal(&now, &p->needed[i].target))
 			continue;
 		add_update(updates, nr, tag_refs[i], &p->needed[i].target, 0, NULL,
-			   messages[p->nr]);
+			   messages[p->nr], 1);
 	}
 	for (i = 0; i < p->nr; i++) {
 		struct rolling_fetch_branch *f = &p->branches[i];
@@ -462,9 +469,9 @@ static int plan_updates(struct rolling_fetch_plan *p, struct rolling_ref_update 
 					   tip_name(f))))
 			return rolling_error_nomem();
 		add_update(updates, nr, f->tracking_ref, &f->tip, f->has_tracking, &f->tracking,
-			   messages[i]);
+			   messages[i], 0);
 		add_update(updates, nr, f->verified_ref, &f->tip, f->has_verified, &f->verified,
-			   messages[i]);
+			   messages[i], 1);
 	}
 	return 0;
 }

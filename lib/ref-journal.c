@@ -39,7 +39,7 @@ void rolling_ref_journal_log(struct rolling_ref_journal *j, const char *log, off
  * as one that names others: a run killed by a signal removes its locks
  * first, then this.  It can go with them: the renames of a transaction
  * and its reflog lines are made with the signals held
- * (ref-transaction.c), so that no lock the handler removes had lines
+ * (refs-files.c), so that no lock the handler removes had lines
  * appended for it.
  */
 static int journal_create(struct rolling_ref_journal *j, const char *common_dir)

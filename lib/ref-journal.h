@@ -6,7 +6,7 @@
 #include "tempfile.h"
 
 /*
- * What a ref transaction of the files backend (ref-transaction.h) leaves
+ * What a ref transaction of the files backend (refs-files.c) leaves
  * if it is killed, written down while it runs so that the next run can
  * clean it up: a file <common git dir>/rolling-ref-tx.<pid>, held under
  * flock(2) by its run (the kernel lets go when the run dies), naming

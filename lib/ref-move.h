@@ -2,7 +2,7 @@
 #define ROLLING_REF_MOVE_H
 
 #include <git2.h>
-#include "ref-transaction.h"
+#include "refs.h"
 
 /*
  * One ref moved by compare-and-swap, step by step, each step in its
@@ -14,7 +14,7 @@
 
 /*
  * Move `refname` through `moves` (struct rolling_ref_move, in
- * ref-transaction.h) in order, by compare-and-swap against `old_tip`
+ * refs.h) in order, by compare-and-swap against `old_tip`
  * (NULL: the ref must not exist yet): the ref goes to the last move's
  * tip at once and its reflog gets a line for each move, all or nothing
  * (rolling_ref_transaction()).  The objects must already be written.

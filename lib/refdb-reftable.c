@@ -385,11 +385,9 @@ static int stack_for(struct stack **out, struct stack *other, const char **bare,
 	if (!strncmp(name, "worktrees/", 10) && (slash = strchr(name + 10, '/')) &&
 	    slash != name + 10 && name[10] != '.' && is_per_worktree(slash + 1)) {
 		*bare = slash + 1;
-		if (asprintf(&other->dir, "%s/%.*s/reftable", db->worktrees_dir,
-			     (int)(slash - name - 10), name + 10) < 0) {
-			other->dir = NULL;
+		if (!(other->dir = rolling_strfmt("%s/%.*s/reftable", db->worktrees_dir,
+						  (int)(slash - name - 10), name + 10)))
 			return rolling_error_nomem();
-		}
 		*out = other;
 		return 0;
 	}
@@ -524,129 +522,38 @@ static int git_failed(const char *what, int status, char *said)
 	return -1;
 }
 
-/* --- writing ----------------------------------------------------------------- */
+/* --- what libgit2 may not do ---------------------------------------------------- */
+
+static int unsupported(const char *what)
+{
+	git_error_set(GIT_ERROR_REFERENCE, "%s is not supported in a reftable repository", what);
+	return -1;
+}
 
 /*
- * Why git refused an update: another process was first (the caller's
- * compare-and-swap lost, or the ref exists), else git's own words.
+ * Every ref git-rolling writes goes through refs.h, whose reftable
+ * backend (refs-reftable.c) is the one writer: a write that reaches
+ * libgit2 would be a second, with its own reflog message and no
+ * journal, so it is refused, loudly.
  */
-static int update_failed(struct reftable_refdb *db, const char *name, const git_oid *old,
-			 int must_not_exist, int status, char *said)
-{
-	git_reference *now = NULL;
-	int err = lookup(&now, &db->parent, name);
-
-	if (err == GIT_ENOTFOUND)
-		git_error_clear();
-	if (must_not_exist && !err) {
-		git_reference_free(now);
-		git_error_set(GIT_ERROR_REFERENCE, "reference '%s' already exists", name);
-		return GIT_EEXISTS;
-	}
-	if (old && (err == GIT_ENOTFOUND ||
-		    (!err && (git_reference_type(now) != GIT_REFERENCE_DIRECT ||
-			      !git_oid_equal(git_reference_target(now), old))))) {
-		git_reference_free(now);
-		git_error_set(GIT_ERROR_REFERENCE, "old reference value does not match");
-		return GIT_EMODIFIED;
-	}
-	git_reference_free(now);
-	return git_failed("update-ref", status, said);
-}
-
-/* One command of update-ref --stdin -z: "<verb> <ref>\0<oid>\0[<oid>\0]". */
-static void add_command(struct strbuf *in, const char *verb, const char *name,
-			const git_oid *a, const git_oid *b, int with_b)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	strbuf_addf(in, "%s %s", verb, name);
-	strbuf_addch(in, '\0');
-	if (a)
-		strbuf_add(in, git_oid_tostr(hex, sizeof(hex), a), GIT_OID_HEXSZ);
-	strbuf_addch(in, '\0');
-	if (with_b) {
-		if (b)
-			strbuf_add(in, git_oid_tostr(hex, sizeof(hex), b), GIT_OID_HEXSZ);
-		strbuf_addch(in, '\0');
-	}
-}
-
-static int run_update(const struct strbuf *in, const char *message, char **said)
-{
-	const char *with_message[] = { "update-ref", "-z", "--stdin", "-m", message, NULL };
-	const char *plain[] = { "update-ref", "-z", "--stdin", NULL };
-	char *out = NULL;
-	int status;
-
-	/* git refuses an empty message; no message is no reflog message. */
-	status = rolling_run_git_io(message && *message ? with_message : plain, NULL, in->buf,
-				    in->len, &out, said, ROLLING_RUN_CAPTURE);
-	free(out);
-	return status;
-}
-
 static int write_ref(git_refdb_backend *backend, const git_reference *ref, int force,
 		     const git_signature *who, const char *message, const git_oid *old,
 		     const char *old_target)
 {
-	struct reftable_refdb *db = (struct reftable_refdb *)backend;
-	const char *name = git_reference_name(ref);
-	struct strbuf in = STRBUF_INIT;
-	char *said = NULL;
-	int status, err = 0;
-
-	(void)who;      /* git takes its committer's identity, as for its own updates */
-	if (git_reference_type(ref) != GIT_REFERENCE_DIRECT || old_target) {
-		git_error_set(GIT_ERROR_REFERENCE, "cannot write the symbolic ref '%s': git rolling"
-			      " writes only direct refs in a reftable repository", name);
-		return -1;
-	}
-	if (old)
-		add_command(&in, "update", name, git_reference_target(ref), old, 1);
-	else if (!force)
-		add_command(&in, "create", name, git_reference_target(ref), NULL, 0);
-	else
-		add_command(&in, "update", name, git_reference_target(ref), NULL, 1);
-	if (strbuf_oom(&in)) {
-		git_error_set_oom();
-		err = -1;
-	} else if ((status = run_update(&in, message, &said)) != 0) {
-		err = update_failed(db, name, old, !old && !force, status, said);
-	}
-	free(said);
-	strbuf_release(&in);
-	return err;
+	(void)backend; (void)force; (void)who; (void)message; (void)old; (void)old_target;
+	git_error_set(GIT_ERROR_REFERENCE, "cannot write '%s' through libgit2 in a reftable"
+		      " repository: git rolling writes refs through its ref transaction (refs.h)",
+		      git_reference_name(ref));
+	return -1;
 }
 
 static int delete_ref(git_refdb_backend *backend, const char *name, const git_oid *old,
 		      const char *old_target)
 {
-	struct reftable_refdb *db = (struct reftable_refdb *)backend;
-	struct strbuf in = STRBUF_INIT;
-	char *said = NULL;
-	int status, err = 0;
-
-	if (old_target) {
-		git_error_set(GIT_ERROR_REFERENCE, "cannot delete the symbolic ref '%s' by its"
-			      " target in a reftable repository", name);
-		return -1;
-	}
-	add_command(&in, "delete", name, old, NULL, 0);
-	if (strbuf_oom(&in)) {
-		git_error_set_oom();
-		err = -1;
-	} else if ((status = run_update(&in, NULL, &said)) != 0) {
-		err = update_failed(db, name, old, 0, status, said);
-	}
-	free(said);
-	strbuf_release(&in);
-	return err;
-}
-
-static int unsupported(const char *what)
-{
-	git_error_set(GIT_ERROR_REFERENCE, "%s is not supported in a reftable repository", what);
+	(void)backend; (void)old; (void)old_target;
+	git_error_set(GIT_ERROR_REFERENCE, "cannot delete '%s' through libgit2 in a reftable"
+		      " repository: git rolling deletes refs through its ref transaction (refs.h)",
+		      name);
 	return -1;
 }
 
@@ -742,9 +649,7 @@ static void backend_free(git_refdb_backend *backend)
 
 static char *dir_in(const char *dir, const char *name)
 {
-	char *path;
-
-	return asprintf(&path, "%s%s", dir, name) < 0 ? NULL : path;
+	return rolling_strfmt("%s%s", dir, name);
 }
 
 int rolling_refdb_reftable_install(git_repository *repo)

@@ -32,13 +32,17 @@
  * every tag object; the tables hold the peeled values, and reading them
  * takes milliseconds.
  *
- * Writing: through git (`git update-ref`), so that git's own code takes
- * the stack's lock, writes the table and the reflogs, and compacts; the
- * writes git-rolling makes itself go through ref-transaction-git.h, this
- * serves libgit2's own (git_reference_create_matching() and the like).
- * Reflogs are git's: has_log asks `git reflog exists`; reading one
- * through libgit2 is not supported (git rolling reads none), and neither
- * are renames and symbolic writes (it makes none).
+ * Writing: none.  Every ref git-rolling writes goes through its ref
+ * transaction (refs.h), whose reftable backend (refs-reftable.c) hands it
+ * to git (`git update-ref --stdin`): the project's one writer of
+ * reftable refs.  Nothing calls libgit2's write paths any more
+ * (git_reference_create_matching(), git_reference_delete() and the
+ * like: branch-move.c deleted a ref that way until it went through
+ * refs.h too), so they fail here with an error that says so, rather than
+ * keep a second writer with its own message rules that no test would
+ * reach.  Reflogs are git's: has_log asks `git reflog exists`; reading
+ * one through libgit2 is not supported (git rolling reads none), and
+ * neither are renames.
  *
  * git runs in this process's directory and environment, so it finds the
  * repository exactly as git would for a command typed here: the caller

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "git2-compat.h"
 #include "refdb-reftable.h"
+#include "refs.h"
 #include "run-command.h"
 #include "strbuf.h"
 #include "path.h"
@@ -58,12 +59,9 @@ static char *format_value(git_repository *repo, const char *name, int *err)
 
 int rolling_repo_is_reftable(git_repository *repo)
 {
-	int err, is;
-	char *format = format_value(repo, "extensions.refstorage", &err);
+	int format = rolling_refs_format(repo);
 
-	is = format && !strcasecmp(format, "reftable");
-	free(format);
-	return is;
+	return format < 0 ? format : format == ROLLING_REF_FORMAT_REFTABLE;
 }
 
 static int check_objects(git_repository *repo)
@@ -218,14 +216,18 @@ int rolling_repo_format_check(git_repository *repo)
 
 	if ((err = check_objects(repo)) < 0)
 		return err;
+	/* Read once, here: the ref layer (refs.h) keeps it until the repository is freed. */
 	format = format_value(repo, "extensions.refstorage", &err);
 	if (err < 0 || !format || !strcasecmp(format, "files")) {
 		free(format);
-		return err < 0 ? err : files_refdb(repo);
+		if (err < 0 || (err = files_refdb(repo)) < 0)
+			return err;
+		return rolling_refs_init(repo, ROLLING_REF_FORMAT_FILES);
 	}
 	if (!strcasecmp(format, "reftable")) {
-		if (!(err = check_git_agrees(repo)))
-			err = rolling_refdb_reftable_install(repo);
+		if (!(err = check_git_agrees(repo)) &&
+		    !(err = rolling_refdb_reftable_install(repo)))
+			err = rolling_refs_init(repo, ROLLING_REF_FORMAT_REFTABLE);
 	}
 	else
 		err = unknown_ref_format(git_repository_commondir(repo), format);

@@ -10,16 +10,20 @@
  * include there), checked after every open whatever libgit2 allowed:
  *
  *  - refs in "files" (no extension): libgit2 reads and git-rolling
- *    writes them (ref-transaction.h);
+ *    writes them (refs.h, refs-files.c);
  *  - refs in "reftable" (git 2.45's format, Git 3.0's default): no
  *    libgit2 release reads them, so libgit2's ref database is replaced
  *    by one that reads the table stacks with git's reftable library
  *    (refdb-reftable.h), once git has said it finds the same repository
  *    and reads its refs as reftable; every write goes through git's own
- *    transaction (ref-transaction-git.h);
+ *    transaction (refs.h, refs-reftable.c);
  *  - any other ref format, and objects in any format but SHA-1, are
  *    refused with a message that names the format and the way out,
  *    before anything is read or written.
+ *
+ * The format read here is the one the ref layer (refs.h) writes with
+ * until the repository is freed (rolling_repo_free(), repo.h): it is
+ * read once, at open, as git reads it once.
  *
  * Built against a libgit2 that reads reftable itself (libgit2 main,
  * git2-compat.h), the same: git's reading of the format decides, and a
@@ -38,7 +42,11 @@ int rolling_repo_format_check(git_repository *repo);
  */
 int rolling_repo_format_check_unopened(const char *gitdir);
 
-/* 1 when the repository keeps its refs in reftable, 0 in files. */
+/*
+ * 1 when the repository keeps its refs in reftable, 0 in files, as its
+ * open found (no config is read here); a negative error when it was not
+ * opened through repo-open.h.
+ */
 int rolling_repo_is_reftable(git_repository *repo);
 
 #endif

@@ -11,6 +11,7 @@
 #include "git2-compat.h"
 #include "hazard.h"
 #include "repo-format.h"
+#include "refs.h"
 #include "repo-owner.h"
 #include "run-command.h"
 #include "strbuf.h"
@@ -581,6 +582,7 @@ int rolling_repo_open_env(git_repository **repo)
 	    (err = choose_workdir(repo, added, unbared)) < 0 ||
 	    (err = object_directories(*repo)) < 0 ||
 	    (err = rolling_repo_format_check(*repo)) < 0) {
+		rolling_refs_release(*repo);
 		git_repository_free(*repo);
 		*repo = NULL;
 		return err;

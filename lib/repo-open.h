@@ -45,7 +45,8 @@
  * repository gets an error that says libgit2 cannot read it.  When
  * libgit2 cannot open the repository, git is asked what it sees, so
  * that every refusal is git's.  Returns 0, or a negative error
- * (ROLLING_ENOTFOUND when there is no repository).
+ * (ROLLING_ENOTFOUND when there is no repository).  The repository is
+ * freed with rolling_repo_free() (repo.h).
  */
 int rolling_repo_open_env(git_repository **repo);
 

@@ -5,6 +5,7 @@
 #include "repo-open.h"
 #include "error.h"
 #include "git2-compat.h"
+#include "refs.h"
 
 /* What every libgit2 release from 1.7 on would refuse is refused on all. */
 static int check_graft_files(git_repository *repo)
@@ -21,10 +22,18 @@ int rolling_repo_open(git_repository **repo)
 		return err;
 	if ((err = check_graft_files(*repo)) < 0 ||
 	    (err = rolling_apply_cmdline_config(*repo)) < 0) {
-		git_repository_free(*repo);
+		rolling_repo_free(*repo);
 		*repo = NULL;
 	}
 	return err;
+}
+
+void rolling_repo_free(git_repository *repo)
+{
+	if (!repo)
+		return;
+	rolling_refs_release(repo);
+	git_repository_free(repo);
 }
 
 /*

@@ -14,6 +14,15 @@
 int rolling_repo_open(git_repository **repo);
 
 /*
+ * Free a repository opened by rolling_repo_open() or
+ * rolling_repo_open_env(), with what its open recorded of it (the ref
+ * format, refs.h); NULL does nothing.  git_repository_free() alone would
+ * leave that record to a repository that libgit2 later allocates at the
+ * same address.
+ */
+void rolling_repo_free(git_repository *repo);
+
+/*
  * libgit2 ignores refs/replace/ while git honours it, and grafts before
  * 1.7 (from 1.7 it reads info/grafts, but never $GIT_GRAFT_FILE), and a
  * shallow clone cuts history; in each case the two can see different

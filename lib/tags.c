@@ -529,7 +529,7 @@ static int check_from_objects(struct rolling_release *r, git_repository *repo, g
 	if (!git_oid_equal(&id, &r->commit))
 		return unsound(r, "its objects lead to %s, but %s says %s",
 			       git_oid_tostr(h, sizeof(h), &id),
-			       rolling_repo_is_reftable(repo) ? "its reftable record" : "packed-refs",
+			       rolling_repo_is_reftable(repo) > 0 ? "its reftable record" : "packed-refs",
 			       git_oid_tostr(c, sizeof(c), &r->commit));
 	r->is_commit = 1;
 	return 0;

@@ -158,6 +158,11 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 	DIR *worktrees;
 	int found = 0;
 
+	if (reftable < 0) {
+		free(dir);
+		return reftable;
+	}
+
 	/* The main work tree, unless that is where we are or the repository is bare. */
 	if (!rolling_same_dir(common, own)) {
 		git_repository *main_repo;

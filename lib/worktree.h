@@ -60,7 +60,9 @@ int rolling_worktree_check_idle(git_repository *repo, const char *branch);
 /*
  * 1 when refs/heads/<branch> is checked out (or being rebased or
  * bisected) in a work tree of the repository other than this one,
- * including one whose directory is gone; as git decides.
+ * including one whose directory is gone; as git decides.  0 when it is
+ * not; a negative error when the repository's ref format is unknown
+ * (not opened through repo-open.h).
  */
 int rolling_worktree_elsewhere(git_repository *repo, const char *refname);
 

@@ -63,7 +63,7 @@ reflog_of () {
 # joined_lines REF COUNT [DIR]: the reflog line the reftable twin writes
 # for the COUNT newest lines of REF's reflog in DIR (files/): the newest
 # id, and the messages oldest first, "rolling: " once
-# (ref-transaction-git.h).
+# (refs.h).
 joined_lines () {
 	reflog_of "${3:-files}" "$1" | head -n "$2" |
 	awk 'NR == 1 { tip = $1 }

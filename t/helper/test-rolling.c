@@ -290,7 +290,7 @@ out:
 		printf("error: %s\n", rolling_last_error());
 	rolling_fetch_plan_release(&p);
 	rolling_quarantine_destroy(&q);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	rolling_teardown();
 	return ret;
 }
@@ -352,7 +352,7 @@ static int list_refs(void)
 	if (open_here(&repo) < 0)
 		return 1;
 	ret = print_refs(repo);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	rolling_teardown();
 	return ret;
 }
@@ -386,7 +386,7 @@ static int show_refs(int argc, char **argv)
 	if (open_here(&repo) < 0)
 		return 1;
 	print_ref_lines(repo, argc, argv);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	rolling_teardown();
 	return 0;
 }
@@ -431,7 +431,7 @@ static int reread(const char *command, int n, char **names)
 	printf("after: exit %d\n", status);
 	print_ref_lines(repo, n, names);
 	ret |= print_refs(repo);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	rolling_teardown();
 	return ret || status < 0;
 }
@@ -450,7 +450,7 @@ static int work_tree(void)
 	else
 		printf("%s\n", real ? real : rolling_repo_is_bare(repo) ? "bare" : "none");
 	free(real);
-	git_repository_free(repo);
+	rolling_repo_free(repo);
 	rolling_teardown();
 	return workdir && !real;
 }

@@ -6,10 +6,34 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ref-transaction.h"
-#include "ref-transaction-git.h"
+
+/*
+ * The files backend of refs.h: loose refs and reflogs written as git's
+ * files backend (refs/files-backend.c) writes them, all or none:
+ *
+ *  1. every ref is locked (<ref>.lock, taken as git takes it, waiting a
+ *     little for a lock another writer holds) and compared with its old
+ *     value under its lock;
+ *  2. every lock gets the new value (a deletion's stays empty), and the
+ *     old files are kept under a second name; when HEAD is a ref that
+ *     moves, HEAD.lock is taken as git takes it for HEAD's reflog line;
+ *  3. ref by ref, its reflog lines are appended (and HEAD's), and its
+ *     lock is renamed into place (a deleted ref's file is removed).
+ *
+ * 1 and 2 are prepare, 3 is commit.  A failure in 1 or 2 (a full disk,
+ * say) changes nothing.  A failure in 3 puts back every file already
+ * renamed or removed and cuts every reflog back to its old length; only
+ * when that fails is the result ROLLING_EPARTIAL.  The reflogs of
+ * deleted refs go once every ref is in place, as git removes them after
+ * its renames: one that cannot be removed is a warning.
+ *
+ * A ref that packed-refs holds is not deleted (the deletion is refused,
+ * nothing changed): its packed value would show through a
+ * removed loose file, and this backend writes loose refs only.
+ */
+#include "refs.h"
+#include "refs-backend.h"
 #include "ref-journal.h"
-#include "repo-format.h"
 #include "alloc.h"
 #include "error.h"
 #include "fd-io.h"
@@ -62,6 +86,7 @@ struct tx {
 	struct log_append head_log;
 	const struct tx_ref *head_ref;
 	git_signature *who;
+	int log_mode;                /* LOG_REFS_*, core.logAllRefUpdates as git reads it */
 	struct rolling_ref_journal journal;
 	char **dirs;                 /* directories this transaction created */
 	size_t dirs_nr, dirs_alloc;
@@ -143,7 +168,7 @@ static int remove_empty_tree(const char *path)
 	while (!err && (entry = readdir(dir))) {
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
-		if (asprintf(&sub, "%s/%s", path, entry->d_name) < 0) {
+		if (!(sub = rolling_path_join(path, entry->d_name))) {
 			errno = ENOMEM;
 			err = -1;
 			break;
@@ -242,6 +267,34 @@ static int lock_refs(struct tx *tx)
 	return journal_write(tx);
 }
 
+/* 1 when packed-refs has a line for `refname`, 0 when not, or an error. */
+static int is_packed(git_repository *repo, const char *refname)
+{
+	struct strbuf packed = STRBUF_INIT;
+	char *path = rolling_path_join(git_repository_commondir(repo), "packed-refs");
+	const char *line, *end;
+	size_t len = strlen(refname);
+	int found = 0;
+
+	if (!path)
+		return rolling_error_nomem();
+	if (strbuf_read_file(&packed, path) < 0 && errno != ENOENT)
+		found = rolling_error("cannot read '%s': %s", path, strerror(errno));
+	else if (strbuf_oom(&packed))
+		found = rolling_error_nomem();
+	/* "<id> <refname>" lines, between a "# pack-refs" header and "^<peeled>" lines */
+	for (line = packed.buf; !found && *line; line = *end ? end + 1 : end) {
+		const char *name = strchr(line, ' ');
+
+		end = line + strcspn(line, "\n");
+		found = name && name < end && (size_t)(end - name - 1) == len &&
+			!memcmp(name + 1, refname, len);
+	}
+	free(path);
+	strbuf_release(&packed);
+	return found;
+}
+
 static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 {
 	git_oid current;
@@ -251,8 +304,14 @@ static int check_old(git_repository *repo, const struct rolling_ref_update *u)
 		return 0;
 	if (err < 0 && err != GIT_ENOTFOUND)
 		return rolling_git_error(err, "cannot read %s", u->refname);
-	if (!err && u->had_old && git_oid_equal(&current, &u->old_oid))
-		return 0;
+	if (!err && u->had_old && git_oid_equal(&current, &u->old_oid)) {
+		if (!rolling_ref_update_is_delete(u) || !(err = is_packed(repo, u->refname)))
+			return 0;
+		return err < 0 ? err :
+		       rolling_error("cannot delete %s: packed-refs holds it, and git rolling"
+				     " does not rewrite packed-refs; nothing was changed",
+				     u->refname);
+	}
 	return rolling_error_code(ROLLING_EMODIFIED, "%s was changed by another process",
 				  u->refname);
 }
@@ -278,6 +337,8 @@ static int write_ref(struct tx_ref *r)
 {
 	char line[GIT_OID_HEXSZ + 2];
 
+	if (rolling_ref_update_is_delete(r->u))
+		return finish_lock(&r->ref, 0, r->u->refname);   /* git leaves it empty too */
 	git_oid_tostr(line, GIT_OID_HEXSZ + 1, &r->u->new_oid);
 	strcat(line, "\n");
 	return finish_lock(&r->ref, rolling_write_all(rolling_lock_fd(&r->ref.lk), line,
@@ -285,31 +346,44 @@ static int write_ref(struct tx_ref *r)
 			   r->u->refname);
 }
 
-static int is_logged_by_default(const char *refname)
-{
-	return !strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13);
-}
+/* git's enum log_refs_config (environment.h) */
+enum { LOG_REFS_NONE, LOG_REFS_NORMAL, LOG_REFS_ALWAYS };
 
-/* As git decides, from core.logAllRefUpdates (unset: log unless bare). */
-static int logs_all_updates(git_repository *repo)
+/* core.logAllRefUpdates as git reads it: unset, log unless bare. */
+static int log_refs_config(git_repository *repo)
 {
 	git_config *config = NULL;
 	git_buf value = GIT_BUF_INIT;
-	int on = !git_repository_is_bare(repo), b;
+	int mode = git_repository_is_bare(repo) ? LOG_REFS_NONE : LOG_REFS_NORMAL, b;
 
 	if (git_repository_config_snapshot(&config, repo) < 0)
-		return on;
-	if (!git_config_get_string_buf(&value, config, "core.logAllRefUpdates"))
-		on = !strcasecmp(value.ptr, "always") ||
-		     (!git_config_parse_bool(&b, value.ptr) && b);
+		return mode;
+	if (!git_config_get_string_buf(&value, config, "core.logAllRefUpdates")) {
+		if (!strcasecmp(value.ptr, "always"))
+			mode = LOG_REFS_ALWAYS;
+		else if (!git_config_parse_bool(&b, value.ptr))
+			mode = b ? LOG_REFS_NORMAL : LOG_REFS_NONE;
+	}
 	git_buf_dispose(&value);
 	git_config_free(config);
-	return on;
+	return mode;
 }
 
-static int wants_log(git_repository *repo, const char *refname, const char *log)
+/* git's should_autocreate_reflog() (refs.c) */
+static int autocreates_log(int mode, const char *refname)
 {
-	return !is_logged_by_default(refname) || !access(log, F_OK) || logs_all_updates(repo);
+	if (mode == LOG_REFS_ALWAYS)
+		return 1;
+	return mode == LOG_REFS_NORMAL &&
+	       (!strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13) ||
+		!strncmp(refname, "refs/notes/", 11) || !strcmp(refname, "HEAD"));
+}
+
+/* The rule of refs.h: git's, or a reflog that exists, or one the update asks for. */
+static int wants_log(const struct tx *tx, const struct rolling_ref_update *u,
+		     const char *refname, const char *log)
+{
+	return u->create_reflog || autocreates_log(tx->log_mode, refname) || !access(log, F_OK);
 }
 
 /* "<old> <new> <name> <<email>> <time> <zone>\t<message>\n", as git writes it. */
@@ -475,13 +549,17 @@ static int prepare_logs(struct tx *tx)
 	size_t i;
 	int err = 0;
 
+	tx->log_mode = log_refs_config(tx->repo);
 	for (i = 0; i < tx->nr && !err; i++) {
 		struct tx_ref *r = &tx->refs[i];
 		char *path;
 
-		if (asprintf(&path, "%slogs/%s", common, r->u->refname) < 0)
+		/* A deleted ref's reflog goes with it, after the commit. */
+		if (rolling_ref_update_is_delete(r->u))
+			continue;
+		if (!(path = rolling_strfmt("%slogs/%s", common, r->u->refname)))
 			return rolling_error_nomem();
-		if (wants_log(tx->repo, r->u->refname, path)) {
+		if (wants_log(tx, r->u, r->u->refname, path)) {
 			r->log.path = path;
 			journal_log(tx, &r->log, r->ref.lock);
 			err = make_parents(tx, common, path);
@@ -493,6 +571,13 @@ static int prepare_logs(struct tx *tx)
 	}
 	if (err || !tx->head_ref)
 		return err;
+	if (!(tx->head_log.path = rolling_strfmt("%slogs/HEAD", git_dir)))
+		return rolling_error_nomem();
+	if (!wants_log(tx, tx->head_ref->u, "HEAD", tx->head_log.path)) {
+		log_release(&tx->head_log);
+		tx->head_ref = NULL;
+		return 0;
+	}
 	/* git locks HEAD to write its reflog line (refs/files-backend.c, split_head_update) */
 	if ((err = swap_init(&tx->head_lock, git_dir, "HEAD")) < 0)
 		return err;
@@ -512,10 +597,6 @@ static int prepare_logs(struct tx *tx)
 	free(text);
 	if (err < 0)
 		return err;
-	if (asprintf(&tx->head_log.path, "%slogs/HEAD", git_dir) < 0) {
-		tx->head_log.path = NULL;
-		return rolling_error_nomem();
-	}
 	journal_log(tx, &tx->head_log, tx->head_ref->ref.lock);
 	return make_parents(tx, git_dir, tx->head_log.path);
 }
@@ -553,10 +634,19 @@ static int prepare(struct tx *tx)
 
 /* --- 3. the renames -------------------------------------------------------- */
 
-static int swap_commit(struct file_swap *s, const char *refname)
+static int swap_commit(struct file_swap *s, const char *refname, int deleting)
 {
 	if (!s->path)
 		return 0;
+	if (deleting) {
+		/* kept by keep_old() to be put back; the ref held its old value under the lock */
+		if (unlink(s->path) < 0)
+			return rolling_error("cannot delete %s: cannot remove '%s': %s", refname,
+					     s->path, strerror(errno));
+		rolling_lock_rollback(&s->lk);
+		s->renamed = 1;
+		return 0;
+	}
 	if (rolling_lock_commit(&s->lk) < 0)
 		return rolling_error("cannot update %s: cannot rename '%s' to '%s': %s", refname,
 				     s->lock, s->path, strerror(errno));
@@ -632,7 +722,7 @@ static int commit(struct tx *tx)
 		if ((err = log_append(&r->log, tx->who, r->u)) < 0 ||
 		    (r == tx->head_ref && (err = log_append(&tx->head_log, tx->who, r->u)) < 0))
 			break;
-		err = swap_commit(&r->ref, r->u->refname);
+		err = swap_commit(&r->ref, r->u->refname, rolling_ref_update_is_delete(r->u));
 	}
 	if (err < 0 && roll_back(tx) < 0)
 		err = ROLLING_EPARTIAL;
@@ -662,38 +752,92 @@ static void tx_release(struct tx *tx, int failed)
 	rolling_ref_journal_release(&tx->journal);
 }
 
-void rolling_ref_transaction_sweep(git_repository *repo)
+/*
+ * The reflogs of the refs deleted, once every ref is in place, as git
+ * removes them (refs/files-backend.c, files_transaction_finish()): a
+ * reflog left behind is harmless, and git would append to it.
+ */
+static void delete_logs(struct tx *tx)
 {
-	if (!rolling_repo_is_reftable(repo))
-		rolling_ref_journal_sweep(git_repository_commondir(repo));
+	size_t i;
+
+	for (i = 0; i < tx->nr; i++) {
+		const struct rolling_ref_update *u = tx->refs[i].u;
+		char *path;
+
+		if (!rolling_ref_update_is_delete(u))
+			continue;
+		if (!(path = rolling_strfmt("%slogs/%s", git_repository_commondir(tx->repo),
+					    u->refname))) {
+			rolling_warning("cannot remove the reflog of %s: out of memory", u->refname);
+			continue;
+		}
+		if (unlink(path) < 0 && errno != ENOENT)
+			rolling_warning("cannot remove the reflog of %s ('%s'): %s", u->refname,
+					path, strerror(errno));
+		free(path);
+	}
 }
 
-int rolling_ref_transaction(git_repository *repo, const struct rolling_ref_update *updates,
-			    size_t nr)
+static void files_sweep(git_repository *repo)
 {
-	struct tx tx;
+	rolling_ref_journal_sweep(git_repository_commondir(repo));
+}
+
+static int files_prepare(struct rolling_ref_transaction *t)
+{
+	struct tx *tx = calloc(1, sizeof(*tx));
 	size_t i;
 	int err;
 
-	/* Never a loose ref file beside a table stack: git writes those. */
-	if (rolling_repo_is_reftable(repo))
-		return rolling_ref_transaction_git(repo, updates, nr);
-	if (!nr)
-		return 0;
-	memset(&tx, 0, sizeof(tx));
-	tx.repo = repo;
-	swap_clear(&tx.head_lock);
-	tx.journal = (struct rolling_ref_journal)ROLLING_REF_JOURNAL_INIT;
-	rolling_ref_transaction_sweep(repo);
-	if (!(tx.refs = calloc(nr, sizeof(*tx.refs))))
+	if (!tx)
 		return rolling_error_nomem();
-	tx.nr = nr;
-	for (i = 0; i < nr; i++) {
-		tx.refs[i].u = &updates[i];
-		swap_clear(&tx.refs[i].ref);
+	tx->repo = t->repo;
+	swap_clear(&tx->head_lock);
+	tx->journal = (struct rolling_ref_journal)ROLLING_REF_JOURNAL_INIT;
+	files_sweep(t->repo);
+	if (!(tx->refs = calloc(t->nr, sizeof(*tx->refs)))) {
+		free(tx);
+		return rolling_error_nomem();
 	}
-	if ((err = prepare(&tx)) >= 0)
-		err = commit(&tx);
-	tx_release(&tx, err < 0);
+	tx->nr = t->nr;
+	for (i = 0; i < t->nr; i++) {
+		tx->refs[i].u = &t->updates[i];
+		swap_clear(&tx->refs[i].ref);
+	}
+	if ((err = prepare(tx)) < 0) {
+		tx_release(tx, 1);
+		free(tx);
+		return err;
+	}
+	t->backend_data = tx;
+	return 0;
+}
+
+static int files_commit(struct rolling_ref_transaction *t)
+{
+	struct tx *tx = t->backend_data;
+	int err = commit(tx);
+
+	if (!err)
+		delete_logs(tx);
+	tx_release(tx, err < 0);
+	free(tx);
+	t->backend_data = NULL;
 	return err;
 }
+
+static void files_abort(struct rolling_ref_transaction *t)
+{
+	tx_release(t->backend_data, 1);
+	free(t->backend_data);
+	t->backend_data = NULL;
+}
+
+const struct rolling_ref_backend rolling_refs_files = {
+	.name = "files",
+	.prepare = files_prepare,
+	.commit = files_commit,
+	.abort = files_abort,
+	.sweep = files_sweep,
+};

@@ -3,13 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "ref-transaction-git.h"
+#include "refs.h"
+#include "refs-backend.h"
 #include "disk-space.h"
 #include "git2-compat.h"
 #include "error.h"
 #include "lockfile.h"
 #include "run-command.h"
 #include "strbuf.h"
+
+/*
+ * The reftable backend of refs.h: every update of the transaction in one
+ * transaction of git's own (`git update-ref -z --stdin`: start, the
+ * updates, prepare, commit), which is atomic in that format: every ref
+ * is compared with its old value under git's lock of the stack and
+ * written in one new table, or none is.  prepare here builds the request;
+ * git locks, compares and writes in commit's one run.  git takes one
+ * reflog message for the transaction and applies its own reflog rule;
+ * what that means is said in refs.h, the one place.
+ *
+ * This is the project's one writer of reftable refs: libgit2's write
+ * paths in such a repository (refdb-reftable.h) refuse.
+ */
 
 /* --- the message ---------------------------------------------------------- */
 
@@ -80,20 +95,23 @@ char *rolling_ref_transaction_message(const struct rolling_ref_update *updates, 
 
 /* --- the transaction ------------------------------------------------------- */
 
-static int is_logged_by_default(const char *refname)
-{
-	return !strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13);
-}
-
-/* "update <ref>\0<new>\0<old>\0", or "create <ref>\0<new>\0" for a ref that must not exist. */
+/*
+ * "update <ref>\0<new>\0<old>\0", "create <ref>\0<new>\0" for a ref that
+ * must not exist, or "delete <ref>\0<old>\0" (refs.c never queues a
+ * deletion without its old value).
+ */
 static void add_update(struct strbuf *in, const struct rolling_ref_update *u)
 {
 	char hex[GIT_OID_HEXSZ + 1];
+	int deleting = rolling_ref_update_is_delete(u);
 
-	strbuf_addf(in, "%s %s", u->had_old ? "update" : "create", u->refname);
+	strbuf_addf(in, "%s %s", deleting ? "delete" : u->had_old ? "update" : "create",
+		    u->refname);
 	strbuf_addch(in, '\0');
-	strbuf_addstr(in, git_oid_tostr(hex, sizeof(hex), &u->new_oid));
-	strbuf_addch(in, '\0');
+	if (!deleting) {
+		strbuf_addstr(in, git_oid_tostr(hex, sizeof(hex), &u->new_oid));
+		strbuf_addch(in, '\0');
+	}
 	if (u->had_old) {
 		strbuf_addstr(in, git_oid_tostr(hex, sizeof(hex), &u->old_oid));
 		strbuf_addch(in, '\0');
@@ -117,10 +135,10 @@ static int was_moved(git_repository *repo, const struct rolling_ref_update *u)
 /* Where git writes the tables, full? */
 static int out_of_space(git_repository *repo)
 {
-	char *dir;
+	char *dir = rolling_path_join(git_repository_commondir(repo), "reftable");
 	int full;
 
-	if (asprintf(&dir, "%sreftable", git_repository_commondir(repo)) < 0)
+	if (!dir)
 		return 0;
 	full = rolling_out_of_space(dir);
 	free(dir);
@@ -135,29 +153,29 @@ static int out_of_space(git_repository *repo)
 static char *held_stack_lock(git_repository *repo)
 {
 	struct stat st;
-	char *lock;
+	char *lock = rolling_path_join(git_repository_commondir(repo),
+				       "reftable/tables.list" ROLLING_LOCK_SUFFIX);
 
-	if (asprintf(&lock, "%sreftable/tables.list" ROLLING_LOCK_SUFFIX, git_repository_commondir(repo)) < 0)
-		return NULL;
-	if (lstat(lock, &st) < 0) {
+	if (lock && lstat(lock, &st) < 0) {
 		free(lock);
 		return NULL;
 	}
 	return lock;
 }
 
-/* 1 when every ref holds what the transaction was to write. */
+/* 1 when every ref holds what the transaction was to write (a deleted one: nothing). */
 static int all_written(git_repository *repo, const struct rolling_ref_update *updates, size_t nr)
 {
 	git_oid now;
 	size_t i;
+	int err;
 
 	for (i = 0; i < nr; i++) {
-		if (git_reference_name_to_id(&now, repo, updates[i].refname) < 0 ||
-		    !git_oid_equal(&now, &updates[i].new_oid)) {
-			git_error_clear();
+		err = git_reference_name_to_id(&now, repo, updates[i].refname);
+		git_error_clear();
+		if (rolling_ref_update_is_delete(&updates[i]) ? err != GIT_ENOTFOUND :
+		    err < 0 || !git_oid_equal(&now, &updates[i].new_oid))
 			return 0;
-		}
 	}
 	return 1;
 }
@@ -199,7 +217,7 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 	if (status < 0)
 		return rolling_error_prefix(status, "cannot update %s%s",
 					    updates[0].refname, nr > 1 ? " and the other refs" : "");
-	/* As the files backend says it of a ref's own lock (ref-transaction.c). */
+	/* As the files backend says it of a ref's own lock (refs-files.c). */
 	if (status <= 128 && (lock = held_stack_lock(repo))) {
 		err = rolling_lock_held_error_one(updates[0].refname, lock, NULL);
 		free(lock);
@@ -215,52 +233,100 @@ static int failed(git_repository *repo, const struct rolling_ref_update *updates
 			     why && *why ? ": " : "", why ? why : "");
 }
 
-int rolling_ref_transaction_git(git_repository *repo, const struct rolling_ref_update *updates,
-				size_t nr)
-{
-	const char *args[8];
-	struct strbuf in = STRBUF_INIT;
-	char *message, *out = NULL, *said = NULL;
-	size_t i, argc = 0;
-	int force_logs = 0, status;
+/* What prepare made for commit to hand to git. */
+struct request {
+	struct strbuf in;
+	char *message;
+	int create_reflog;
+};
 
-	if (!nr)
-		return 0;
-	if (!(message = rolling_ref_transaction_message(updates, nr)))
+static void request_free(struct request *r)
+{
+	if (!r)
+		return;
+	strbuf_release(&r->in);
+	free(r->message);
+	free(r);
+}
+
+static int reftable_prepare(struct rolling_ref_transaction *tx)
+{
+	struct request *r = calloc(1, sizeof(*r));
+	size_t i;
+
+	if (!r)
 		return rolling_error_nomem();
+	r->in = (struct strbuf)STRBUF_INIT;
+	if (!(r->message = rolling_ref_transaction_message(tx->updates, tx->nr))) {
+		request_free(r);
+		return rolling_error_nomem();
+	}
 	/* Explicit phases, so that git's answers say whether it got past prepare. */
-	strbuf_addstr(&in, "start");
-	strbuf_addch(&in, '\0');
-	for (i = 0; i < nr; i++) {
-		add_update(&in, &updates[i]);
-		force_logs |= !is_logged_by_default(updates[i].refname);
+	strbuf_addstr(&r->in, "start");
+	strbuf_addch(&r->in, '\0');
+	for (i = 0; i < tx->nr; i++) {
+		add_update(&r->in, &tx->updates[i]);
+		r->create_reflog |= tx->updates[i].create_reflog;
 	}
-	strbuf_addstr(&in, "prepare");
-	strbuf_addch(&in, '\0');
-	strbuf_addstr(&in, "commit");
-	strbuf_addch(&in, '\0');
-	if (strbuf_oom(&in)) {
-		free(message);
-		strbuf_release(&in);
+	strbuf_addstr(&r->in, "prepare");
+	strbuf_addch(&r->in, '\0');
+	strbuf_addstr(&r->in, "commit");
+	strbuf_addch(&r->in, '\0');
+	if (strbuf_oom(&r->in)) {
+		request_free(r);
 		return rolling_error_nomem();
 	}
+	tx->backend_data = r;
+	return 0;
+}
+
+static int reftable_commit(struct rolling_ref_transaction *tx)
+{
+	struct request *r = tx->backend_data;
+	const char *args[8];
+	char *out = NULL, *said = NULL;
+	size_t argc = 0;
+	int status;
+
 	args[argc++] = "update-ref";
 	args[argc++] = "-z";
 	args[argc++] = "--stdin";
-	if (force_logs)
+	/* git's --stdin has no way to ask it of one ref: every ref of the transaction gets one */
+	if (r->create_reflog)
 		args[argc++] = "--create-reflog";
 	/* git refuses an empty message: none is no message. */
-	if (*message) {
+	if (*r->message) {
 		args[argc++] = "-m";
-		args[argc++] = message;
+		args[argc++] = r->message;
 	}
 	args[argc] = NULL;
-	status = rolling_run_git_io(args, NULL, in.buf, in.len, &out, &said, ROLLING_RUN_CAPTURE);
+	status = rolling_run_git_io(args, NULL, r->in.buf, r->in.len, &out, &said,
+				    ROLLING_RUN_CAPTURE);
 	if (status)
-		status = failed(repo, updates, nr, status, out, said);
+		status = failed(tx->repo, tx->updates, tx->nr, status, out, said);
 	free(out);
 	free(said);
-	free(message);
-	strbuf_release(&in);
+	request_free(r);
+	tx->backend_data = NULL;
 	return status;
 }
+
+static void reftable_abort(struct rolling_ref_transaction *tx)
+{
+	request_free(tx->backend_data);
+	tx->backend_data = NULL;
+}
+
+/* git's transaction leaves nothing of ours: a killed git leaves its lock, which git names. */
+static void reftable_sweep(git_repository *repo)
+{
+	(void)repo;
+}
+
+const struct rolling_ref_backend rolling_refs_reftable = {
+	.name = "reftable",
+	.prepare = reftable_prepare,
+	.commit = reftable_commit,
+	.abort = reftable_abort,
+	.sweep = reftable_sweep,
+};
