@@ -44,10 +44,10 @@ void rolling_ref_journal_log(struct rolling_ref_journal *j, const char *log, off
  */
 static int journal_create(struct rolling_ref_journal *j, const char *common_dir)
 {
-	char *path;
+	char *path = rolling_strfmt("%s" JOURNAL_PREFIX "%ld", common_dir, (long)getpid());
 	int err = 0;
 
-	if (asprintf(&path, "%s" JOURNAL_PREFIX "%ld", common_dir, (long)getpid()) < 0)
+	if (!path)
 		return rolling_error_nomem();
 	/* One of a dead run with our pid is a dead run's: swept first. */
 	unlink(path);
@@ -103,7 +103,8 @@ static void remove_old_file(const char *lock)
 	char *old;
 
 	if (len < strlen(ROLLING_LOCK_SUFFIX) ||
-	    asprintf(&old, "%.*s" ROLLING_REF_OLD_SUFFIX, (int)(len - strlen(ROLLING_LOCK_SUFFIX)), lock) < 0)
+	    !(old = rolling_strfmt("%.*s" ROLLING_REF_OLD_SUFFIX,
+				   (int)(len - strlen(ROLLING_LOCK_SUFFIX)), lock)))
 		return;
 	unlink(old);
 	free(old);
@@ -247,7 +248,7 @@ static int list_journals(struct dead_journal **dead, size_t *nr, struct strbuf *
 		int fd, owner;
 
 		if (strncmp(entry->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) ||
-		    asprintf(&path, "%s%s", common_dir, entry->d_name) < 0)
+		    !(path = rolling_strfmt("%s%s", common_dir, entry->d_name)))
 			continue;
 		owner = rolling_owner_file_check(path, 0, &fd);
 		if (owner == ROLLING_OWNER_LIVING) {
