@@ -49,6 +49,20 @@
  *   test-rolling child <option>... -- <git args>...
  *                               (one struct rolling_child run; see child() for
  *                                the options; says "status <n>")
+ *   test-rolling ref-tx [-m <message>] [--create-reflog] [--set-ref-format <format>]
+ *                       [--abort]
+ *                               (one ref transaction (lib/refs.h) in the repository
+ *                                of the current directory, of the lines of stdin:
+ *                                "update <ref> <new> <old>", "create <ref> <new>",
+ *                                "delete <ref> <old>", as git update-ref --stdin
+ *                                takes them; with --set-ref-format, the repository's
+ *                                extensions.refStorage is set to <format> after the
+ *                                open and before the transaction; with --abort,
+ *                                prepared, "prepared" printed, a line read from
+ *                                stdin after the updates' empty line, then freed
+ *                                without a commit, "aborted" printed and one more
+ *                                line read; prints "ok", or "error: <message>"
+ *                                and exits 1)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +80,7 @@
 #include "../../lib/error.h"
 #include "../../lib/fetch-plan.h"
 #include "../../lib/quarantine.h"
+#include "../../lib/refs.h"
 #include "../../lib/repo.h"
 #include "../../lib/repo-open.h"
 #include "../../lib/setup.h"
@@ -455,6 +470,124 @@ static int work_tree(void)
 	return workdir && !real;
 }
 
+/* extensions.refStorage in the repository's own config file, as `git config` sets it. */
+static int set_ref_format(git_repository *repo, const char *format)
+{
+	git_config *config = NULL, *local = NULL;
+	int err;
+
+	if ((err = git_repository_config(&config, repo)) < 0 ||
+	    (err = git_config_open_level(&local, config, GIT_CONFIG_LEVEL_LOCAL)) < 0 ||
+	    (err = git_config_set_string(local, "extensions.refStorage", format)) < 0)
+		err = rolling_git_error(err, "cannot set extensions.refStorage");
+	git_config_free(local);
+	git_config_free(config);
+	return err;
+}
+
+/* One "<verb> <ref> <oid>..." line of ref_tx() as an update; 0, or -1 when it is not one. */
+static int parse_update(struct rolling_ref_update *u, char **name, char *line)
+{
+	char *verb = strtok(line, " \n"), *ref = strtok(NULL, " \n");
+	char *a = strtok(NULL, " \n"), *b = strtok(NULL, " \n");
+
+	memset(u, 0, sizeof(*u));
+	if (!verb || !ref || !a || !(*name = strdup(ref)))
+		return -1;
+	u->refname = *name;
+	rolling_git_oid_zero(&u->new_oid);
+	if (!strcmp(verb, "create") && !b)
+		return git_oid_fromstr(&u->new_oid, a);
+	if (!strcmp(verb, "delete") && !b) {
+		u->had_old = 1;
+		return git_oid_fromstr(&u->old_oid, a);
+	}
+	if (!strcmp(verb, "update") && b) {
+		u->had_old = 1;
+		return git_oid_fromstr(&u->new_oid, a) < 0 ? -1 : git_oid_fromstr(&u->old_oid, b);
+	}
+	return -1;
+}
+
+static int ref_tx(int argc, char **argv)
+{
+	struct rolling_ref_update *u = NULL;
+	char **names = NULL;
+	struct rolling_ref_transaction *tx = NULL;
+	const char *message = NULL, *format = NULL;
+	git_repository *repo = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int create_reflog = 0, abort_it = 0, err = 0;
+	char line[1024];
+
+	for (; argc; argc--, argv++) {
+		if (argc >= 2 && !strcmp(argv[0], "-m"))
+			message = *++argv, argc--;
+		else if (!strcmp(argv[0], "--create-reflog"))
+			create_reflog = 1;
+		else if (!strcmp(argv[0], "--abort"))
+			abort_it = 1;
+		else if (argc >= 2 && !strcmp(argv[0], "--set-ref-format"))
+			format = *++argv, argc--;
+		else
+			break;
+	}
+	if (argc) {
+		fprintf(stderr, "usage: test-rolling ref-tx [-m <message>] [--create-reflog]"
+			" [--set-ref-format <format>] [--abort] <updates\n");
+		return 129;
+	}
+	while (!err && fgets(line, sizeof(line), stdin) && strcmp(line, "\n")) {
+		if (ALLOC_GROW(u, nr + 1, alloc) < 0 ||
+		    !(names = reallocarray(names, alloc, sizeof(*names))))
+			err = -1;
+		else if ((names[nr] = NULL, parse_update(&u[nr], &names[nr], line)) < 0) {
+			free(names[nr]);
+			err = rolling_error("not an update: %s", line);
+		}
+		else {
+			u[nr].message = message;
+			u[nr++].create_reflog = create_reflog;
+		}
+	}
+	if (!err)
+		err = open_here(&repo) < 0 ? 1 : 0;
+	if (!err && format)
+		err = set_ref_format(repo, format);
+	if (!err)
+		err = rolling_ref_transaction_begin(&tx, repo);
+	for (i = 0; !err && i < nr; i++)
+		err = rolling_ref_transaction_add(tx, &u[i]);
+	if (!err && abort_it && !(err = rolling_ref_transaction_prepare(tx))) {
+		/* the caller looks at the repository meanwhile */
+		printf("prepared\n");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			line[0] = '\0';
+	} else if (!err) {
+		err = rolling_ref_transaction_commit(tx);
+	}
+	rolling_ref_transaction_free(tx);
+	if (!err && abort_it) {
+		/* the caller looks again before this process ends and its tempfiles go */
+		printf("aborted\n");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			line[0] = '\0';
+	}
+	if (err < 0)
+		printf("error: %s\n", rolling_last_error());
+	else if (!err)
+		printf("ok\n");
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(u);
+	rolling_repo_free(repo);
+	rolling_teardown();
+	return err ? 1 : 0;
+}
+
 /* What lib/git2-compat.h decided of the libgit2 it was compiled against. */
 static int libgit2_features(void)
 {
@@ -752,12 +885,15 @@ int main(int argc, char **argv)
 		return lock_file(argv[2], argv[3], argv[4], argv[5]);
 	if (argc >= 2 && !strcmp(argv[1], "child"))
 		return child(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "ref-tx"))
+		return ref_tx(argc - 2, argv + 2);
 	fprintf(stderr, "usage: test-rolling (classify <preset> | classify-re <re> <re> |"
 		" series <forms> | strbuf <op>... | alloc-grow <nr> [<then>] |"
 		" fetch-plan [--[no-]signatures] <remote> [<branch>...] | refs | ref <name>... |"
 		" reread <command> [<name>...] |"
 		" work-tree | commit-header | libgit2 | tempfile <what>... |"
 		" lock <path> <timeout-ms> commit|rollback <content> |"
-		" child <option>... -- <git args>...)\n");
+		" child <option>... -- <git args>... |"
+		" ref-tx [-m <message>] [--create-reflog] [--set-ref-format <format>] [--abort])\n");
 	return 129;
 }
