@@ -34,10 +34,6 @@ forbidden_refs () {
 ASPRINTF_ALLOWED="
 lib/strbuf.o
 lib/error.o
-lib/ref-journal.o
-lib/ref-transaction-git.o
-lib/ref-transaction.o
-lib/refdb-reftable.o
 lib/run-command.o
 "
 
