@@ -12,8 +12,10 @@
 
 #ifdef __GNUC__
 #define ROLLING_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define ROLLING_SENTINEL __attribute__((sentinel))
 #else
 #define ROLLING_PRINTF(f, a)
+#define ROLLING_SENTINEL
 #endif
 
 /* Record a message and return ROLLING_ERROR. */

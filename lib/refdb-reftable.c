@@ -574,19 +574,19 @@ static int compress_refs(git_refdb_backend *backend)
 
 static int has_log(git_refdb_backend *backend, const char *name)
 {
-	const char *args[] = { "reflog", "exists", name, NULL };
-	char *out = NULL, *said = NULL;
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status;
 
 	(void)backend;
-	status = rolling_run_git_io(args, NULL, NULL, 0, &out, &said, ROLLING_RUN_CAPTURE);
-	free(out);
-	if (status == 0 || status == 1) {
-		free(said);
-		return !status;
-	}
-	status = git_failed("reflog exists", status, said);
-	free(said);
+	rolling_strvec_pushl(&git.args, "reflog", "exists", name, NULL);
+	git.out = ROLLING_CHILD_DISCARD;
+	git.err = ROLLING_CHILD_ERR_CAPTURE;
+	status = rolling_child_run(&git);
+	if (status == 0 || status == 1)
+		status = !status;
+	else
+		status = git_failed("reflog exists", status, git.said.buf);
+	rolling_child_release(&git);
 	return status;
 }
 

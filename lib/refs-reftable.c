@@ -283,29 +283,25 @@ static int reftable_prepare(struct rolling_ref_transaction *tx)
 static int reftable_commit(struct rolling_ref_transaction *tx)
 {
 	struct request *r = tx->backend_data;
-	const char *args[8];
-	char *out = NULL, *said = NULL;
-	size_t argc = 0;
+	struct rolling_child git = ROLLING_CHILD_INIT;
 	int status;
 
-	args[argc++] = "update-ref";
-	args[argc++] = "-z";
-	args[argc++] = "--stdin";
+	rolling_strvec_pushl(&git.args, "update-ref", "-z", "--stdin", NULL);
 	/* git's --stdin has no way to ask it of one ref: every ref of the transaction gets one */
 	if (r->create_reflog)
-		args[argc++] = "--create-reflog";
+		rolling_strvec_push(&git.args, "--create-reflog");
 	/* git refuses an empty message: none is no message. */
-	if (*r->message) {
-		args[argc++] = "-m";
-		args[argc++] = r->message;
-	}
-	args[argc] = NULL;
-	status = rolling_run_git_io(args, NULL, r->in.buf, r->in.len, &out, &said,
-				    ROLLING_RUN_CAPTURE);
+	if (*r->message)
+		rolling_strvec_pushl(&git.args, "-m", r->message, NULL);
+	git.input = r->in.buf;
+	git.input_len = r->in.len;
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_CAPTURE;
+	status = rolling_child_run(&git);
 	if (status)
-		status = failed(tx->repo, tx->updates, tx->nr, status, out, said);
-	free(out);
-	free(said);
+		status = failed(tx->repo, tx->updates, tx->nr, status,
+				status < 0 ? NULL : git.captured.buf, git.said.buf);
+	rolling_child_release(&git);
 	request_free(r);
 	tx->backend_data = NULL;
 	return status;

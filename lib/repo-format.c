@@ -98,16 +98,21 @@ static int check_objects(git_repository *repo)
  */
 static int check_git_agrees(git_repository *repo)
 {
-	const char *args[] = { "rev-parse", "--absolute-git-dir", "--show-ref-format", NULL };
-	char *out = NULL, *said = NULL, *format;
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	char *out, *format;
 	int status, err = 0;
 
-	status = rolling_run_git_io(args, NULL, NULL, 0, &out, &said, ROLLING_RUN_CAPTURE);
-	if (status < 0)
-		return status;
-	if (status) {
+	rolling_strvec_pushl(&git.args, "rev-parse", "--absolute-git-dir", "--show-ref-format",
+			     NULL);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_CAPTURE;
+	status = rolling_child_run(&git);
+	out = git.captured.buf;
+	if (status < 0) {
+		err = status;
+	} else if (status) {
 		/* git's words on one line: "...found:\n\trefstorage" */
-		const char *why = rolling_git_words(said, ROLLING_GIT_WORDS_JOINED);
+		const char *why = rolling_git_words(git.said.buf, ROLLING_GIT_WORDS_JOINED);
 
 		err = rolling_error("'%s' keeps its refs in reftable, which only git writes, but"
 				    " git cannot use it: %s", git_repository_commondir(repo),
@@ -124,8 +129,7 @@ static int check_git_agrees(git_repository *repo)
 			err = rolling_error("git reads the refs of '%s' as '%s', not reftable", out,
 					    format);
 	}
-	free(out);
-	free(said);
+	rolling_child_release(&git);
 	return err;
 }
 

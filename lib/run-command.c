@@ -314,43 +314,6 @@ void rolling_child_release(struct rolling_child *child)
 	*child = init;
 }
 
-int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
-		       size_t input_len, char **out, char **err_out, unsigned flags)
-{
-	struct rolling_child child = ROLLING_CHILD_INIT;
-	int status;
-
-	if (out)
-		*out = NULL;
-	if (err_out)
-		*err_out = NULL;
-	rolling_strvec_pushv(&child.args, args);
-	if (env)
-		rolling_strvec_pushv(&child.env, env);
-	child.input = input;
-	child.input_len = input_len;
-	child.out = flags & ROLLING_RUN_CAPTURE ? ROLLING_CHILD_CAPTURE :
-		    flags & ROLLING_RUN_NO_STDOUT ? ROLLING_CHILD_DISCARD :
-		    flags & ROLLING_RUN_STDOUT_TO_STDERR ? ROLLING_CHILD_TO_STDERR :
-		    ROLLING_CHILD_INHERIT;
-	child.err = err_out ? ROLLING_CHILD_ERR_CAPTURE :
-		    flags & ROLLING_RUN_NO_STDERR ? ROLLING_CHILD_ERR_DISCARD :
-		    flags & ROLLING_RUN_STDERR_TO_STDOUT ? ROLLING_CHILD_ERR_TO_STDOUT :
-		    ROLLING_CHILD_ERR_INHERIT;
-	status = rolling_child_run(&child);
-	if (status >= 0 && ((out && child.out == ROLLING_CHILD_CAPTURE &&
-			     !(*out = strbuf_detach(&child.captured))) ||
-			    (err_out && !(*err_out = strbuf_detach(&child.said))))) {
-		if (out) {
-			free(*out);
-			*out = NULL;
-		}
-		status = rolling_error_nomem();
-	}
-	rolling_child_release(&child);
-	return status;
-}
-
 /* --- git's words ---------------------------------------------------------- */
 
 #define FATAL "fatal: "

@@ -118,24 +118,6 @@ void rolling_child_abandon(struct rolling_child *child);
 void rolling_child_release(struct rolling_child *child);
 
 /*
- * Kept for ref-transaction-git.c and refdb-reftable.c (and repo-format.c)
- * until they move to struct rolling_child; do not use.  `git args...`
- * with `env`, `input` (input_len bytes) on its standard input when not
- * NULL, its output in *out with ROLLING_RUN_CAPTURE, and its standard
- * error in *err_out when err_out is not NULL (both NUL-terminated, for
- * the caller to free).
- */
-enum rolling_run_flags {
-	ROLLING_RUN_CAPTURE = 1 << 0,
-	ROLLING_RUN_NO_STDOUT = 1 << 1,
-	ROLLING_RUN_NO_STDERR = 1 << 2,
-	ROLLING_RUN_STDOUT_TO_STDERR = 1 << 3,
-	ROLLING_RUN_STDERR_TO_STDOUT = 1 << 4,
-};
-int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
-		       size_t input_len, char **out, char **err_out, unsigned flags);
-
-/*
  * git's own words in what it wrote to its standard error, `said`
  * (changed in place; NULL reads as nothing said): from the line that
  * begins "fatal: " on, without that prefix and the newlines that end

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "strvec.h"
@@ -27,6 +28,19 @@ int rolling_strvec_pushv(struct rolling_strvec *vec, const char *const *list)
 
 	while (*list && !err)
 		err = rolling_strvec_push(vec, *list++);
+	return err;
+}
+
+int rolling_strvec_pushl(struct rolling_strvec *vec, ...)
+{
+	const char *s;
+	va_list ap;
+	int err = 0;
+
+	va_start(ap, vec);
+	while ((s = va_arg(ap, const char *)) && !err)
+		err = rolling_strvec_push(vec, s);
+	va_end(ap);
 	return err;
 }
 

@@ -29,6 +29,8 @@ struct rolling_strvec {
 int rolling_strvec_push(struct rolling_strvec *vec, const char *s);
 /* Each string of the NULL-terminated `list`. */
 int rolling_strvec_pushv(struct rolling_strvec *vec, const char *const *list);
+/* Each of the strings given, up to the NULL that ends them. */
+int rolling_strvec_pushl(struct rolling_strvec *vec, ...) ROLLING_SENTINEL;
 
 /* Free it all; it is empty (ROLLING_STRVEC_INIT) again. */
 void rolling_strvec_release(struct rolling_strvec *vec);

@@ -186,9 +186,9 @@ int rolling_worktree_elsewhere(git_repository *repo, const char *refname)
 			char *gitdir, *head_ref;
 
 			if (entry->d_name[0] == '.' ||
-			    asprintf(&gitdir, "%s%s/", dir, entry->d_name) < 0)
+			    !(gitdir = rolling_strfmt("%s%s/", dir, entry->d_name)))
 				continue;
-			if (asprintf(&head_ref, "worktrees/%s/HEAD", entry->d_name) < 0) {
+			if (!(head_ref = rolling_strfmt("worktrees/%s/HEAD", entry->d_name))) {
 				free(gitdir);
 				continue;
 			}

@@ -29,12 +29,10 @@ forbidden_refs () {
 
 # The objects that may call asprintf() or vasprintf() themselves, one a
 # line: the helper, and lib/error.c, which stands below it (its comment
-# says why).  The rest are files whose owners are rewriting them now;
-# each comes off the list once it uses the helper.
+# says why).
 ASPRINTF_ALLOWED="
 lib/strbuf.o
 lib/error.o
-lib/run-command.o
 "
 
 # asprintf_calls <object>...: "<object>: <symbol>" for each call of
