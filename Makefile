@@ -299,8 +299,9 @@ libexecdir = $(prefix)/lib/git-rolling
 systemdunitdir = $(prefix)/lib/systemd/system
 
 install-contrib:
-	install -d '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(systemdunitdir)'
+	install -d '$(DESTDIR)$(libexecdir)/hooks' '$(DESTDIR)$(systemdunitdir)'
 	install -m 755 contrib/systemd/git-rolling-update '$(DESTDIR)$(libexecdir)'
+	install -m 755 contrib/hooks/post-receive contrib/hooks/push-log '$(DESTDIR)$(libexecdir)/hooks'
 	for unit in git-rolling-advance@.service git-rolling-advance@.timer; do \
 		sed -e 's|/usr/local/lib/git-rolling|$(libexecdir)|' contrib/systemd/$$unit \
 			>'$(DESTDIR)$(systemdunitdir)'/$$unit || exit; \
