@@ -72,10 +72,16 @@ int rolling_finish_reading(pid_t pid, int fd, char **out, size_t *len, const cha
 }
 
 /* "git" followed by args, NULL-terminated, in memory the caller frees. */
-static const char **git_argv(const char *const *args)
+/*
+ * Not a flag of the header's: rolling_run_program_io() runs args[0]
+ * itself rather than git.
+ */
+#define RUN_PROGRAM (1u << 30)
+
+static const char **git_argv(const char *const *args, unsigned flags)
 {
 	const char **argv;
-	size_t nr = 0, i;
+	size_t nr = 0, i, skip = !(flags & RUN_PROGRAM);
 
 	while (args[nr])
 		nr++;
@@ -83,7 +89,7 @@ static const char **git_argv(const char *const *args)
 		return NULL;
 	argv[0] = "git";
 	for (i = 0; i < nr; i++)
-		argv[i + 1] = args[i];
+		argv[i + skip] = args[i];
 	return argv;
 }
 
@@ -226,6 +232,12 @@ static int memory_file(const char *name, const char *data, size_t len)
 	return fd;
 }
 
+int rolling_run_program_io(const char *const *args, const char *const *env, const char *input,
+			   size_t input_len, char **out, char **err_out, unsigned flags)
+{
+	return rolling_run_git_io(args, env, input, input_len, out, err_out, flags | RUN_PROGRAM);
+}
+
 int rolling_run_git_io(const char *const *args, const char *const *env, const char *input,
 		       size_t input_len, char **out, char **err_out, unsigned flags)
 {
@@ -276,7 +288,7 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 
 	if (out)
 		*out = NULL;
-	if (!(argv = git_argv(args)))
+	if (!(argv = git_argv(args, flags)))
 		return rolling_error_nomem();
 	if (env && !(envp = child_environ(env))) {
 		free(argv);
@@ -321,11 +333,12 @@ static int rolling_run_git_full(const char *const *args, const char *const *env,
 	/* What we printed must come before what git prints. */
 	fflush(NULL);
 	/* Its char *const[] predates const; posix_spawnp() writes to no argument. */
-	err = rolling_tempfile_spawnp(&pid, "git", &actions, (char *const *)(uintptr_t)argv,
+	err = rolling_tempfile_spawnp(&pid, argv[0], &actions, (char *const *)(uintptr_t)argv,
 				      envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
-		status = rolling_error("cannot run git %s: %s", args[0], strerror(err));
+		status = rolling_error("cannot run %s%s: %s", flags & RUN_PROGRAM ? "" : "git ",
+				       args[0], strerror(err));
 		goto close_pipe;
 	}
 	if (flags & ROLLING_RUN_CAPTURE) {
@@ -352,7 +365,7 @@ int rolling_start_git_reading(pid_t *pid, int *fd, const char *const *args)
 	const char **argv;
 	int pipefd[2], err;
 
-	if (!(argv = git_argv(args)))
+	if (!(argv = git_argv(args, 0)))
 		return rolling_error_nomem();
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(argv);

@@ -64,6 +64,15 @@ int rolling_run_git_io(const char *const *args, const char *const *env, const ch
 		       size_t input_len, char **out, char **err_out, unsigned flags);
 
 /*
+ * rolling_run_git_io() running the program args[0] (looked up on PATH)
+ * in place of git: for what git's configuration names and git runs
+ * itself, as gpg.program and gpg.ssh.program, when git offers no
+ * command that runs it for us (signature.h).
+ */
+int rolling_run_program_io(const char *const *args, const char *const *env, const char *input,
+			   size_t input_len, char **out, char **err_out, unsigned flags);
+
+/*
  * The entries of such an `env`, grown one at a time: `v` is always
  * NULL-terminated (or NULL while empty), and owns its strings.
  */

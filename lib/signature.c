@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <stdio.h>
+#include <strings.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,8 @@
 #include "run-command.h"
 #include "strbuf.h"
 #include "error.h"
+#include "fd-io.h"
+#include "tempfile.h"
 #include "git2-compat.h"
 
 /*
@@ -449,4 +453,317 @@ int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *id
 	}
 	rolling_env_release(&env_v);
 	return err < 0 ? err : 0;
+}
+
+/* --- push certificates ------------------------------------------------------ */
+
+/*
+ * One key of git's configuration, as git reads it (`--type=path` when
+ * `path`): *value is NULL when it is not set.
+ */
+static int git_config_value(char **value, git_repository *repo, const char *key, int path)
+{
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config",
+			       path ? "--type=path" : "--get", path ? "--get" : key,
+			       path ? key : NULL, NULL };
+	size_t len;
+	int status;
+
+	*value = NULL;
+	status = rolling_run_git(args, value, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	if (status < 0)
+		return status;
+	if (status) {
+		free(*value);
+		*value = NULL;
+		/* 1: not set; anything else: git could not read its configuration. */
+		return status == 1 ? 0 : rolling_error("git config --get %s failed", key);
+	}
+	len = strcspn(*value, "\n");
+	(*value)[len] = '\0';
+	if (!len) {
+		free(*value);
+		*value = NULL;
+	}
+	return 0;
+}
+
+/* The first value set among `keys`, else `fallback`, copied. */
+static int config_program(char **program, git_repository *repo, const char *const *keys,
+			  const char *fallback)
+{
+	int err = 0;
+
+	*program = NULL;
+	for (; *keys && !*program && !err; keys++)
+		err = git_config_value(program, repo, *keys, 0);
+	if (!err && !*program && !(*program = strdup(fallback)))
+		err = rolling_error_nomem();
+	return err;
+}
+
+/* The first line of `text`, copied, for a message. */
+static char *first_line(const char *text, const char *fallback)
+{
+	const char *s = text && *text ? text : fallback;
+
+	return strndup(s, strcspn(s, "\n"));
+}
+
+static int set_why(struct rolling_push_signer *s, enum rolling_signature_status status,
+		   const char *why)
+{
+	s->status = status;
+	free(s->why);
+	if (!(s->why = strdup(why)))
+		return rolling_error_nomem();
+	return 0;
+}
+
+/* ssh-keygen -Y verify's "Good "git" signature for P with ED25519 key SHA256:x". */
+static int ssh_good(struct rolling_push_signer *s, const char *principal, const char *said)
+{
+	const char *key = strstr(said, " key ");
+	size_t len;
+
+	if (!key)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "ssh-keygen did not name the key");
+	key += 5;
+	len = strcspn(key, " \n");
+	s->status = ROLLING_SIGNATURE_GOOD;
+	free(s->why);
+	s->why = NULL;
+	if (!(s->signer = strdup(principal)) || !(s->fingerprint = strndup(key, len)))
+		return rolling_error_nomem();
+	return 0;
+}
+
+static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
+		      const char *payload, size_t payload_size)
+{
+	static const char *const program_keys[] = { "gpg.ssh.program", NULL };
+	char *program = NULL, *allowed = NULL, *revoked = NULL, *principals = NULL;
+	char *out = NULL, *err_text = NULL;
+	const char *line;
+	int err;
+
+	if ((err = config_program(&program, repo, program_keys, "ssh-keygen")) < 0 ||
+	    (err = git_config_value(&allowed, repo, "gpg.ssh.allowedSignersFile", 1)) < 0 ||
+	    (err = git_config_value(&revoked, repo, "gpg.ssh.revocationFile", 1)) < 0)
+		goto out;
+	if (!allowed) {
+		err = set_why(s, ROLLING_SIGNATURE_NO_KEY,
+			      "gpg.ssh.allowedSignersFile needs to be configured");
+		goto out;
+	}
+	{
+		const char *args[] = { program, "-Y", "find-principals", "-f", allowed, "-s",
+				       sigfile, NULL };
+
+		err = rolling_run_program_io(args, NULL, NULL, 0, &principals, &err_text,
+					     ROLLING_RUN_CAPTURE);
+	}
+	if (err < 0)
+		goto out;
+	if (err || !principals || !*principals) {
+		char *why = first_line(err_text, "no principal matched");
+
+		err = why ? set_why(s, ROLLING_SIGNATURE_NO_KEY, why) : rolling_error_nomem();
+		free(why);
+		goto out;
+	}
+	err = set_why(s, ROLLING_SIGNATURE_BAD, "ssh-keygen -Y verify failed");
+	for (line = principals; !err && *line && s->status != ROLLING_SIGNATURE_GOOD;) {
+		size_t len = strcspn(line, "\n");
+		char *principal = strndup(line, len);
+		const char *args[] = { program, "-Y", "verify", "-n", "git", "-f", allowed, "-I",
+				       principal, "-s", sigfile, revoked ? "-r" : NULL, revoked,
+				       NULL };
+
+		line += len + (line[len] == '\n');
+		if (!principal) {
+			err = rolling_error_nomem();
+			break;
+		}
+		free(out);
+		free(err_text);
+		out = err_text = NULL;
+		err = rolling_run_program_io(args, NULL, payload, payload_size, &out, &err_text,
+					     ROLLING_RUN_CAPTURE);
+		if (!err && out && !strncmp(out, "Good", 4))
+			err = ssh_good(s, principal, out);
+		else if (err >= 0) {
+			char *why = first_line(err_text, "ssh-keygen -Y verify failed");
+
+			err = why ? set_why(s, ROLLING_SIGNATURE_BAD, why) : rolling_error_nomem();
+			free(why);
+		}
+		free(principal);
+	}
+out:
+	free(program);
+	free(allowed);
+	free(revoked);
+	free(principals);
+	free(out);
+	free(err_text);
+	return err;
+}
+
+/* The field `n` (0: the keyword) of a gpg status line "[GNUPG:] KEYWORD f1 f2 ...". */
+static char *status_field(const char *line, int n)
+{
+	const char *p = line + strlen("[GNUPG:] ");
+
+	while (n--) {
+		p += strcspn(p, " \n");
+		if (*p != ' ')
+			return NULL;
+		p++;
+	}
+	return strndup(p, strcspn(p, " \n"));
+}
+
+/* The rest of a status line after field `n`, as GOODSIG's user id. */
+static char *status_rest(const char *line, int n)
+{
+	const char *p = line + strlen("[GNUPG:] ");
+
+	while (n--) {
+		p += strcspn(p, " \n");
+		if (*p != ' ')
+			return NULL;
+		p++;
+	}
+	return strndup(p, strcspn(p, "\n"));
+}
+
+static const char *const trust_levels[] = {
+	"UNDEFINED", "NEVER", "MARGINAL", "FULLY", "ULTIMATE",
+};
+
+static int trust_level(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trust_levels) / sizeof(trust_levels[0]); i++)
+		if (strlen(trust_levels[i]) == len && !strncasecmp(name, trust_levels[i], len))
+			return (int)i;
+	return -1;
+}
+
+/* Read gpg's status lines as git's parse_gpg_output() does, for the verdict. */
+static int read_gpg_status(struct rolling_push_signer *s, const char *out, int exit_status,
+			   int min_trust)
+{
+	const char *line;
+	int good = 0, bad = 0, no_key = 0, trust = -1;
+
+	for (line = out; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+		if (strncmp(line, "[GNUPG:] ", 9))
+			continue;
+		if (!strncmp(line + 9, "GOODSIG ", 8)) {
+			good++;
+			free(s->signer);
+			s->signer = status_rest(line, 2);
+		} else if (!strncmp(line + 9, "VALIDSIG ", 9)) {
+			free(s->fingerprint);
+			free(s->primary_fingerprint);
+			s->fingerprint = status_field(line, 1);
+			s->primary_fingerprint = status_field(line, 10);
+		} else if (!strncmp(line + 9, "NO_PUBKEY ", 10)) {
+			no_key = 1;
+		} else if (!strncmp(line + 9, "TRUST_", 6)) {
+			trust = trust_level(line + 15, strcspn(line + 15, " \n"));
+		} else if (!strncmp(line + 9, "BADSIG ", 7) || !strncmp(line + 9, "ERRSIG ", 7) ||
+			   !strncmp(line + 9, "EXPSIG ", 7) || !strncmp(line + 9, "EXPKEYSIG ", 10) ||
+			   !strncmp(line + 9, "REVKEYSIG ", 10)) {
+			bad = 1;
+		}
+	}
+	if (no_key)
+		return set_why(s, ROLLING_SIGNATURE_NO_KEY, "no public key");
+	if (bad || good != 1 || exit_status || !s->fingerprint || !s->signer)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "bad signature");
+	if (min_trust > 0 && trust < min_trust)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "key trusted below gpg.minTrustLevel");
+	s->status = ROLLING_SIGNATURE_GOOD;
+	free(s->why);
+	s->why = NULL;
+	return 0;
+}
+
+static int verify_gpg(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
+		      const char *payload, size_t payload_size, int x509)
+{
+	static const char *const openpgp_keys[] = { "gpg.openpgp.program", "gpg.program", NULL };
+	static const char *const x509_keys[] = { "gpg.x509.program", NULL };
+	char *program = NULL, *min = NULL, *out = NULL;
+	int err, min_trust = 0;
+
+	if ((err = config_program(&program, repo, x509 ? x509_keys : openpgp_keys,
+				  x509 ? "gpgsm" : "gpg")) < 0 ||
+	    (err = git_config_value(&min, repo, "gpg.minTrustLevel", 0)) < 0)
+		goto out;
+	if (min && (min_trust = trust_level(min, strlen(min))) < 0) {
+		err = rolling_error("gpg.minTrustLevel: invalid value %s", min);
+		goto out;
+	}
+	{
+		const char *args[] = { program, "--status-fd=1", "--verify", sigfile, "-", NULL };
+
+		err = rolling_run_program_io(args, NULL, payload, payload_size, &out, NULL,
+					     ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	}
+	if (err >= 0)
+		err = read_gpg_status(s, out ? out : "", err, min_trust);
+out:
+	free(program);
+	free(min);
+	free(out);
+	return err;
+}
+
+int rolling_push_cert_signature(struct rolling_push_signer *s, git_repository *repo,
+				const char *payload, size_t payload_size,
+				const char *signature, size_t signature_size)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct rolling_tempfile file = ROLLING_TEMPFILE_INIT;
+	char *path;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->status = ROLLING_SIGNATURE_BAD;
+	if (!(path = rolling_strfmt("%s/git-rolling-push-cert.XXXXXX", tmp && *tmp ? tmp : "/tmp")))
+		return rolling_error_nomem();
+	if (rolling_tempfile_mkstemp(&file, path) < 0) {
+		err = rolling_error("cannot create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (rolling_write_all(file.fd, signature, signature_size) < 0 ||
+	    rolling_tempfile_close(&file) < 0) {
+		err = rolling_error("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (starts_signature(signature, signature_size) &&
+	    !strncmp(signature, "-----BEGIN SSH SIGNATURE-----", 29))
+		err = verify_ssh(s, repo, path, payload, payload_size);
+	else if (!strncmp(signature, "-----BEGIN SIGNED MESSAGE-----", 30))
+		err = verify_gpg(s, repo, path, payload, payload_size, 1);
+	else
+		err = verify_gpg(s, repo, path, payload, payload_size, 0);
+out:
+	rolling_tempfile_delete(&file);
+	free(path);
+	return err;
+}
+
+void rolling_push_signer_release(struct rolling_push_signer *s)
+{
+	free(s->signer);
+	free(s->fingerprint);
+	free(s->primary_fingerprint);
+	free(s->why);
+	memset(s, 0, sizeof(*s));
 }
