@@ -18,10 +18,14 @@
 #include "../cli/color.h"
 #include "../cli/json-writer.h"
 #include "../lib/revision.h"
+#include "../lib/push-log-config.h"
+#include "../cli/push-log-report.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                          [--since <rev>] [--rebuild] [--signatures] [--[no-]progress]\n"
+	"                          [--push-log=<log> [--push-log-repo=<name>] [--push-log-ref=<ref>]\n"
+	"                           [--require-latest]]\n"
 	"                          [--json] [-q]\n"
 	"                          [<branch-or-rev>...]",
 	NULL,
@@ -38,6 +42,8 @@ struct verify_options {
 	int json;
 	int quiet;
 	int color;
+	const char *push_log, *push_log_repo, *push_log_ref;
+	int require_latest;     /* -1: as configured */
 };
 
 /* One branch or revision to verify, resolved before any is verified. */
@@ -49,7 +55,49 @@ struct target {
 	git_oid tip;
 	git_oid since;
 	struct rolling_verify_result result;
+	/* With a push log (option or rolling.<branch>.pushLog). */
+	int has_push_log;
+	struct rolling_push_log_config push_log;
+	struct rolling_push_log_options push_log_options;
+	struct rolling_push_log_result push_log_result;
 };
+
+/*
+ * The push log to check the tip against: the options over the branch's
+ * rolling.<branch>.push* keys; none when neither names a log.
+ */
+static void open_push_log(struct target *t, git_repository *repo, const char *name,
+			  const struct verify_options *o)
+{
+	struct rolling_push_log_config *c = &t->push_log;
+
+	if (rolling_push_log_config_read(c, repo, name) < 0)
+		die_error_context("%s", name);
+	if (o->push_log) {
+		free(c->log);
+		c->log = xstrdup(o->push_log);
+	}
+	if (!c->log) {
+		if (o->push_log_repo || o->push_log_ref || o->require_latest > 0)
+			die("%s: --push-log-repo, --push-log-ref and --require-latest need a push log"
+			    " (--push-log or rolling.<branch>.pushLog)", qtext(name));
+		return;
+	}
+	if (o->push_log_repo) {
+		free(c->repo_name);
+		c->repo_name = xstrdup(o->push_log_repo);
+	}
+	if (o->push_log_ref) {
+		free(c->ref);
+		c->ref = xstrdup(o->push_log_ref);
+	}
+	if (o->require_latest >= 0)
+		c->require_latest = o->require_latest;
+	if (rolling_push_log_config_defaults(c, repo, "--push-log-repo", "--push-log-ref") < 0)
+		die_error_context("%s", name);
+	rolling_push_log_config_options(&t->push_log_options, c);
+	t->has_push_log = 1;
+}
 
 /* The patterns come from the options, the branch's configuration or the linux preset. */
 static void open_target(struct target *t, git_repository *repo, const char *name,
@@ -62,6 +110,7 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 		die_last_error();
 	t->pattern_source = from.source;
 	t->preset = from.preset;
+	open_push_log(t, repo, name, o);
 }
 
 static void resolve_since(struct target *t, git_repository *repo, const char *since)
@@ -155,13 +204,63 @@ static json_object *json_since(const struct target *t, const struct verify_optio
 	return object;
 }
 
+static json_object *json_push_entry(const struct rolling_push_log_entry *e)
+{
+	json_object *object = json_checked(json_object_new_object());
+	char date[32];
+
+	json_add(object, "epoch", json_size(e->epoch));
+	json_add(object, "log_commit", json_oid(&e->commit));
+	json_add(object, "old", json_oid(&e->old_id));
+	json_add(object, "new", json_oid(&e->new_id));
+	json_add(object, "date", e->time < 0 ? NULL :
+		 json_text(rolling_push_log_date(date, sizeof(date), e->time)));
+	json_add(object, "time", e->time < 0 ? NULL :
+		 json_checked(json_object_new_int64(e->time)));
+	return object;
+}
+
+static json_object *json_push_log(const struct target *t)
+{
+	const struct rolling_push_log_result *r = &t->push_log_result;
+	json_object *object, *failures;
+	size_t i;
+
+	if (!t->has_push_log)
+		return NULL;
+	object = json_checked(json_object_new_object());
+	failures = json_checked(json_object_new_array());
+	json_add(object, "log", json_text(t->push_log_options.log));
+	json_add(object, "repo", json_text(t->push_log_options.repo_name));
+	json_add(object, "ref", json_text(t->push_log_options.ref));
+	json_add(object, "published", json_boolean(r->published));
+	json_add(object, "signer", json_text_or_null(r->signer));
+	json_add(object, "fingerprint", json_text_or_null(r->fingerprint));
+	json_add(object, "push", r->tip_found ? json_push_entry(&r->tip_entry) : NULL);
+	json_add(object, "newest", r->has_newest ? json_push_entry(&r->newest) : NULL);
+	json_add(object, "is_newest", json_boolean(r->tip_found && r->has_newest && !r->later));
+	json_add(object, "later_pushes", json_size(r->later));
+	json_add(object, "checked_from", r->has_checked ? json_oid(&r->checked) : NULL);
+	json_add(object, "records_read", json_size(r->records_read));
+	for (i = 0; i < r->failures_nr; i++) {
+		json_object *f = json_checked(json_object_new_object());
+
+		json_add(f, "check", json_text(rolling_push_log_check_name(r->failures[i].check)));
+		json_add(f, "message", json_text(r->failures[i].message));
+		json_append(failures, f);
+	}
+	json_add(object, "failures", failures);
+	return object;
+}
+
 static json_object *json_target(const struct target *t, const struct verify_options *o)
 {
 	const struct rolling_verify_result *r = &t->result;
 	json_object *object = json_checked(json_object_new_object());
 
 	json_add(object, "name", json_text(t->name));
-	json_add(object, "verified", json_boolean(!r->failures_nr));
+	json_add(object, "verified",
+		 json_boolean(!r->failures_nr && !t->push_log_result.failures_nr));
 	json_add(object, "tip", json_oid(&r->tip));
 	json_add(object, "tip_release",
 		 json_text_or_null(r->tip_release ? r->tip_release->name : NULL));
@@ -177,6 +276,7 @@ static json_object *json_target(const struct target *t, const struct verify_opti
 	json_add(object, "patterns", json_patterns(t));
 	json_add(object, "failures", json_failures(r));
 	json_add(object, "truncated", json_boolean(r->truncated));
+	json_add(object, "push_log", json_push_log(t));
 	return object;
 }
 
@@ -209,26 +309,35 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 
 	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
 		die_error_context("%s", t->name);
+	if (t->has_push_log &&
+	    rolling_push_log_check(&t->push_log_result, repo, &t->tip, &t->push_log_options) < 0)
+		die_error_context("%s: push log %s", t->name, t->push_log_options.log);
 	if (o->json)
 		return;
 	rolling_verify_print_failures(&report);
+	if (t->has_push_log)
+		rolling_push_log_print_failures(t->name, &t->push_log_result);
 	if (o->quiet)
 		return;
 	if (!strcmp(t->pattern_source, "default"))
 		printf("%s: not a configured rolling branch: tags read with the %s preset"
 		       " (choose with --preset or --release-pattern)\n", qtext(t->name), t->preset);
 	rolling_verify_print_report(&report);
+	if (t->has_push_log)
+		rolling_push_log_print_report(t->name, &t->push_log_options, &t->push_log_result);
 }
 
 static void free_target(struct target *t)
 {
 	rolling_verify_result_release(&t->result);
 	rolling_branch_release(&t->b);
+	rolling_push_log_result_release(&t->push_log_result);
+	rolling_push_log_config_release(&t->push_log);
 }
 
 static int cmd_verify(int argc, const char **argv)
 {
-	struct verify_options o = { .progress = -1 };
+	struct verify_options o = { .progress = -1, .require_latest = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME_READ(&o.scheme),
 		OPT_STRING(0, "since", &o.since, "rev",
@@ -239,6 +348,14 @@ static int cmd_verify(int argc, const char **argv)
 			 "verify the signatures of the release tags merged"),
 		OPT_BOOL(0, "progress", &o.progress,
 			 "show progress while git verifies the signatures"),
+		OPT_STRING(0, "push-log", &o.push_log, "log",
+			   "check the tip against this push log (a public-inbox v2 archive)"),
+		OPT_STRING(0, "push-log-repo", &o.push_log_repo, "name",
+			   "the repository as the push log names it"),
+		OPT_STRING(0, "push-log-ref", &o.push_log_ref, "ref",
+			   "the ref as the push log names it"),
+		OPT_BOOL(0, "require-latest", &o.require_latest,
+			 "fail when the push log records a later push"),
 		OPT_BOOL(0, "json", &o.json, "print one JSON document"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
@@ -264,7 +381,8 @@ static int cmd_verify(int argc, const char **argv)
 	}
 	for (i = 0; i < nr; i++) {
 		verify_target(&targets[i], repo, &o);
-		failed += targets[i].result.failures_nr != 0;
+		failed += targets[i].result.failures_nr != 0 ||
+			  targets[i].push_log_result.failures_nr != 0;
 	}
 	if (o.json)
 		print_json(targets, nr, &o, !failed);
