@@ -23,12 +23,16 @@ void rolling_push_log_print_report(const char *name, const struct rolling_push_l
 				   const struct rolling_push_log_result *r)
 {
 	char hex[GIT_OID_HEXSZ + 1], date[32];
+	int unbroken = 1;
 	size_t i;
 
-	for (i = 0; i < r->failures_nr; i++)
+	for (i = 0; i < r->failures_nr; i++) {
 		if (r->failures[i].check == ROLLING_PUSH_LOG_RECORD ||
 		    r->failures[i].check == ROLLING_PUSH_LOG_GROWS)
 			return;
+		if (r->failures[i].check == ROLLING_PUSH_LOG_UNBROKEN)
+			unbroken = 0;
+	}
 	if (r->published)
 		printf("%s: published by %s (%s) on %s, push %u.git %.12s\n", qtext(name),
 		       qtext(r->signer), qtext(r->fingerprint),
@@ -43,7 +47,7 @@ void rolling_push_log_print_report(const char *name, const struct rolling_push_l
 			r->later == 1 ? "" : "es", qtext(short_ref(o->ref)),
 			git_oid_tostr(hex, sizeof(hex), &r->newest.new_id),
 			rolling_push_log_date(date, sizeof(date), r->newest.time));
-	if (r->has_checked)
+	if (r->has_checked && unbroken)
 		printf("%s: push chain unbroken from %.12s, %zu push%s\n", qtext(name),
 		       git_oid_tostr(hex, sizeof(hex), &r->checked), r->chain_nr,
 		       r->chain_nr == 1 ? "" : "es");

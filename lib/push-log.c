@@ -720,11 +720,12 @@ static void close_epoch(struct reader *rd)
 static int read_epoch(struct state *s, struct rolling_push_log_entry **found, size_t *found_nr,
 		      size_t *found_alloc, const struct epoch *e,
 		      const struct rolling_push_log_options *o, struct rolling_push_log_result *res,
-		      int *refused)
+		      int full, int *refused)
 {
 	const struct epoch_state *before = state_epoch(s, e->epoch);
+	int met = 0;
 	struct reader rd = { NULL, NULL, NULL };
-	char what[32], date[32];
+	char what[32], date[32], hex[GIT_OID_HEXSZ + 1];
 	git_oid head, id;
 	long long head_time = -1;
 	int err, first = 1;
@@ -752,8 +753,12 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 		git_odb_object *data = NULL;
 		struct raw_commit commit;
 
-		if (before && git_oid_equal(&id, &before->last))
-			break;
+		/* Read in full, the commit read before must still be met on the way. */
+		if (before && git_oid_equal(&id, &before->last)) {
+			if (!full)
+				break;
+			met = 1;
+		}
 		err = read_record(&record, &data, &commit, &rd, &id, res, refused);
 		if (!err && !*refused) {
 			if (first)
@@ -780,13 +785,13 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 		if (err < 0 || *refused)
 			goto out;
 		if (!commit.parents) {
-			if (before) {
+			if (before && !met) {
 				*refused = 1;
 				err = fail(res, ROLLING_PUSH_LOG_GROWS,
 					   "the push log was rewritten since %s: %s no longer holds"
 					   " %.12s, read before",
 					   rolling_push_log_date(date, sizeof(date), before->time),
-					   what, git_oid_tostr(date, sizeof(date), &before->last));
+					   what, git_oid_tostr(hex, sizeof(hex), &before->last));
 			}
 			break;
 		}
@@ -820,7 +825,7 @@ out:
 /* Read what is new in every epoch, appending the records found to the state's index. */
 static int read_log(struct state *s, const struct archive *a,
 		    const struct rolling_push_log_options *o, struct rolling_push_log_result *res,
-		    int *refused)
+		    int full, int *refused)
 {
 	struct rolling_push_log_entry *found = NULL;
 	size_t found_nr = 0, found_alloc = 0, i;
@@ -845,7 +850,7 @@ static int read_log(struct state *s, const struct archive *a,
 		size_t k;
 
 		found_nr = 0;
-		err = read_epoch(s, &found, &found_nr, &found_alloc, &a->epochs[i], o, res,
+		err = read_epoch(s, &found, &found_nr, &found_alloc, &a->epochs[i], o, res, full,
 				 refused);
 		if (err < 0 || *refused)
 			break;
@@ -1189,9 +1194,13 @@ static int check_once(struct rolling_push_log_result *res, git_repository *repo,
 	memset(&s, 0, sizeof(s));
 	if ((err = state_read(&s, &had_ref, &ref_id, repo, refname, identity)) < 0)
 		goto out;
+	/*
+	 * Read anew, the index is dropped but not what was read before (the
+	 * log must still hold it) nor the tip last checked.
+	 */
 	if (fresh)
-		state_release(&s);
-	if ((err = read_log(&s, a, o, res, &refused)) < 0 || refused ||
+		s.entries_nr = 0;
+	if ((err = read_log(&s, a, o, res, fresh, &refused)) < 0 || refused ||
 	    (err = check_duplicates(&s, res, &refused)) < 0 || refused)
 		goto out;
 	res->records_relevant = s.entries_nr;
@@ -1214,6 +1223,16 @@ static int check_once(struct rolling_push_log_result *res, git_repository *repo,
 		err = check_unbroken(res, repo, &s, tip_at);
 	if (err < 0)
 		goto out;
+	/*
+	 * A verdict against the tip that rests on the index (a record it
+	 * lacks, later pushes it lists, a chain it breaks) is confirmed by
+	 * reading the log in full once: the index is a cache in a repository
+	 * that other programs write too.
+	 */
+	if (!fresh && res->failures_nr) {
+		*stale = 1;
+		goto out;
+	}
 	/* What was read is remembered; the tip as checked only when it passed. */
 	if (!res->failures_nr) {
 		s.has_checked = 1;
