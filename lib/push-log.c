@@ -12,6 +12,8 @@
 #include "push-record.h"
 #include "signature.h"
 #include "ref-transaction.h"
+#include "config.h"
+#include "run-command.h"
 #include "alloc.h"
 #include "error.h"
 #include "oidmap.h"
@@ -703,6 +705,48 @@ static int open_epoch(struct reader *rd, const struct epoch *e, char *what, size
 	return 0;
 }
 
+/*
+ * The commit the epoch's HEAD names.  An epoch cloned by a git that
+ * writes reftable (2.45 and later, with init.defaultRefFormat or Git 3.0's
+ * default) has refs libgit2 1.5 to 1.9 cannot read: git reads that one
+ * HEAD (rev-parse reads no hook or program from the log's configuration);
+ * the records themselves are still read from the objects here.
+ */
+static int epoch_head(git_oid *head, struct reader *rd, const struct epoch *e)
+{
+	git_config *config = NULL;
+	char *refstorage = NULL, *line = NULL;
+	int err;
+
+	if ((err = git_repository_config_snapshot(&config, rd->repo)) < 0)
+		return rolling_git_error(err, "cannot read the push log %s", e->path);
+	err = rolling_config_get_string(&refstorage, config, "extensions.refstorage");
+	git_config_free(config);
+	if (err < 0)
+		return err;
+	if (!refstorage || !strcmp(refstorage, "files")) {
+		free(refstorage);
+		return git_reference_name_to_id(head, rd->repo, "HEAD");
+	}
+	free(refstorage);
+	{
+		const char *args[] = { "--git-dir", e->path, "rev-parse", "-q", "--verify",
+				       "HEAD^{commit}", NULL };
+
+		err = rolling_run_git(args, &line, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+	}
+	if (err < 0)
+		return err;
+	if (err == 1) {
+		free(line);
+		return GIT_ENOTFOUND;
+	}
+	if (err || strlen(line) < GIT_OID_HEXSZ || git_oid_fromstrn(head, line, GIT_OID_HEXSZ) < 0)
+		err = rolling_error("push log %s: git cannot read its HEAD", e->path);
+	free(line);
+	return err;
+}
+
 static void close_epoch(struct reader *rd)
 {
 	git_odb_free(rd->odb);
@@ -732,7 +776,7 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 
 	if ((err = open_epoch(&rd, e, what, sizeof(what))) < 0)
 		goto out;
-	err = git_reference_name_to_id(&head, rd.repo, "HEAD");
+	err = epoch_head(&head, &rd, e);
 	if (err == GIT_ENOTFOUND || err == GIT_EUNBORNBRANCH) {
 		err = 0;
 		if (before) {
@@ -743,6 +787,8 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 		}
 		goto out;
 	}
+	if (err == ROLLING_ERROR)
+		goto out;
 	if (err < 0) {
 		err = rolling_git_error(err, "push log %s: cannot read HEAD", what);
 		goto out;
