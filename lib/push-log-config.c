@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "push-log-config.h"
@@ -6,6 +7,8 @@
 #include "alloc.h"
 #include "error.h"
 #include "remote-config.h"
+#include "run-command.h"
+#include "git2-compat.h"
 #include "strbuf.h"
 
 static int read_key(char **out, git_config *config, const char *branch, const char *key)
@@ -158,16 +161,36 @@ static int locate(struct rolling_push_log_config *cfg, git_repository *repo, con
 	return err;
 }
 
+static int read_keys(struct rolling_push_log_config *cfg, git_repository *repo);
+
 int rolling_push_log_config_read(struct rolling_push_log_config *cfg, git_repository *repo,
 				 const char *name)
 {
-	git_config *config = NULL;
-	struct strbuf key = STRBUF_INIT;
 	int err;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if ((err = locate(cfg, repo, name)) < 0 || !cfg->branch)
 		return err;
+	return read_keys(cfg, repo);
+}
+
+int rolling_push_log_config_for_remote(struct rolling_push_log_config *cfg,
+				       git_repository *repo, const char *remote,
+				       const char *branch)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (!(cfg->branch = strdup(branch)) || !(cfg->remote = strdup(remote)) ||
+	    !(cfg->remote_branch = strdup(branch)))
+		return rolling_error_nomem();
+	return read_keys(cfg, repo);
+}
+
+static int read_keys(struct rolling_push_log_config *cfg, git_repository *repo)
+{
+	git_config *config = NULL;
+	struct strbuf key = STRBUF_INIT;
+	int err;
+
 	if ((err = git_repository_config_snapshot(&config, repo)) < 0)
 		return rolling_git_error(err, "cannot read the configuration");
 	if ((err = read_key(&cfg->log, config, cfg->branch, "pushLog")) < 0 ||
@@ -260,4 +283,110 @@ void rolling_push_log_config_release(struct rolling_push_log_config *cfg)
 	free(cfg->remote);
 	free(cfg->remote_branch);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* Another value of the multi-valued pusher key, as git config --add writes it. */
+static int add_pusher(git_repository *repo, const char *key, const char *pusher)
+{
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "--add",
+			       key, pusher, NULL };
+	int status = rolling_run_git(args, NULL, 0);
+
+	if (status > 0)
+		return rolling_error("git config --add %s failed (exit status %d)", key, status);
+	return status;
+}
+
+/* Add `pusher` to rolling.<branch>.pusher unless it is listed there. */
+static int follow_pusher(git_repository *repo, const char *branch, const char *pusher)
+{
+	struct strbuf name = STRBUF_INIT;
+	git_config *config = NULL;
+	git_config_iterator *iter = NULL;
+	git_config_entry *entry;
+	int err, listed = 0;
+
+	rolling_config_key(&name, branch, "pusher");
+	if (strbuf_oom(&name))
+		return rolling_error_nomem();
+	if ((err = git_repository_config_snapshot(&config, repo)) < 0 ||
+	    (err = git_config_multivar_iterator_new(&iter, config, name.buf, NULL)) < 0) {
+		err = rolling_git_error(err, "cannot read the configuration");
+		goto out;
+	}
+	while (!(err = git_config_next(&entry, iter)))
+		listed |= !strcmp(entry->value, pusher);
+	err = err == GIT_ITEROVER ? 0 : rolling_git_error(err, "%s", name.buf);
+	if (!err && !listed)
+		err = add_pusher(repo, name.buf, pusher);
+out:
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	strbuf_release(&name);
+	return err;
+}
+
+static int set_key(git_config *local, const char *branch, const char *key, const char *value)
+{
+	struct strbuf name = STRBUF_INIT;
+	int err = 0;
+
+	if (value && (err = git_config_set_string(local, rolling_config_key(&name, branch, key),
+						  value)) < 0)
+		err = rolling_git_error(err, "cannot set %s", name.buf);
+	strbuf_release(&name);
+	return err;
+}
+
+int rolling_push_log_config_follow(git_repository *repo, const char *remote, const char *branch,
+				   const struct rolling_push_log_follow *given)
+{
+	struct rolling_push_log_config check;
+	git_config *config = NULL, *local = NULL;
+	git_transaction *tx = NULL;
+	char *log = NULL;
+	int commit_tried = 0, err;
+
+	/* What verify would derive must be derivable now: refuse the keys otherwise. */
+	memset(&check, 0, sizeof(check));
+	if (!(check.branch = strdup(branch)) || !(check.remote = strdup(remote)) ||
+	    !(check.remote_branch = strdup(branch)) ||
+	    (given->repo_name && !(check.repo_name = strdup(given->repo_name))) ||
+	    (given->ref && !(check.ref = strdup(given->ref)))) {
+		err = rolling_error_nomem();
+		goto out;
+	}
+	if ((err = rolling_push_log_config_defaults(&check, repo, "--push-log-repo",
+						    "--push-log-ref")) < 0)
+		goto out;
+	if (!(log = realpath(given->log, NULL))) {
+		err = rolling_error("cannot open the push log %s: %s", given->log, strerror(errno));
+		goto out;
+	}
+	if ((err = git_repository_config(&config, repo)) < 0 ||
+	    (err = git_config_open_level(&local, config, GIT_CONFIG_LEVEL_LOCAL)) < 0 ||
+	    (err = git_config_lock(&tx, local)) < 0) {
+		err = rolling_git_error(err, "cannot lock the repository configuration");
+		goto out;
+	}
+	if ((err = set_key(local, branch, "pushLog", log)) < 0 ||
+	    (err = set_key(local, branch, "pushLogRepo", given->repo_name)) < 0 ||
+	    (err = set_key(local, branch, "pushLogRef", given->ref)) < 0 ||
+	    (err = set_key(local, branch, "requireLatest",
+			   given->require_latest < 0 ? NULL :
+			   given->require_latest ? "true" : "false")) < 0)
+		goto out;
+	commit_tried = 1;
+	if ((err = git_transaction_commit(tx)) < 0) {
+		err = rolling_git_error(err, "cannot write the repository configuration");
+		goto out;
+	}
+	if (given->pusher)
+		err = follow_pusher(repo, branch, given->pusher);
+out:
+	rolling_git_config_unlock_free(tx, local, commit_tried);
+	git_config_free(config);
+	free(log);
+	rolling_push_log_config_release(&check);
+	return err;
 }

@@ -42,6 +42,11 @@ struct rolling_push_log_config {
 int rolling_push_log_config_read(struct rolling_push_log_config *cfg, git_repository *repo,
 				 const char *name);
 
+/* The same for <remote>'s <branch>, as fetch follows it. */
+int rolling_push_log_config_for_remote(struct rolling_push_log_config *cfg,
+				       git_repository *repo, const char *remote,
+				       const char *branch);
+
 /*
  * Fill the repository and ref not given, from the remote; an error
  * naming `repo_option` or `ref_option` (and the key) when one cannot be.
@@ -52,6 +57,23 @@ int rolling_push_log_config_defaults(struct rolling_push_log_config *cfg, git_re
 /* The options of rolling_push_log_check() pointing into cfg. */
 void rolling_push_log_config_options(struct rolling_push_log_options *o,
 				     const struct rolling_push_log_config *cfg);
+
+/* What init --follow <remote>/<branch> --push-log=... was given; NULL: not given. */
+struct rolling_push_log_follow {
+	const char *log, *repo_name, *ref, *pusher;
+	int require_latest;          /* -1: not given */
+};
+
+/*
+ * Write rolling.<branch>.pushLog (the log's absolute path), and
+ * pushLogRepo, pushLogRef and requireLatest as given, under the config
+ * lock, then add the pusher to rolling.<branch>.pusher unless listed.
+ * The repository and ref left to their defaults must be derivable from
+ * the remote now; else the error names the option, and nothing is
+ * written.
+ */
+int rolling_push_log_config_follow(git_repository *repo, const char *remote, const char *branch,
+				   const struct rolling_push_log_follow *given);
 
 void rolling_push_log_config_release(struct rolling_push_log_config *cfg);
 
