@@ -89,6 +89,26 @@ test_expect_success SSH_SIGN 'the next push signed by a trusted key: the chain s
 	grep "^origin/$BRANCH: push chain unbroken from [0-9a-f]\{12\}, 2 pushes$" out
 '
 
+test_expect_success SSH_SIGN 'status shows who published the verified tip, and whether it is the newest' '
+	git -C consumer rolling status >out &&
+	grep "^  push log: published by stable@example.org (SHA256:.*) on [0-9-]*$" out &&
+	grep "^  push log: the newest push it records$" out &&
+	git -C consumer rolling status --porcelain >out &&
+	grep "^pushlog origin/$BRANCH 1 stable@example.org [0-9-]* 0$" out &&
+	git -C consumer rolling status --json >out.json &&
+	test_python3 - <<-\EOF &&
+	import json
+	f = json.load(open("out.json"))["followed"][0]["push_log"]
+	assert f["published"] and f["signer"] == "stable@example.org" and f["is_newest"], f
+	assert f["later_pushes"] == 0 and f["failures"] == [], f
+	EOF
+	publish_signed stable 16 &&
+	git -C consumer rolling status >out &&
+	grep "^  push log: 1 later push, newest [0-9a-f]\{12\} on [0-9-]*: this copy is behind$" out &&
+	git -C consumer rolling status --porcelain >out &&
+	grep "^pushlog origin/$BRANCH 1 stable@example.org [0-9-]* 1$" out
+'
+
 test_expect_success 'init --follow: the push log options need --push-log, a default needs a remote path' '
 	test_expect_code 128 git -C consumer rolling init --follow origin/$BRANCH \
 		--push-log-repo=x 2>err &&
