@@ -24,6 +24,8 @@
 #define CERT_ATTACHMENT "git-push-certificate.txt"
 /* The most epochs a log may have (kernel.org's has a handful). */
 #define MAX_EPOCHS 10000
+/* Records read from one opening of an epoch (read_epoch()). */
+#define REOPEN_EVERY 4096
 /* The largest commit or tree object of a log read (each holds one message). */
 #define MAX_LOG_OBJECT (64u << 10)
 
@@ -405,6 +407,8 @@ struct reader {
 	git_repository *repo;        /* the epoch */
 	git_odb *odb;
 	const char *what;            /* "<n>.git" for messages */
+	/* The repository followed, as its records must spell it (push-record.h). */
+	const char *repo_core;
 };
 
 /* A raw object of `type`, at most `cap` bytes, its size read from the header first. */
@@ -566,13 +570,26 @@ static int pushee_names(const char *pushee_path, const char *repo)
 	       !memcmp(pushee_path + plen - rlen, repo, rlen);
 }
 
+/* A repository's name as its records must spell it: no leading '/', no trailing ".git". */
+static char *repo_core(const char *name)
+{
+	size_t len;
+
+	while (*name == '/')
+		name++;
+	len = strlen(name);
+	if (len >= 4 && !strcmp(name + len - 4, ".git"))
+		len -= 4;
+	return strndup(name, len);
+}
+
 /* The change of `record` for the ref, or NULL. */
 static const struct rolling_push_change *record_change(const struct rolling_push_record *record,
 							const struct rolling_push_log_options *o)
 {
 	size_t i;
 
-	if (!same_repo(record->repo, o->repo_name))
+	if (!record->repo || !same_repo(record->repo, o->repo_name))
 		return NULL;
 	for (i = 0; i < record->changes_nr; i++)
 		if (!strcmp(record->changes[i].ref, o->ref))
@@ -662,9 +679,11 @@ static int read_record(struct rolling_push_record *record, git_odb_object **data
 	if ((err = read_object(data, rd, &blob, GIT_OBJECT_BLOB, ROLLING_PUSH_RECORD_MAX_SIZE, res,
 			       refused)) < 0 || *refused)
 		goto out;
-	if (rolling_push_record_parse(record, git_odb_object_data(*data),
-				      git_odb_object_size(*data)) < 0 ||
-	    (err = check_log_attachments(record, &why)) > 0) {
+	err = rolling_push_record_parse_for(record, git_odb_object_data(*data),
+					    git_odb_object_size(*data), rd->repo_core);
+	if (err > 0) {
+		err = 0;        /* MIME checked; it cannot be the repository's */
+	} else if (err < 0 || (err = check_log_attachments(record, &why)) > 0) {
 		*refused = 1;
 		err = fail(res, ROLLING_PUSH_LOG_RECORD, "push log %s: record %.12s: %s", rd->what,
 			   hex, why.len ? why.buf : rolling_last_error());
@@ -768,12 +787,19 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 {
 	const struct epoch_state *before = state_epoch(s, e->epoch);
 	int met = 0;
-	struct reader rd = { NULL, NULL, NULL };
+	char *core = NULL;
+	size_t read_here = 0;
+	struct reader rd = { NULL, NULL, NULL, NULL };
 	char what[32], date[32], hex[GIT_OID_HEXSZ + 1];
 	git_oid head, id;
 	long long head_time = -1;
 	int err, first = 1;
 
+	if (!(core = repo_core(o->repo_name))) {
+		err = rolling_error_nomem();
+		goto out;
+	}
+	rd.repo_core = core;
 	if ((err = open_epoch(&rd, e, what, sizeof(what))) < 0)
 		goto out;
 	err = epoch_head(&head, &rd, e);
@@ -842,6 +868,18 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 			break;
 		}
 		id = commit.parent;
+		/*
+		 * libgit2 keeps every commit and tree read in its object cache
+		 * (up to 256 MiB, process-wide by default): the epoch is opened
+		 * afresh now and then, so that memory stays bounded whatever the
+		 * length of the log.
+		 */
+		if (++read_here % REOPEN_EVERY == 0) {
+			close_epoch(&rd);
+			rd.repo_core = core;
+			if ((err = open_epoch(&rd, e, what, sizeof(what))) < 0)
+				goto out;
+		}
 	}
 	if (!err && !*refused) {
 		struct epoch_state *es = NULL;
@@ -864,6 +902,7 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 			es->time = head_time;
 	}
 out:
+	free(core);
 	close_epoch(&rd);
 	return err;
 }
@@ -1012,7 +1051,7 @@ static int check_published(struct rolling_push_log_result *res, git_repository *
 	struct rolling_push_signer signer;
 	const struct rolling_push_change *change;
 	const struct rolling_push_attachment *att;
-	struct reader rd = { NULL, NULL, NULL };
+	struct reader rd = { NULL, NULL, NULL, NULL };
 	git_odb_object *data = NULL;
 	struct raw_commit commit;
 	char what[32], hex[GIT_OID_HEXSZ + 1], *pushee = NULL;
@@ -1233,7 +1272,7 @@ static int check_once(struct rolling_push_log_result *res, git_repository *repo,
 {
 	struct state s;
 	git_oid ref_id;
-	int had_ref = 0, err, refused = 0;
+	int had_ref = 0, err, refused = 0, loaded;
 	long tip_at;
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -1246,6 +1285,7 @@ static int check_once(struct rolling_push_log_result *res, git_repository *repo,
 	 */
 	if (fresh)
 		s.entries_nr = 0;
+	loaded = s.epochs_nr != 0;
 	if ((err = read_log(&s, a, o, res, fresh, &refused)) < 0 || refused ||
 	    (err = check_duplicates(&s, res, &refused)) < 0 || refused)
 		goto out;
@@ -1275,7 +1315,7 @@ static int check_once(struct rolling_push_log_result *res, git_repository *repo,
 	 * reading the log in full once: the index is a cache in a repository
 	 * that other programs write too.
 	 */
-	if (!fresh && res->failures_nr) {
+	if (!fresh && loaded && res->failures_nr) {
 		*stale = 1;
 		goto out;
 	}

@@ -348,7 +348,28 @@ static int parse_multipart(struct rolling_push_record *r, const char *body, size
 	return 0;
 }
 
+static int parse_record(struct rolling_push_record *r, const char *data, size_t size,
+			const char *repo);
+
 int rolling_push_record_parse(struct rolling_push_record *r, const char *data, size_t size)
+{
+	return parse_record(r, data, size, NULL);
+}
+
+int rolling_push_record_parse_for(struct rolling_push_record *r, const char *data, size_t size,
+				  const char *repo)
+{
+	return parse_record(r, data, size, repo);
+}
+
+/* Whether a YAML text can hold a scalar whose value is `repo` (push-record.h). */
+static int may_name(const char *yaml, size_t size, const char *repo)
+{
+	return memmem(yaml, size, repo, strlen(repo)) || memchr(yaml, '\\', size);
+}
+
+static int parse_record(struct rolling_push_record *r, const char *data, size_t size,
+			const char *repo)
 {
 	struct headers h;
 	const char *body, *yaml = NULL;
@@ -384,7 +405,9 @@ int rolling_push_record_parse(struct rolling_push_record *r, const char *data, s
 		err = rolling_error("Content-Type %s refused (text/plain or multipart/mixed expected)",
 				    trim(type));
 	}
-	if (!err)
+	if (!err && repo && *repo && !may_name(yaml, yaml_size, repo))
+		err = 1;
+	else if (!err)
 		err = parse_yaml(r, yaml, yaml_size);
 out:
 	free(type);

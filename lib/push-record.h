@@ -92,6 +92,24 @@ struct rolling_push_record {
  */
 int rolling_push_record_parse(struct rolling_push_record *record, const char *data, size_t size);
 
+/*
+ * The same, for a reader that wants only the records of the repository
+ * `repo` (its name without leading '/' or trailing ".git"): the MIME
+ * layout is checked whole, but the YAML document is parsed only when it
+ * could name that repository, and 1 is returned (record->repo NULL)
+ * when it cannot.  It cannot when its text holds neither the name nor a
+ * backslash: a plain, single-quoted or block scalar spells its value
+ * with the value's own bytes (folding only adds spaces and line ends,
+ * which no repository name holds), and only a double-quoted scalar's
+ * escapes, which need a backslash, spell it otherwise.  That sound test
+ * is what lets a log of 200,000 records, 1% of them for the followed
+ * repository, be read in seconds (p8000): the YAML parser is the cost.
+ * A malformed YAML document in a record that cannot be the repository's
+ * is therefore not noticed; nothing of such a record is ever used.
+ */
+int rolling_push_record_parse_for(struct rolling_push_record *record, const char *data,
+				  size_t size, const char *repo);
+
 /* The attachment called `name`, or NULL. */
 const struct rolling_push_attachment *rolling_push_record_attachment(
 	const struct rolling_push_record *record, const char *name);

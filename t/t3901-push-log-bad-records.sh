@@ -112,6 +112,16 @@ test_expect_success 'a well-formed record is read: only its signature fails' '
 	test $(grep -c "push log:" err) = 1
 '
 
+test_expect_success 'a repository name spelled with YAML escapes is still read' '
+	sed "s|^repo: pub/scm/x|repo: \"pub/scm/\\\\x78\"|" yaml >y &&
+	grep "^repo: \"pub/scm/\\\\x78\"$" y &&
+	record y >escaped.eml &&
+	craft_log log-escaped escaped.eml &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-escaped" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err
+'
+
 test_expect_success 'truncated: the closing boundary missing' '
 	sed "\$d" good.eml >truncated.eml &&
 	refused truncated "multipart message: truncated: boundary ===============1234== not closed$"
