@@ -367,6 +367,26 @@ test_expect_success 'concurrent pushes: every record is written, one chain' '
 	done
 '
 
+test_expect_success 'without flock(1), concurrent writers retry on a moved master' '
+	mkdir no-flock &&
+	printf "#!/bin/sh\nexit 0\n" >no-flock/flock &&
+	chmod +x no-flock/flock &&
+	before=$(push_log_count "$ARCHIVE") &&
+	for i in 1 2 3 4 5 6 7 8
+	do
+		git -C client branch -f "free-$i" main~$i || return 1
+	done &&
+	for i in 1 2 3 4 5 6 7 8
+	do
+		{ PATH=$TRASH_DIRECTORY/no-flock:$PATH git -C client push -q "$URL" "free-$i" \
+			2>"free-$i.err" & } || return 1
+	done &&
+	wait &&
+	cat free-*.err >errors &&
+	test_must_be_empty errors &&
+	test "$(push_log_count "$ARCHIVE")" = $((before + 8))
+'
+
 test_expect_success 'a broken configuration is an error, and the push stands' '
 	git --git-dir=server.git config --unset pushlog.archive &&
 	test_when_finished "git --git-dir=server.git config pushlog.archive \"\$ARCHIVE\"" &&
