@@ -478,7 +478,9 @@ test_expect_success PYYAML 'names that YAML would misread are quoted' '
 	echo "$(cat ids | tr "\n" " ")refs/heads/main" >yaml.changes &&
 	yaml_parses yaml >names &&
 	printf "%s\n" "it'\''s: a #repo" yes >expect &&
-	test_cmp expect names
+	test_cmp expect names &&
+	# and a reader that types its scalars sees strings, not true
+	test_python3 -c "import yaml; d = yaml.safe_load(open(\"yaml\")); assert d[\"user\"] == \"yes\" and d[\"repo\"] == \"it'\''s: a #repo\", d"
 '
 
 test_expect_success PYYAML 'a subject that is not UTF-8 or holds control characters stays YAML' '
