@@ -16,9 +16,12 @@
 #       the file:// URL a client pushes to: file:// runs receive-pack over
 #       the pack protocol, which carries certificates (the URL is the
 #       certificate's `pushee`).
-#   push_log_ssh_key KEY [IDENTITY]
-#       an ed25519 key KEY (KEY.pub beside it), listed for IDENTITY
-#       (default pusher@example.org) in $PUSH_LOG_ALLOWED_SIGNERS.
+#   push_log_ssh_key KEY [IDENTITY [FILE]]
+#       an ed25519 key KEY (KEY.pub beside it, made unless KEY exists),
+#       listed for IDENTITY (default pusher@example.org) in FILE (default
+#       $PUSH_LOG_ALLOWED_SIGNERS, the servers' list).  A key the server
+#       trusts and a reader does not: list it in the default file only,
+#       and give the reader another (gpg.ssh.allowedSignersFile).
 #   push_log_ssh_client CLIENT KEY
 #       configure the repository CLIENT to sign pushes with the SSH key.
 #   push_log_gpg_setup
@@ -29,7 +32,9 @@
 #   push_log_gpg_client CLIENT
 #       configure CLIENT to sign pushes with that key.
 #   The tests push with `git -C CLIENT push --signed "$(push_log_url
-#   SERVER)" ...`; the hook writes one record per push.
+#   SERVER)" ...`; the hook writes one record per push.  A reader is
+#   given "$ARCHIVE/git" (the directory holding the epochs N.git, as a
+#   clone of kernel.org's log is laid out) or one epoch.
 #
 # Reading records
 #   push_log_epochs ARCHIVE
@@ -98,7 +103,7 @@ push_log_ssh_key () {
 	then
 		ssh-keygen -q -t ed25519 -N "" -C "push log key" -f "$1" >/dev/null || return 1
 	fi &&
-	echo "${2:-pusher@example.org} $(cat "$1.pub")" >>"$PUSH_LOG_ALLOWED_SIGNERS"
+	echo "${2:-pusher@example.org} $(cat "$1.pub")" >>"${3:-$PUSH_LOG_ALLOWED_SIGNERS}"
 }
 
 push_log_ssh_client () {
