@@ -550,4 +550,11 @@ test_expect_success PYTHON3 'hand-made records: push_log_append and the kernel.o
 	test_cmp raw first
 '
 
+test_expect_success 'make install-contrib installs the hook beside the other' '
+	make -C "$GIT_ROLLING_BUILD_DIR" -s install-contrib prefix="$TRASH_DIRECTORY/inst" &&
+	test -x inst/lib/git-rolling/hooks/push-log &&
+	test -x inst/lib/git-rolling/hooks/post-receive &&
+	test_cmp "$PUSH_LOG_HOOK" inst/lib/git-rolling/hooks/push-log
+'
+
 test_done
