@@ -19,10 +19,10 @@ HOOK=$TEST_DIRECTORY/../contrib/hooks/push-log
 new_server () {
 	ns_dir=$TRASH_DIRECTORY/srv/$1/pub/scm/linux.git &&
 	git init -q --bare "$ns_dir" &&
-	git -C "$ns_dir" config receive.certNonceSeed "seed-$1" &&
-	git -C "$ns_dir" config pushlog.archive "$TRASH_DIRECTORY/log-$1" &&
-	git -C "$ns_dir" config pushlog.repo pub/scm/linux &&
-	git -C "$ns_dir" config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/server-signers" &&
+	git --git-dir="$ns_dir" config receive.certNonceSeed "seed-$1" &&
+	git --git-dir="$ns_dir" config pushlog.archive "$TRASH_DIRECTORY/log-$1" &&
+	git --git-dir="$ns_dir" config pushlog.repo pub/scm/linux &&
+	git --git-dir="$ns_dir" config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/server-signers" &&
 	cp "$HOOK" "$ns_dir/hooks/post-receive" &&
 	git -C tree remote add "$1" "file://$ns_dir"
 }

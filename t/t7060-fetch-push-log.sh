@@ -40,9 +40,9 @@ test_expect_success 'setup: a server that logs its pushes, a consumer that follo
 	cp allowed-signers server-signers &&
 	echo "eve@example.org $(cat eve.key.pub)" >>server-signers &&
 	setup_upstream &&
-	git -C server.git config receive.certNonceSeed seed &&
-	git -C server.git config pushlog.archive "$TRASH_DIRECTORY/log" &&
-	git -C server.git config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/server-signers" &&
+	git --git-dir=server.git config receive.certNonceSeed seed &&
+	git --git-dir=server.git config pushlog.archive "$TRASH_DIRECTORY/log" &&
+	git --git-dir=server.git config gpg.ssh.allowedSignersFile "$TRASH_DIRECTORY/server-signers" &&
 	cp "$TEST_DIRECTORY/../contrib/hooks/push-log" server.git/hooks/post-receive
 '
 
