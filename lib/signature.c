@@ -458,48 +458,95 @@ int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *id
 /* --- push certificates ------------------------------------------------------ */
 
 /*
- * One key of git's configuration, as git reads it (`--type=path` when
- * `path`): *value is NULL when it is not set.
+ * The gpg.* keys a certificate's check needs, as git reads them: one
+ * `git config --get-regexp` (its includes, `git -c` and the last value
+ * of a key winning, as for git), and for SSH's files one more with
+ * `--type=path`.  NULL: not set.
  */
-static int git_config_value(char **value, git_repository *repo, const char *key, int path)
-{
-	const char *args[] = { "--git-dir", git_repository_path(repo), "config",
-			       path ? "--type=path" : "--get", path ? "--get" : key,
-			       path ? key : NULL, NULL };
-	size_t len;
-	int status;
+enum gpg_key {
+	KEY_OPENPGP_PROGRAM,
+	KEY_PROGRAM,
+	KEY_X509_PROGRAM,
+	KEY_SSH_PROGRAM,
+	KEY_MIN_TRUST,
+	KEY_ALLOWED_SIGNERS,
+	KEY_REVOCATION,
+	KEY_NR,
+};
 
-	*value = NULL;
-	status = rolling_run_git(args, value, ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
-	if (status < 0)
-		return status;
-	if (status) {
-		free(*value);
-		*value = NULL;
-		/* 1: not set; anything else: git could not read its configuration. */
-		return status == 1 ? 0 : rolling_error("git config --get %s failed", key);
-	}
-	len = strcspn(*value, "\n");
-	(*value)[len] = '\0';
-	if (!len) {
-		free(*value);
-		*value = NULL;
-	}
-	return 0;
+static const char *const gpg_key_names[KEY_NR] = {
+	"gpg.openpgp.program", "gpg.program", "gpg.x509.program", "gpg.ssh.program",
+	"gpg.mintrustlevel", "gpg.ssh.allowedsignersfile", "gpg.ssh.revocationfile",
+};
+
+struct gpg_settings {
+	char *value[KEY_NR];
+};
+
+static void gpg_settings_release(struct gpg_settings *g)
+{
+	size_t i;
+
+	for (i = 0; i < KEY_NR; i++)
+		free(g->value[i]);
+	memset(g, 0, sizeof(*g));
 }
 
-/* The first value set among `keys`, else `fallback`, copied. */
-static int config_program(char **program, git_repository *repo, const char *const *keys,
-			  const char *fallback)
+/* Read `git config -z ... --get-regexp <regex>` into the keys it names. */
+static int read_gpg_keys(struct gpg_settings *g, git_repository *repo, const char *regex,
+			 int path)
 {
-	int err = 0;
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "-z",
+			       path ? "--type=path" : "--get-regexp",
+			       path ? "--get-regexp" : regex, path ? regex : NULL, NULL };
+	char *out = NULL;
+	const char *entry;
+	size_t len;
+	int status = rolling_run_git_capture(args, &out, &len), err = 0;
 
-	*program = NULL;
-	for (; *keys && !*program && !err; keys++)
-		err = git_config_value(program, repo, *keys, 0);
-	if (!err && !*program && !(*program = strdup(fallback)))
-		err = rolling_error_nomem();
+	if (status < 0)
+		return status;
+	/* 1: none set; anything else: git could not read its configuration. */
+	if (status > 1)
+		err = rolling_error("git config --get-regexp %s failed (exit status %d)", regex,
+				    status);
+	for (entry = out; !status && entry < out + len; entry += strlen(entry) + 1) {
+		const char *nl = strchr(entry, '\n');
+		size_t k, key_len = nl ? (size_t)(nl - entry) : strlen(entry);
+
+		for (k = 0; k < KEY_NR; k++) {
+			if (strlen(gpg_key_names[k]) != key_len ||
+			    strncmp(entry, gpg_key_names[k], key_len))
+				continue;
+			free(g->value[k]);
+			g->value[k] = NULL;
+			if (nl && nl[1] && !(g->value[k] = strdup(nl + 1)))
+				err = rolling_error_nomem();
+		}
+	}
+	free(out);
 	return err;
+}
+
+static int read_gpg_settings(struct gpg_settings *g, git_repository *repo, int ssh)
+{
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	if ((err = read_gpg_keys(g, repo, "^gpg\\.", 0)) < 0 || !ssh)
+		return err;
+	free(g->value[KEY_ALLOWED_SIGNERS]);
+	free(g->value[KEY_REVOCATION]);
+	g->value[KEY_ALLOWED_SIGNERS] = g->value[KEY_REVOCATION] = NULL;
+	return read_gpg_keys(g, repo, "^gpg\\.ssh\\.(allowedsignersfile|revocationfile)$", 1);
+}
+
+/* The first of `keys` set, else `fallback`. */
+static const char *program_of(const struct gpg_settings *g, enum gpg_key first,
+			      enum gpg_key second, const char *fallback)
+{
+	return g->value[first] ? g->value[first] :
+	       g->value[second] ? g->value[second] : fallback;
 }
 
 /* The first line of `text`, copied, for a message. */
@@ -541,16 +588,16 @@ static int ssh_good(struct rolling_push_signer *s, const char *principal, const 
 static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
 		      const char *payload, size_t payload_size)
 {
-	static const char *const program_keys[] = { "gpg.ssh.program", NULL };
-	char *program = NULL, *allowed = NULL, *revoked = NULL, *principals = NULL;
-	char *out = NULL, *err_text = NULL;
-	const char *line;
+	struct gpg_settings g;
+	const char *program, *allowed, *revoked, *line;
+	char *principals = NULL, *out = NULL, *err_text = NULL;
 	int err;
 
-	if ((err = config_program(&program, repo, program_keys, "ssh-keygen")) < 0 ||
-	    (err = git_config_value(&allowed, repo, "gpg.ssh.allowedSignersFile", 1)) < 0 ||
-	    (err = git_config_value(&revoked, repo, "gpg.ssh.revocationFile", 1)) < 0)
+	if ((err = read_gpg_settings(&g, repo, 1)) < 0)
 		goto out;
+	program = program_of(&g, KEY_SSH_PROGRAM, KEY_SSH_PROGRAM, "ssh-keygen");
+	allowed = g.value[KEY_ALLOWED_SIGNERS];
+	revoked = g.value[KEY_REVOCATION];
 	if (!allowed) {
 		err = set_why(s, ROLLING_SIGNATURE_NO_KEY,
 			      "gpg.ssh.allowedSignersFile needs to be configured");
@@ -601,9 +648,7 @@ static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const
 		free(principal);
 	}
 out:
-	free(program);
-	free(allowed);
-	free(revoked);
+	gpg_settings_release(&g);
 	free(principals);
 	free(out);
 	free(err_text);
@@ -696,15 +741,16 @@ static int read_gpg_status(struct rolling_push_signer *s, const char *out, int e
 static int verify_gpg(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
 		      const char *payload, size_t payload_size, int x509)
 {
-	static const char *const openpgp_keys[] = { "gpg.openpgp.program", "gpg.program", NULL };
-	static const char *const x509_keys[] = { "gpg.x509.program", NULL };
-	char *program = NULL, *min = NULL, *out = NULL;
+	struct gpg_settings g;
+	const char *program, *min;
+	char *out = NULL;
 	int err, min_trust = 0;
 
-	if ((err = config_program(&program, repo, x509 ? x509_keys : openpgp_keys,
-				  x509 ? "gpgsm" : "gpg")) < 0 ||
-	    (err = git_config_value(&min, repo, "gpg.minTrustLevel", 0)) < 0)
+	if ((err = read_gpg_settings(&g, repo, 0)) < 0)
 		goto out;
+	program = x509 ? program_of(&g, KEY_X509_PROGRAM, KEY_X509_PROGRAM, "gpgsm") :
+		  program_of(&g, KEY_OPENPGP_PROGRAM, KEY_PROGRAM, "gpg");
+	min = g.value[KEY_MIN_TRUST];
 	if (min && (min_trust = trust_level(min, strlen(min))) < 0) {
 		err = rolling_error("gpg.minTrustLevel: invalid value %s", min);
 		goto out;
@@ -718,8 +764,7 @@ static int verify_gpg(struct rolling_push_signer *s, git_repository *repo, const
 	if (err >= 0)
 		err = read_gpg_status(s, out ? out : "", err, min_trust);
 out:
-	free(program);
-	free(min);
+	gpg_settings_release(&g);
 	free(out);
 	return err;
 }

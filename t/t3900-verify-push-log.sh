@@ -161,6 +161,24 @@ test_expect_success SSH_SIGN 'a signer git does not trust, or not a listed pushe
 	grep "published by mallory@example.org" out
 '
 
+test_expect_success SSH_SIGN 'the certificate is checked by the program git.s configuration names' '
+	cat >ssh-wrapper <<-EOF &&
+	#!/bin/sh
+	echo "\$1 \$2" >>"$TRASH_DIRECTORY/ssh-wrapper.log"
+	exec ssh-keygen "\$@"
+	EOF
+	chmod +x ssh-wrapper &&
+	test_when_finished "git -C tree config --unset gpg.ssh.program" &&
+	git -C tree config gpg.ssh.program "$TRASH_DIRECTORY/ssh-wrapper" &&
+	pv b >out &&
+	grep "published by mallory@example.org" out &&
+	printf "%s\n" "-Y find-principals" "-Y verify" >expect &&
+	test_cmp expect ssh-wrapper.log &&
+	git -C tree config gpg.ssh.program "$TRASH_DIRECTORY/no-such-program" &&
+	test_expect_code 128 pv b 2>err &&
+	grep "^fatal: b/linux-rolling-stable: push log .*: cannot run .*no-such-program" err
+'
+
 test_expect_success SSH_SIGN 'an unsigned push is not evidence' '
 	new_server c &&
 	git -C tree push -q c "$(step 1):refs/heads/linux-rolling-stable" &&
