@@ -378,6 +378,9 @@ static int parse_record(struct rolling_push_record *r, const char *data, size_t 
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	/* Read strictly, it cannot be the repository's: no bytes spell it (push-record.h). */
+	if (repo && *repo && !may_name(data, size, repo))
+		return 1;
 	if (size > ROLLING_PUSH_RECORD_MAX_SIZE)
 		return rolling_error("record larger than %u bytes", ROLLING_PUSH_RECORD_MAX_SIZE);
 	if (memchr(data, '\r', size))

@@ -94,18 +94,26 @@ int rolling_push_record_parse(struct rolling_push_record *record, const char *da
 
 /*
  * The same, for a reader that wants only the records of the repository
- * `repo` (its name without leading '/' or trailing ".git"): the MIME
- * layout is checked whole, but the YAML document is parsed only when it
- * could name that repository, and 1 is returned (record->repo NULL)
- * when it cannot.  It cannot when its text holds neither the name nor a
- * backslash: a plain, single-quoted or block scalar spells its value
- * with the value's own bytes (folding only adds spaces and line ends,
- * which no repository name holds), and only a double-quoted scalar's
- * escapes, which need a backslash, spell it otherwise.  That sound test
- * is what lets a log of 200,000 records, 1% of them for the followed
- * repository, be read in seconds (p8000): the YAML parser is the cost.
- * A malformed YAML document in a record that cannot be the repository's
- * is therefore not noticed; nothing of such a record is ever used.
+ * `repo` (its name without leading '/' or trailing ".git"): 1 is
+ * returned (record->repo NULL), and nothing more is checked, when the
+ * record cannot be that repository's.  It cannot when its bytes hold
+ * neither the name nor a backslash: read as this reader reads it (no
+ * transfer encoding decoded, a part in one is refused), a plain,
+ * single-quoted or block YAML scalar spells its value with the value's
+ * own bytes (folding only adds spaces and line ends, which no repository
+ * name holds), and only a double-quoted scalar's escapes, which need a
+ * backslash, spell it otherwise.  The same test is made again on the
+ * YAML document alone once the MIME layout is read.
+ *
+ * Why: kernel.org's log records every push to every repository it
+ * hosts.  A record of another repository is never used, so a malformed
+ * one (a certificate some hook sent as base64, a subject with a CR) must
+ * not stop every reader of every other repository; and parsing it is
+ * what would make a log of 200,000 records, 1% of them for the followed
+ * repository, cost more than reading it (p8000).  A record that names
+ * the repository is read in full and refused when malformed.  A writer
+ * that hid a record of the repository in an encoding would only have
+ * left it out, which a log's writer can do anyway.
  */
 int rolling_push_record_parse_for(struct rolling_push_record *record, const char *data,
 				  size_t size, const char *repo);

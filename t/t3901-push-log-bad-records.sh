@@ -112,6 +112,21 @@ test_expect_success 'a well-formed record is read: only its signature fails' '
 	test $(grep -c "push log:" err) = 1
 '
 
+test_expect_success 'a malformed record of another repository stops nobody' '
+	sed -e "s|pub/scm/x|pub/scm/other|" \
+	    -e "s/^Content-Transfer-Encoding: 7bit$/Content-Transfer-Encoding: base64/" \
+	    good.eml >other.eml &&
+	! grep "pub/scm/x" other.eml &&
+	craft_log log-other other.eml good.eml &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err &&
+	test $(grep -c "push log:" err) = 1 &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other" \
+		--push-log-repo=pub/scm/other --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err
+'
+
 test_expect_success 'a repository name spelled with YAML escapes is still read' '
 	sed "s|^repo: pub/scm/x|repo: \"pub/scm/\\\\x78\"|" yaml >y &&
 	grep "^repo: \"pub/scm/\\\\x78\"$" y &&
