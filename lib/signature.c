@@ -549,6 +549,17 @@ static const char *program_of(const struct gpg_settings *g, enum gpg_key first,
 	       g->value[second] ? g->value[second] : fallback;
 }
 
+/*
+ * A program's exit status 127 is the shell's and exec's "not found": a
+ * program that cannot run (posix_spawnp() reports it itself, but a
+ * wrapper such as valgrind's exits 127 instead) is an error, not a
+ * verdict on the signature.
+ */
+static int ran(int status, const char *program)
+{
+	return status == 127 ? rolling_error("cannot run %s: exit status 127", program) : status;
+}
+
 /* The first line of `text`, copied, for a message. */
 static char *first_line(const char *text, const char *fallback)
 {
@@ -607,8 +618,8 @@ static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const
 		const char *args[] = { program, "-Y", "find-principals", "-f", allowed, "-s",
 				       sigfile, NULL };
 
-		err = rolling_run_program_io(args, NULL, NULL, 0, &principals, &err_text,
-					     ROLLING_RUN_CAPTURE);
+		err = ran(rolling_run_program_io(args, NULL, NULL, 0, &principals, &err_text,
+						 ROLLING_RUN_CAPTURE), program);
 	}
 	if (err < 0)
 		goto out;
@@ -635,8 +646,8 @@ static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const
 		free(out);
 		free(err_text);
 		out = err_text = NULL;
-		err = rolling_run_program_io(args, NULL, payload, payload_size, &out, &err_text,
-					     ROLLING_RUN_CAPTURE);
+		err = ran(rolling_run_program_io(args, NULL, payload, payload_size, &out,
+						 &err_text, ROLLING_RUN_CAPTURE), program);
 		if (!err && out && !strncmp(out, "Good", 4))
 			err = ssh_good(s, principal, out);
 		else if (err >= 0) {
@@ -758,8 +769,8 @@ static int verify_gpg(struct rolling_push_signer *s, git_repository *repo, const
 	{
 		const char *args[] = { program, "--status-fd=1", "--verify", sigfile, "-", NULL };
 
-		err = rolling_run_program_io(args, NULL, payload, payload_size, &out, NULL,
-					     ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR);
+		err = ran(rolling_run_program_io(args, NULL, payload, payload_size, &out, NULL,
+						 ROLLING_RUN_CAPTURE | ROLLING_RUN_NO_STDERR), program);
 	}
 	if (err >= 0)
 		err = read_gpg_status(s, out ? out : "", err, min_trust);
