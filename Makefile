@@ -1,7 +1,7 @@
 # git-rolling: rolling branches for projects with stable release series.
 #
 #   make                 build (needs a C compiler, pkg-config, libgit2,
-#                        libpcre2 and json-c with their headers)
+#                        libpcre2, json-c and libyaml with their headers)
 #   make test            run the test suite
 #   make install         the executables and the bash completion
 #   make install-doc     the manual pages (built with asciidoctor from a
@@ -38,7 +38,8 @@ VERSION = $(ROLLING_VERSION)
 # message that names it and the Debian package that provides it.
 # PKG_CONFIG_PATH given on the command line (make PKG_CONFIG_PATH=...)
 # reaches $(shell) only from GNU make 4.4 on: it is passed explicitly.
-PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev zlib:zlib1g-dev
+PKG_DEPS = libgit2:libgit2-dev libpcre2-8:libpcre2-dev json-c:libjson-c-dev zlib:zlib1g-dev \
+	yaml-0.1:libyaml-dev
 PKG_CONFIG_RUN = $(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH='$(subst ','\'',$(PKG_CONFIG_PATH))' )$(PKG_CONFIG)
 PKG_MISSING := $(strip $(foreach d,$(PKG_DEPS),\
 	$(if $(shell $(PKG_CONFIG_RUN) --exists $(word 1,$(subst :, ,$(d))) 2>/dev/null && echo ok),,$(d))))
@@ -49,6 +50,10 @@ JSON_C_LIBS := $(shell $(PKG_CONFIG_RUN) --libs json-c 2>/dev/null)
 # zlib: git's reftable library (below) inflates the log blocks of a table.
 ZLIB_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags zlib 2>/dev/null)
 ZLIB_LIBS := $(shell $(PKG_CONFIG_RUN) --libs zlib 2>/dev/null)
+# libyaml: the YAML body of a push log's records (lib/push-record.c), read
+# with its event parser, which refuses what the format does not use.
+YAML_CFLAGS := $(shell $(PKG_CONFIG_RUN) --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS := $(shell $(PKG_CONFIG_RUN) --libs yaml-0.1 2>/dev/null)
 
 # --- what the libgit2 found provides, probed ----------------------------
 # libgit2's main branch, the next release, calls itself 1.9.0 as 1.9.x
@@ -73,7 +78,7 @@ GIT2_FEATURES := $(if $(PKG_MISSING),,\
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS) \
 	$(GIT2_FEATURES)
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = $(GIT2_LIBS) $(ZLIB_LIBS)
+LIBS = $(GIT2_LIBS) $(ZLIB_LIBS) $(YAML_LIBS)
 
 # git's reftable library, copied from git (lib/vendor/reftable/, refreshed
 # by lib/vendor/refresh-reftable.sh, which applies the few fixes of
@@ -91,7 +96,7 @@ VENDOR_NO_WARNINGS = -Wno-cast-qual -Wno-shadow -Wno-missing-field-initializers
 
 # --- BUILD-FLAGS: a change of compiler or flags rebuilds everything -----
 TRACK_FLAGS = $(CC) : $(ALL_CFLAGS) : $(ALL_LDFLAGS) : $(JSON_C_CFLAGS) $(JSON_C_LIBS) : \
-	$(ZLIB_LIBS) : $(REFTABLE_CFLAGS) $(VENDOR_NO_WARNINGS)
+	$(ZLIB_LIBS) $(YAML_CFLAGS) $(YAML_LIBS) : $(REFTABLE_CFLAGS) $(VENDOR_NO_WARNINGS)
 
 BUILD-FLAGS: FORCE
 	$(if $(PKG_MISSING),$(error pkg-config cannot find \
@@ -176,6 +181,7 @@ lib/vendor/reftable/%.o: private WARNINGS += $(VENDOR_NO_WARNINGS)
 
 # git-rolling-verify, -log and -status: their --json output is written with json-c.
 builtin/verify.o builtin/log.o builtin/status.o: ALL_CFLAGS += $(JSON_C_CFLAGS)
+lib/push-record.o: ALL_CFLAGS += $(YAML_CFLAGS)
 git-rolling-verify git-rolling-log git-rolling-status: LIBS += $(JSON_C_LIBS)
 
 # The longest scripts start first, the longest first, so that the short
@@ -300,8 +306,9 @@ libexecdir = $(prefix)/lib/git-rolling
 systemdunitdir = $(prefix)/lib/systemd/system
 
 install-contrib:
-	install -d '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(systemdunitdir)'
+	install -d '$(DESTDIR)$(libexecdir)/hooks' '$(DESTDIR)$(systemdunitdir)'
 	install -m 755 contrib/systemd/git-rolling-update '$(DESTDIR)$(libexecdir)'
+	install -m 755 contrib/hooks/post-receive contrib/hooks/push-log '$(DESTDIR)$(libexecdir)/hooks'
 	for unit in git-rolling-advance@.service git-rolling-advance@.timer; do \
 		sed -e 's|/usr/local/lib/git-rolling|$(libexecdir)|' contrib/systemd/$$unit \
 			>'$(DESTDIR)$(systemdunitdir)'/$$unit || exit; \

@@ -19,6 +19,8 @@
 #include "../lib/quarantine.h"
 #include "../lib/refs.h"
 #include "../lib/repo.h"
+#include "../lib/push-log-config.h"
+#include "../cli/push-log-report.h"
 
 static const char *const fetch_usage[] = {
 	"git rolling fetch [--[no-]signatures] [--allow-rewind] [-q]\n"
@@ -59,6 +61,40 @@ static void create_quarantine(struct rolling_quarantine *q, git_repository *repo
 
 /* --- verification ------------------------------------------------------- */
 
+/*
+ * With rolling.<branch>.pushLog: the tip the server offers must be the
+ * one the push log says was published (verify --push-log's checks),
+ * before any ref moves.  Returns 1 when a check failed.
+ */
+static int check_push_log(struct rolling_fetch_plan *p, const struct rolling_fetch_branch *f,
+			  const struct fetch_options *o)
+{
+	struct rolling_push_log_config cfg;
+	struct rolling_push_log_options po;
+	struct rolling_push_log_result r;
+	int failed;
+
+	if (rolling_push_log_config_for_remote(&cfg, p->repo, p->remote, f->branch) < 0)
+		die_error_context("%s", f->name);
+	if (!cfg.log) {
+		rolling_push_log_config_release(&cfg);
+		return 0;
+	}
+	if (rolling_push_log_config_defaults(&cfg, p->repo, "rolling.<branch>.pushLogRepo",
+					     "rolling.<branch>.pushLogRef") < 0)
+		die_error_context("%s", f->name);
+	rolling_push_log_config_options(&po, &cfg);
+	if (rolling_push_log_check(&r, p->repo, &f->tip, &po) < 0)
+		die_error_context("%s: push log %s", f->name, po.log);
+	rolling_push_log_print_failures(f->name, &r);
+	if (!o->quiet)
+		rolling_push_log_print_report(f->name, &po, &r);
+	failed = r.failures_nr != 0;
+	rolling_push_log_result_release(&r);
+	rolling_push_log_config_release(&cfg);
+	return failed;
+}
+
 /* Verify every changed branch and report; returns how many failed. */
 static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quarantine *q,
 			 const struct fetch_options *o)
@@ -82,7 +118,7 @@ static size_t verify_all(struct rolling_fetch_plan *p, const struct rolling_quar
 		rolling_verify_print_failures(&report);
 		if (!o->quiet || f->result.failures_nr)
 			rolling_verify_print_report(&report);
-		failed += f->result.failures_nr != 0;
+		failed += (f->result.failures_nr != 0) | check_push_log(p, f, o);
 	}
 	free(quarantine);
 	return failed;

@@ -23,6 +23,7 @@
 #include "../lib/repo.h"
 #include "../lib/branch-move.h"
 #include "../lib/remote-config.h"
+#include "../lib/push-log-config.h"
 #include "../lib/verify.h"
 #include "../cli/verify-report.h"
 
@@ -33,7 +34,9 @@ static const char *const init_usage[] = {
 	"                        [--ident <ident>] [--[no-]signoff] [--each] [--at <release>]\n"
 	"                        [--backfill [--[no-]progress]] [--force] [-q] <branch>",
 	"git rolling init --follow <remote>/<branch> [--[no-]signatures]\n"
-	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>] [-q]",
+	"                        [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
+	"                        [--push-log <log> [--push-log-repo <name>] [--push-log-ref <ref>]\n"
+	"                         [--pusher <who>] [--[no-]require-latest]] [-q]",
 	"git rolling init --adopt [--preset <name>] [--stable | --lts] [--switch <rule>]\n"
 	"                        [--series <list>] [--pin <series>]\n"
 	"                        [--release-pattern <regex> --mainline-pattern <regex>]\n"
@@ -56,6 +59,9 @@ struct init_options {
 	int quiet;
 	const char *follow;
 	int signatures;     /* for --follow; -1: leave as configured */
+	/* For --follow: the push log fetch and verify check the tip against. */
+	const char *push_log, *push_log_repo, *push_log_ref, *pusher;
+	int require_latest; /* -1: leave as configured */
 };
 
 static void list_presets(void)
@@ -291,15 +297,27 @@ static int follow(const struct init_options *o, int argc)
 
 	if (argc)
 		die("--follow takes no <branch>: it names <remote>/<branch> itself");
+	if (!o->push_log && (o->push_log_repo || o->push_log_ref || o->pusher ||
+			     o->require_latest >= 0))
+		die("--push-log-repo, --push-log-ref, --pusher and --require-latest need --push-log");
 	if (rolling_init_follow_patterns(&release_re, &mainline_re, &o->settings.scheme) < 0 ||
 	    rolling_repo_open(&repo) < 0 ||
 	    rolling_init_split_followed(&remote, &branch, repo, o->follow) < 0 ||
 	    rolling_remote_config_follow(repo, remote, branch, release_re, mainline_re,
 					 o->signatures) < 0)
 		die_last_error();
+	if (o->push_log) {
+		struct rolling_push_log_follow given = { o->push_log, o->push_log_repo,
+							 o->push_log_ref, o->pusher,
+							 o->require_latest };
+
+		if (rolling_push_log_config_follow(repo, remote, branch, &given) < 0)
+			die_last_error();
+	}
 	if (!o->quiet)
-		printf("following %s/%s: git rolling fetch %s verifies it from now on\n",
-		       qtext(remote), qtext(branch), qtext(remote));
+		printf("following %s/%s: git rolling fetch %s verifies it from now on%s\n",
+		       qtext(remote), qtext(branch), qtext(remote),
+		       o->push_log ? ", its tip against the push log" : "");
 	free(remote);
 	rolling_repo_free(repo);
 	return 0;
@@ -406,7 +424,7 @@ static int cmd_init(int argc, const char **argv)
 {
 	struct init_options o = { .settings = { .policy = ROLLING_POLICY_STABLE, .signoff = 1,
 						.each = -1 },
-				  .progress = -1, .signatures = -1 };
+				  .progress = -1, .signatures = -1, .require_latest = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME(&o.settings.scheme, "tag scheme of a known project (default: the one "
 			       "that fits the tags)"),
@@ -437,6 +455,16 @@ static int cmd_init(int argc, const char **argv)
 			   "configure git rolling fetch to verify this branch of a remote"),
 		OPT_BOOL(0, "signatures", &o.signatures,
 			 "with --follow: fetch checks the release tags' signatures"),
+		OPT_STRING(0, "push-log", &o.push_log, "log",
+			   "with --follow: check the tip against this push log"),
+		OPT_STRING(0, "push-log-repo", &o.push_log_repo, "name",
+			   "with --push-log: the repository as the log names it"),
+		OPT_STRING(0, "push-log-ref", &o.push_log_ref, "ref",
+			   "with --push-log: the ref as the log names it"),
+		OPT_STRING(0, "pusher", &o.pusher, "who",
+			   "with --push-log: who may publish the branch (key or signer)"),
+		OPT_BOOL(0, "require-latest", &o.require_latest,
+			 "with --push-log: fail when the log records a later push"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
 	};
@@ -454,6 +482,8 @@ static int cmd_init(int argc, const char **argv)
 		return follow(&o, argc);
 	if (o.signatures >= 0)
 		die("--signatures goes with --follow");
+	if (o.push_log || o.push_log_repo || o.push_log_ref || o.pusher || o.require_latest >= 0)
+		die("--push-log and its options go with --follow");
 	if (o.list_presets && !argc) {
 		list_presets();
 		return 0;

@@ -9,6 +9,8 @@
 #include "../cli/usage.h"
 #include "../cli/main.h"
 #include "../cli/json-writer.h"
+#include "../cli/push-log-json.h"
+#include "../lib/push-log-config.h"
 #include "../cli/text.h"
 #include "../cli/wrapper.h"
 #include "../lib/branch.h"
@@ -492,6 +494,66 @@ static json_object *json_followed(const struct rolling_fetch_plan *p,
 	return followed;
 }
 
+/*
+ * What the push log says about the verified tip, when rolling.<branch>.
+ * pushLog is set: the checks of verify --push-log, run now (they read
+ * only what the log gained since, and remember it).  0 when no log is
+ * configured or nothing was verified yet.
+ */
+static int check_push_log(struct rolling_push_log_config *cfg, struct rolling_push_log_options *o,
+			  struct rolling_push_log_result *r, git_repository *repo,
+			  const char *remote, const struct rolling_fetch_branch *f)
+{
+	memset(r, 0, sizeof(*r));
+	if (rolling_push_log_config_for_remote(cfg, repo, remote, f->branch) < 0)
+		die_error_context("%s", f->name);
+	if (!cfg->log || !f->has_verified)
+		return 0;
+	if (rolling_push_log_config_defaults(cfg, repo, "rolling.<branch>.pushLogRepo",
+					     "rolling.<branch>.pushLogRef") < 0)
+		die_error_context("%s", f->name);
+	rolling_push_log_config_options(o, cfg);
+	if (rolling_push_log_check(r, repo, &f->verified, o) < 0)
+		die_error_context("%s: push log %s", f->name, o->log);
+	return 1;
+}
+
+static void print_push_log_human(const struct rolling_push_log_result *r)
+{
+	char hex[GIT_OID_HEXSZ + 1], date[32];
+	size_t i;
+
+	if (r->published)
+		printf("  push log: published by %s (%s) on %s\n", qtext(r->signer),
+		       qtext(r->fingerprint),
+		       rolling_push_log_date(date, sizeof(date), r->tip_entry.time));
+	if (r->has_newest && r->tip_found && !r->later)
+		printf("  push log: the newest push it records\n");
+	else if (r->has_newest && r->later)
+		printf("  push log: %zu later push%s, newest %.12s on %s: this copy is behind\n",
+		       r->later, r->later == 1 ? "" : "es",
+		       git_oid_tostr(hex, sizeof(hex), &r->newest.new_id),
+		       rolling_push_log_date(date, sizeof(date), r->newest.time));
+	for (i = 0; i < r->failures_nr; i++)
+		printf("  push log: %s: %s\n", rolling_push_log_check_name(r->failures[i].check),
+		       qtext(r->failures[i].message));
+}
+
+/*
+ * "pushlog <remote>/<branch> <published 0|1> <signer> <date> <later pushes>",
+ * "-" for what is not known.
+ */
+static void print_push_log_porcelain(const struct rolling_fetch_branch *f,
+				     const struct rolling_push_log_result *r)
+{
+	char date[32];
+
+	printf("pushlog %s %d %s %s %zu\n", f->name, r->published,
+	       r->published ? r->signer : "-",
+	       r->published ? rolling_push_log_date(date, sizeof(date), r->tip_entry.time) : "-",
+	       r->later);
+}
+
 /* The branches followed from `remote`, as git rolling fetch <remote> reads them. */
 static void status_followed(git_repository *repo, const char *remote,
 			    enum status_format format, json_object *list)
@@ -509,12 +571,27 @@ static void status_followed(git_repository *repo, const char *remote,
 		const struct rolling_release *release =
 			f->has_verified ? release_at(repo, &tags, &p.patterns, &f->verified) : NULL;
 
-		if (format == STATUS_JSON)
-			json_append(list, json_followed(&p, f, release));
-		else if (format == STATUS_PORCELAIN)
+		struct rolling_push_log_config cfg;
+		struct rolling_push_log_options o;
+		struct rolling_push_log_result r;
+		int has_log = check_push_log(&cfg, &o, &r, repo, remote, f);
+
+		if (format == STATUS_JSON) {
+			json_object *object = json_followed(&p, f, release);
+
+			json_add(object, "push_log", has_log ? json_push_log(&o, &r) : NULL);
+			json_append(list, object);
+		} else if (format == STATUS_PORCELAIN) {
 			print_followed_porcelain(&p, f, release);
-		else
+			if (has_log)
+				print_push_log_porcelain(f, &r);
+		} else {
 			print_followed_human(repo, &p, f, release);
+			if (has_log)
+				print_push_log_human(&r);
+		}
+		rolling_push_log_result_release(&r);
+		rolling_push_log_config_release(&cfg);
 	}
 	rolling_tags_release(&tags);
 	rolling_fetch_plan_release(&p);

@@ -18,10 +18,15 @@
 #include "../cli/color.h"
 #include "../cli/json-writer.h"
 #include "../lib/revision.h"
+#include "../lib/push-log-config.h"
+#include "../cli/push-log-report.h"
+#include "../cli/push-log-json.h"
 
 static const char *const verify_usage[] = {
 	"git rolling verify [--preset <name> | --release-pattern <regex> --mainline-pattern <regex>]\n"
 	"                          [--since <rev>] [--rebuild] [--signatures] [--[no-]progress]\n"
+	"                          [--push-log=<log> [--push-log-repo=<name>] [--push-log-ref=<ref>]\n"
+	"                           [--require-latest]]\n"
 	"                          [--json] [-q]\n"
 	"                          [<branch-or-rev>...]",
 	NULL,
@@ -38,6 +43,8 @@ struct verify_options {
 	int json;
 	int quiet;
 	int color;
+	const char *push_log, *push_log_repo, *push_log_ref;
+	int require_latest;     /* -1: as configured */
 };
 
 /* One branch or revision to verify, resolved before any is verified. */
@@ -49,7 +56,49 @@ struct target {
 	git_oid tip;
 	git_oid since;
 	struct rolling_verify_result result;
+	/* With a push log (option or rolling.<branch>.pushLog). */
+	int has_push_log;
+	struct rolling_push_log_config push_log;
+	struct rolling_push_log_options push_log_options;
+	struct rolling_push_log_result push_log_result;
 };
+
+/*
+ * The push log to check the tip against: the options over the branch's
+ * rolling.<branch>.push* keys; none when neither names a log.
+ */
+static void open_push_log(struct target *t, git_repository *repo, const char *name,
+			  const struct verify_options *o)
+{
+	struct rolling_push_log_config *c = &t->push_log;
+
+	if (rolling_push_log_config_read(c, repo, name) < 0)
+		die_error_context("%s", name);
+	if (o->push_log) {
+		free(c->log);
+		c->log = xstrdup(o->push_log);
+	}
+	if (!c->log) {
+		if (o->push_log_repo || o->push_log_ref || o->require_latest > 0)
+			die("%s: --push-log-repo, --push-log-ref and --require-latest need a push log"
+			    " (--push-log or rolling.<branch>.pushLog)", qtext(name));
+		return;
+	}
+	if (o->push_log_repo) {
+		free(c->repo_name);
+		c->repo_name = xstrdup(o->push_log_repo);
+	}
+	if (o->push_log_ref) {
+		free(c->ref);
+		c->ref = xstrdup(o->push_log_ref);
+	}
+	if (o->require_latest >= 0)
+		c->require_latest = o->require_latest;
+	if (rolling_push_log_config_defaults(c, repo, "--push-log-repo", "--push-log-ref") < 0)
+		die_error_context("%s", name);
+	rolling_push_log_config_options(&t->push_log_options, c);
+	t->has_push_log = 1;
+}
 
 /* The patterns come from the options, the branch's configuration or the linux preset. */
 static void open_target(struct target *t, git_repository *repo, const char *name,
@@ -62,6 +111,7 @@ static void open_target(struct target *t, git_repository *repo, const char *name
 		die_last_error();
 	t->pattern_source = from.source;
 	t->preset = from.preset;
+	open_push_log(t, repo, name, o);
 }
 
 static void resolve_since(struct target *t, git_repository *repo, const char *since)
@@ -161,7 +211,8 @@ static json_object *json_target(const struct target *t, const struct verify_opti
 	json_object *object = json_checked(json_object_new_object());
 
 	json_add(object, "name", json_text(t->name));
-	json_add(object, "verified", json_boolean(!r->failures_nr));
+	json_add(object, "verified",
+		 json_boolean(!r->failures_nr && !t->push_log_result.failures_nr));
 	json_add(object, "tip", json_oid(&r->tip));
 	json_add(object, "tip_release",
 		 json_text_or_null(r->tip_release ? r->tip_release->name : NULL));
@@ -177,6 +228,8 @@ static json_object *json_target(const struct target *t, const struct verify_opti
 	json_add(object, "patterns", json_patterns(t));
 	json_add(object, "failures", json_failures(r));
 	json_add(object, "truncated", json_boolean(r->truncated));
+	json_add(object, "push_log", t->has_push_log ?
+		 json_push_log(&t->push_log_options, &t->push_log_result) : NULL);
 	return object;
 }
 
@@ -209,26 +262,35 @@ static void verify_target(struct target *t, git_repository *repo, const struct v
 
 	if (rolling_verify(&t->result, repo, &t->tip, &t->b.tags, &t->b.patterns, &vo) < 0)
 		die_error_context("%s", t->name);
+	if (t->has_push_log &&
+	    rolling_push_log_check(&t->push_log_result, repo, &t->tip, &t->push_log_options) < 0)
+		die_error_context("%s: push log %s", t->name, t->push_log_options.log);
 	if (o->json)
 		return;
 	rolling_verify_print_failures(&report);
+	if (t->has_push_log)
+		rolling_push_log_print_failures(t->name, &t->push_log_result);
 	if (o->quiet)
 		return;
 	if (!strcmp(t->pattern_source, "default"))
 		printf("%s: not a configured rolling branch: tags read with the %s preset"
 		       " (choose with --preset or --release-pattern)\n", qtext(t->name), t->preset);
 	rolling_verify_print_report(&report);
+	if (t->has_push_log)
+		rolling_push_log_print_report(t->name, &t->push_log_options, &t->push_log_result);
 }
 
 static void free_target(struct target *t)
 {
 	rolling_verify_result_release(&t->result);
 	rolling_branch_release(&t->b);
+	rolling_push_log_result_release(&t->push_log_result);
+	rolling_push_log_config_release(&t->push_log);
 }
 
 static int cmd_verify(int argc, const char **argv)
 {
-	struct verify_options o = { .progress = -1 };
+	struct verify_options o = { .progress = -1, .require_latest = -1 };
 	const struct rolling_option options[] = {
 		OPT_TAG_SCHEME_READ(&o.scheme),
 		OPT_STRING(0, "since", &o.since, "rev",
@@ -239,6 +301,14 @@ static int cmd_verify(int argc, const char **argv)
 			 "verify the signatures of the release tags merged"),
 		OPT_BOOL(0, "progress", &o.progress,
 			 "show progress while git verifies the signatures"),
+		OPT_STRING(0, "push-log", &o.push_log, "log",
+			   "check the tip against this push log (a public-inbox v2 archive)"),
+		OPT_STRING(0, "push-log-repo", &o.push_log_repo, "name",
+			   "the repository as the push log names it"),
+		OPT_STRING(0, "push-log-ref", &o.push_log_ref, "ref",
+			   "the ref as the push log names it"),
+		OPT_BOOL(0, "require-latest", &o.require_latest,
+			 "fail when the push log records a later push"),
 		OPT_BOOL(0, "json", &o.json, "print one JSON document"),
 		OPT__QUIET(&o.quiet),
 		OPT_END(),
@@ -264,7 +334,8 @@ static int cmd_verify(int argc, const char **argv)
 	}
 	for (i = 0; i < nr; i++) {
 		verify_target(&targets[i], repo, &o);
-		failed += targets[i].result.failures_nr != 0;
+		failed += targets[i].result.failures_nr != 0 ||
+			  targets[i].push_log_result.failures_nr != 0;
 	}
 	if (o.json)
 		print_json(targets, nr, &o, !failed);

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdio.h>
+#include <strings.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "strbuf.h"
 #include "tempfile.h"
 #include "error.h"
+#include "fd-io.h"
+#include "tempfile.h"
 #include "git2-compat.h"
 
 /*
@@ -446,4 +449,405 @@ int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *id
 	}
 	rolling_strvec_release(&env_v);
 	return err < 0 ? err : 0;
+}
+
+/* --- push certificates ------------------------------------------------------ */
+
+/*
+ * The gpg.* keys a certificate's check needs, as git reads them: one
+ * `git config --get-regexp` (its includes, `git -c` and the last value
+ * of a key winning, as for git), and for SSH's files one more with
+ * `--type=path`.  NULL: not set.
+ */
+enum gpg_key {
+	KEY_OPENPGP_PROGRAM,
+	KEY_PROGRAM,
+	KEY_X509_PROGRAM,
+	KEY_SSH_PROGRAM,
+	KEY_MIN_TRUST,
+	KEY_ALLOWED_SIGNERS,
+	KEY_REVOCATION,
+	KEY_NR,
+};
+
+static const char *const gpg_key_names[KEY_NR] = {
+	"gpg.openpgp.program", "gpg.program", "gpg.x509.program", "gpg.ssh.program",
+	"gpg.mintrustlevel", "gpg.ssh.allowedsignersfile", "gpg.ssh.revocationfile",
+};
+
+struct gpg_settings {
+	char *value[KEY_NR];
+};
+
+static void gpg_settings_release(struct gpg_settings *g)
+{
+	size_t i;
+
+	for (i = 0; i < KEY_NR; i++)
+		free(g->value[i]);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Read `git config -z ... --get-regexp <regex>` into the keys it names. */
+static int read_gpg_keys(struct gpg_settings *g, git_repository *repo, const char *regex,
+			 int path)
+{
+	const char *args[] = { "--git-dir", git_repository_path(repo), "config", "-z",
+			       path ? "--type=path" : "--get-regexp",
+			       path ? "--get-regexp" : regex, path ? regex : NULL, NULL };
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	const char *entry, *out;
+	size_t len;
+	int status, err = 0;
+
+	rolling_strvec_pushv(&git.args, args);
+	git.out = ROLLING_CHILD_CAPTURE;
+	if ((status = rolling_child_run(&git)) < 0) {
+		rolling_child_release(&git);
+		return status;
+	}
+	out = git.captured.buf;
+	len = git.captured.len;
+	/* 1: none set; anything else: git could not read its configuration. */
+	if (status > 1)
+		err = rolling_error("git config --get-regexp %s failed (exit status %d)", regex,
+				    status);
+	for (entry = out; !status && entry < out + len; entry += strlen(entry) + 1) {
+		const char *nl = strchr(entry, '\n');
+		size_t k, key_len = nl ? (size_t)(nl - entry) : strlen(entry);
+
+		for (k = 0; k < KEY_NR; k++) {
+			if (strlen(gpg_key_names[k]) != key_len ||
+			    strncmp(entry, gpg_key_names[k], key_len))
+				continue;
+			free(g->value[k]);
+			g->value[k] = NULL;
+			if (nl && nl[1] && !(g->value[k] = strdup(nl + 1)))
+				err = rolling_error_nomem();
+		}
+	}
+	rolling_child_release(&git);
+	return err;
+}
+
+static int read_gpg_settings(struct gpg_settings *g, git_repository *repo, int ssh)
+{
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	if ((err = read_gpg_keys(g, repo, "^gpg\\.", 0)) < 0 || !ssh)
+		return err;
+	free(g->value[KEY_ALLOWED_SIGNERS]);
+	free(g->value[KEY_REVOCATION]);
+	g->value[KEY_ALLOWED_SIGNERS] = g->value[KEY_REVOCATION] = NULL;
+	return read_gpg_keys(g, repo, "^gpg\\.ssh\\.(allowedsignersfile|revocationfile)$", 1);
+}
+
+/* The first of `keys` set, else `fallback`. */
+static const char *program_of(const struct gpg_settings *g, enum gpg_key first,
+			      enum gpg_key second, const char *fallback)
+{
+	return g->value[first] ? g->value[first] :
+	       g->value[second] ? g->value[second] : fallback;
+}
+
+/*
+ * A program's exit status 127 is the shell's and exec's "not found": a
+ * program that cannot run (posix_spawnp() reports it itself, but a
+ * wrapper such as valgrind's exits 127 instead) is an error, not a
+ * verdict on the signature.
+ */
+/*
+ * Run args[0] (found on PATH, as git runs gpg.program) with args[1...],
+ * `input` on its standard input, its output in *out and, when err_text
+ * is not NULL, its standard error in *err_text (else discarded): both
+ * the caller's to free.  Its exit status, or a negative error.
+ */
+static int run_program(const char *const *args, const char *input, size_t input_len,
+		       char **out, char **err_text)
+{
+	struct rolling_child child = ROLLING_CHILD_INIT;
+	int status;
+
+	*out = NULL;
+	if (err_text)
+		*err_text = NULL;
+	child.program = args[0];
+	rolling_strvec_pushv(&child.args, args + 1);
+	child.input = input;
+	child.input_len = input_len;
+	child.out = ROLLING_CHILD_CAPTURE;
+	child.err = err_text ? ROLLING_CHILD_ERR_CAPTURE : ROLLING_CHILD_ERR_DISCARD;
+	status = rolling_child_run(&child);
+	if (status >= 0 && (!(*out = strbuf_detach(&child.captured)) ||
+			    (err_text && !(*err_text = strbuf_detach(&child.said)))))
+		status = rolling_error_nomem();
+	rolling_child_release(&child);
+	return status;
+}
+
+static int ran(int status, const char *program)
+{
+	return status == 127 ? rolling_error("cannot run %s: exit status 127", program) : status;
+}
+
+/* The first line of `text`, copied, for a message. */
+static char *first_line(const char *text, const char *fallback)
+{
+	const char *s = text && *text ? text : fallback;
+
+	return strndup(s, strcspn(s, "\n"));
+}
+
+static int set_why(struct rolling_push_signer *s, enum rolling_signature_status status,
+		   const char *why)
+{
+	s->status = status;
+	free(s->why);
+	if (!(s->why = strdup(why)))
+		return rolling_error_nomem();
+	return 0;
+}
+
+/* ssh-keygen -Y verify's "Good "git" signature for P with ED25519 key SHA256:x". */
+static int ssh_good(struct rolling_push_signer *s, const char *principal, const char *said)
+{
+	const char *key = strstr(said, " key ");
+	size_t len;
+
+	if (!key)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "ssh-keygen did not name the key");
+	key += 5;
+	len = strcspn(key, " \n");
+	s->status = ROLLING_SIGNATURE_GOOD;
+	free(s->why);
+	s->why = NULL;
+	if (!(s->signer = strdup(principal)) || !(s->fingerprint = strndup(key, len)))
+		return rolling_error_nomem();
+	return 0;
+}
+
+static int verify_ssh(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
+		      const char *payload, size_t payload_size)
+{
+	struct gpg_settings g;
+	const char *program, *allowed, *revoked, *line;
+	char *principals = NULL, *out = NULL, *err_text = NULL;
+	int err;
+
+	if ((err = read_gpg_settings(&g, repo, 1)) < 0)
+		goto out;
+	program = program_of(&g, KEY_SSH_PROGRAM, KEY_SSH_PROGRAM, "ssh-keygen");
+	allowed = g.value[KEY_ALLOWED_SIGNERS];
+	revoked = g.value[KEY_REVOCATION];
+	if (!allowed) {
+		err = set_why(s, ROLLING_SIGNATURE_NO_KEY,
+			      "gpg.ssh.allowedSignersFile needs to be configured");
+		goto out;
+	}
+	{
+		const char *args[] = { program, "-Y", "find-principals", "-f", allowed, "-s",
+				       sigfile, NULL };
+
+		err = ran(run_program(args, NULL, 0, &principals, &err_text), program);
+	}
+	if (err < 0)
+		goto out;
+	if (err || !principals || !*principals) {
+		char *why = first_line(err_text, "no principal matched");
+
+		err = why ? set_why(s, ROLLING_SIGNATURE_NO_KEY, why) : rolling_error_nomem();
+		free(why);
+		goto out;
+	}
+	err = set_why(s, ROLLING_SIGNATURE_BAD, "ssh-keygen -Y verify failed");
+	for (line = principals; !err && *line && s->status != ROLLING_SIGNATURE_GOOD;) {
+		size_t len = strcspn(line, "\n");
+		char *principal = strndup(line, len);
+		const char *args[] = { program, "-Y", "verify", "-n", "git", "-f", allowed, "-I",
+				       principal, "-s", sigfile, revoked ? "-r" : NULL, revoked,
+				       NULL };
+
+		line += len + (line[len] == '\n');
+		if (!principal) {
+			err = rolling_error_nomem();
+			break;
+		}
+		free(out);
+		free(err_text);
+		out = err_text = NULL;
+		err = ran(run_program(args, payload, payload_size, &out, &err_text), program);
+		if (!err && out && !strncmp(out, "Good", 4))
+			err = ssh_good(s, principal, out);
+		else if (err >= 0) {
+			char *why = first_line(err_text, "ssh-keygen -Y verify failed");
+
+			err = why ? set_why(s, ROLLING_SIGNATURE_BAD, why) : rolling_error_nomem();
+			free(why);
+		}
+		free(principal);
+	}
+out:
+	gpg_settings_release(&g);
+	free(principals);
+	free(out);
+	free(err_text);
+	return err;
+}
+
+/* The field `n` (0: the keyword) of a gpg status line "[GNUPG:] KEYWORD f1 f2 ...". */
+static char *status_field(const char *line, int n)
+{
+	const char *p = line + strlen("[GNUPG:] ");
+
+	while (n--) {
+		p += strcspn(p, " \n");
+		if (*p != ' ')
+			return NULL;
+		p++;
+	}
+	return strndup(p, strcspn(p, " \n"));
+}
+
+/* The rest of a status line after field `n`, as GOODSIG's user id. */
+static char *status_rest(const char *line, int n)
+{
+	const char *p = line + strlen("[GNUPG:] ");
+
+	while (n--) {
+		p += strcspn(p, " \n");
+		if (*p != ' ')
+			return NULL;
+		p++;
+	}
+	return strndup(p, strcspn(p, "\n"));
+}
+
+static const char *const trust_levels[] = {
+	"UNDEFINED", "NEVER", "MARGINAL", "FULLY", "ULTIMATE",
+};
+
+static int trust_level(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trust_levels) / sizeof(trust_levels[0]); i++)
+		if (strlen(trust_levels[i]) == len && !strncasecmp(name, trust_levels[i], len))
+			return (int)i;
+	return -1;
+}
+
+/* Read gpg's status lines as git's parse_gpg_output() does, for the verdict. */
+static int read_gpg_status(struct rolling_push_signer *s, const char *out, int exit_status,
+			   int min_trust)
+{
+	const char *line;
+	int good = 0, bad = 0, no_key = 0, trust = -1;
+
+	for (line = out; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+		if (strncmp(line, "[GNUPG:] ", 9))
+			continue;
+		if (!strncmp(line + 9, "GOODSIG ", 8)) {
+			good++;
+			free(s->signer);
+			s->signer = status_rest(line, 2);
+		} else if (!strncmp(line + 9, "VALIDSIG ", 9)) {
+			free(s->fingerprint);
+			free(s->primary_fingerprint);
+			s->fingerprint = status_field(line, 1);
+			s->primary_fingerprint = status_field(line, 10);
+		} else if (!strncmp(line + 9, "NO_PUBKEY ", 10)) {
+			no_key = 1;
+		} else if (!strncmp(line + 9, "TRUST_", 6)) {
+			trust = trust_level(line + 15, strcspn(line + 15, " \n"));
+		} else if (!strncmp(line + 9, "BADSIG ", 7) || !strncmp(line + 9, "ERRSIG ", 7) ||
+			   !strncmp(line + 9, "EXPSIG ", 7) || !strncmp(line + 9, "EXPKEYSIG ", 10) ||
+			   !strncmp(line + 9, "REVKEYSIG ", 10)) {
+			bad = 1;
+		}
+	}
+	if (no_key)
+		return set_why(s, ROLLING_SIGNATURE_NO_KEY, "no public key");
+	if (bad || good != 1 || exit_status || !s->fingerprint || !s->signer)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "bad signature");
+	if (min_trust > 0 && trust < min_trust)
+		return set_why(s, ROLLING_SIGNATURE_BAD, "key trusted below gpg.minTrustLevel");
+	s->status = ROLLING_SIGNATURE_GOOD;
+	free(s->why);
+	s->why = NULL;
+	return 0;
+}
+
+static int verify_gpg(struct rolling_push_signer *s, git_repository *repo, const char *sigfile,
+		      const char *payload, size_t payload_size, int x509)
+{
+	struct gpg_settings g;
+	const char *program, *min;
+	char *out = NULL;
+	int err, min_trust = 0;
+
+	if ((err = read_gpg_settings(&g, repo, 0)) < 0)
+		goto out;
+	program = x509 ? program_of(&g, KEY_X509_PROGRAM, KEY_X509_PROGRAM, "gpgsm") :
+		  program_of(&g, KEY_OPENPGP_PROGRAM, KEY_PROGRAM, "gpg");
+	min = g.value[KEY_MIN_TRUST];
+	if (min && (min_trust = trust_level(min, strlen(min))) < 0) {
+		err = rolling_error("gpg.minTrustLevel: invalid value %s", min);
+		goto out;
+	}
+	{
+		const char *args[] = { program, "--status-fd=1", "--verify", sigfile, "-", NULL };
+
+		err = ran(run_program(args, payload, payload_size, &out, NULL), program);
+	}
+	if (err >= 0)
+		err = read_gpg_status(s, out ? out : "", err, min_trust);
+out:
+	gpg_settings_release(&g);
+	free(out);
+	return err;
+}
+
+int rolling_push_cert_signature(struct rolling_push_signer *s, git_repository *repo,
+				const char *payload, size_t payload_size,
+				const char *signature, size_t signature_size)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct rolling_tempfile file = ROLLING_TEMPFILE_INIT;
+	char *path;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->status = ROLLING_SIGNATURE_BAD;
+	if (!(path = rolling_strfmt("%s/git-rolling-push-cert.XXXXXX", tmp && *tmp ? tmp : "/tmp")))
+		return rolling_error_nomem();
+	if (rolling_tempfile_mkstemp(&file, path) < 0) {
+		err = rolling_error("cannot create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (rolling_write_all(file.fd, signature, signature_size) < 0 ||
+	    rolling_tempfile_close(&file) < 0) {
+		err = rolling_error("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (starts_signature(signature, signature_size) &&
+	    !strncmp(signature, "-----BEGIN SSH SIGNATURE-----", 29))
+		err = verify_ssh(s, repo, path, payload, payload_size);
+	else if (!strncmp(signature, "-----BEGIN SIGNED MESSAGE-----", 30))
+		err = verify_gpg(s, repo, path, payload, payload_size, 1);
+	else
+		err = verify_gpg(s, repo, path, payload, payload_size, 0);
+out:
+	rolling_tempfile_delete(&file);
+	free(path);
+	return err;
+}
+
+void rolling_push_signer_release(struct rolling_push_signer *s)
+{
+	free(s->signer);
+	free(s->fingerprint);
+	free(s->primary_fingerprint);
+	free(s->why);
+	memset(s, 0, sizeof(*s));
 }

@@ -66,4 +66,49 @@ int rolling_commit_signatures(int *good, git_repository *repo, const git_oid *id
 /* "good", "lightweight tag", "unsigned tag", "bad signature", "no public key". */
 const char *rolling_signature_status_name(enum rolling_signature_status status);
 
+/* --- push certificates ---------------------------------------------------- */
+
+/* Who signed a push certificate whose signature is good, as the program says. */
+struct rolling_push_signer {
+	enum rolling_signature_status status;
+	/* The SSH principal, or GnuPG's user id of the key; NULL when not good. */
+	char *signer;
+	/* The SSH key's "SHA256:..." or the GnuPG signing key's fingerprint. */
+	char *fingerprint;
+	/* GnuPG: the primary key's fingerprint; NULL for SSH. */
+	char *primary_fingerprint;
+	/* Why it is not good, in the program's or git's words; NULL when good. */
+	char *why;
+};
+
+/*
+ * Check the signature of a push certificate (payload: the bytes it
+ * signs; signature: the armoured block after them) with what git's
+ * configuration names, as git checks a push certificate or a tag.
+ * `git verify-tag` itself cannot be asked: from 2.34 on (and still in
+ * 2.55) git refuses, before any program runs, a signed payload without
+ * a "tagger" line (gpg-interface.c parse_payload_metadata()), and a
+ * certificate has none.  So the program runs here, the way git runs it:
+ *
+ *  - SSH: gpg.ssh.program (ssh-keygen) `-Y find-principals` in
+ *    gpg.ssh.allowedSignersFile, then `-Y verify -n git -I <principal>`
+ *    for each principal found (with gpg.ssh.revocationFile as -r): a key
+ *    the file does not list is ROLLING_SIGNATURE_NO_KEY;
+ *  - OpenPGP and X.509: gpg.openpgp.program (or gpg.program, gpg) or
+ *    gpg.x509.program (gpgsm) `--status-fd=1 --verify <sig> -`: good on
+ *    GOODSIG with VALIDSIG, and a trust level at least
+ *    gpg.minTrustLevel when that is set; NO_PUBKEY is NO_KEY.
+ *
+ * The configuration is read by git (`git config`), so that its
+ * includes, -c and path expansion count as for git.  The signature goes
+ * to a registered temporary file for the program's run.  Returns 0 with
+ * the verdict in *signer (release it with rolling_push_signer_release()),
+ * or a negative error when git or the program cannot be run.
+ */
+int rolling_push_cert_signature(struct rolling_push_signer *signer, git_repository *repo,
+				const char *payload, size_t payload_size,
+				const char *signature, size_t signature_size);
+
+void rolling_push_signer_release(struct rolling_push_signer *signer);
+
 #endif
