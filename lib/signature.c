@@ -695,8 +695,13 @@ out:
 	return err;
 }
 
-/* The field `n` (0: the keyword) of a gpg status line "[GNUPG:] KEYWORD f1 f2 ...". */
-static char *status_field(const char *line, int n)
+/*
+ * Field `n` (0: the keyword) of a gpg status line "[GNUPG:] KEYWORD f1 f2
+ * ...", copied up to the first of `end`: " \n" for the field alone,
+ * "\n" for the rest of the line (GOODSIG's user id).  NULL when the line
+ * has fewer fields.
+ */
+static char *status_from(const char *line, int n, const char *end)
 {
 	const char *p = line + strlen("[GNUPG:] ");
 
@@ -706,21 +711,17 @@ static char *status_field(const char *line, int n)
 			return NULL;
 		p++;
 	}
-	return strndup(p, strcspn(p, " \n"));
+	return strndup(p, strcspn(p, end));
 }
 
-/* The rest of a status line after field `n`, as GOODSIG's user id. */
+static char *status_field(const char *line, int n)
+{
+	return status_from(line, n, " \n");
+}
+
 static char *status_rest(const char *line, int n)
 {
-	const char *p = line + strlen("[GNUPG:] ");
-
-	while (n--) {
-		p += strcspn(p, " \n");
-		if (*p != ' ')
-			return NULL;
-		p++;
-	}
-	return strndup(p, strcspn(p, "\n"));
+	return status_from(line, n, "\n");
 }
 
 static const char *const trust_levels[] = {
