@@ -59,8 +59,10 @@
 #       whose tree holds FILE as the blob m, on master of the newest epoch
 #       (epoch 0, made when the archive has none; $PUSH_LOG_EPOCH names
 #       another, made when missing), dated DATE (any date git reads;
-#       default now).  Plain git plumbing, not the hook.  Prints the
-#       commit.
+#       default now).  Its commit message is FILE's Subject, as
+#       public-inbox writes it (a reader skips a record whose subject
+#       cannot name its repository).  Plain git plumbing, not the hook.
+#       Prints the commit.
 #   push_log_korg_record OLD NEW REF REPO [CERT-FILE] >FILE
 #       a message laid out exactly as the sample record of kernel.org's
 #       documentation (its boundary, headers and their order, 7bit parts,
@@ -207,7 +209,8 @@ push_log_append () {
 			GIT_AUTHOR_DATE=$3 GIT_COMMITTER_DATE=$3 &&
 			export GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 		fi &&
-		echo "post-receive: hand-made record" |
+		pla_subject=$(sed -n -e "/^\$/q" -e "s/^Subject: //p" "$pla_file" | sed -n 1p) &&
+		echo "${pla_subject:-post-receive: hand-made record}" |
 		GIT_AUTHOR_NAME=Gitolite GIT_AUTHOR_EMAIL=devnull@example.org \
 		GIT_COMMITTER_NAME=Gitolite GIT_COMMITTER_EMAIL=devnull@example.org \
 		git --git-dir="$pla_epoch" commit-tree "$pla_tree" ${pla_parent:+-p "$pla_parent"}

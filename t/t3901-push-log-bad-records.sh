@@ -13,7 +13,9 @@ is read.
 ZERO=0000000000000000000000000000000000000000
 
 # craft_log DIR FILE...: an epoch repository DIR whose master adds each
-# FILE in turn as its message m; HEAD names master.
+# FILE in turn as its message m, its commit message the FILE's Subject
+# as public-inbox writes it ($CL_SUBJECT when set, "post-receive:
+# pub/scm/x" when the FILE has none); HEAD names master.
 craft_log () {
 	cl_dir=$1 &&
 	shift &&
@@ -23,8 +25,10 @@ craft_log () {
 	do
 		cl_blob=$(git --git-dir="$cl_dir" hash-object -w "$cl_file") &&
 		cl_tree=$(printf "100644 blob %s\tm\n" "$cl_blob" | git --git-dir="$cl_dir" mktree) &&
-		cl_parent=$(echo record | git --git-dir="$cl_dir" commit-tree "$cl_tree" \
-			${cl_parent:+-p "$cl_parent"}) || return 1
+		cl_subject=${CL_SUBJECT-$(sed -n -e "/^\$/q" -e "s/^Subject: //p" "$cl_file")} &&
+		cl_parent=$(echo "${cl_subject:-post-receive: pub/scm/x}" |
+			git --git-dir="$cl_dir" commit-tree "$cl_tree" ${cl_parent:+-p "$cl_parent"}) ||
+			return 1
 	done &&
 	git --git-dir="$cl_dir" symbolic-ref HEAD refs/heads/master &&
 	git --git-dir="$cl_dir" update-ref refs/heads/master "$cl_parent"
@@ -234,7 +238,7 @@ test_expect_success 'a deletion or a merge in the log: it only appends' '
 	craft_log log-del good.eml &&
 	blob=$(git --git-dir=log-del rev-parse HEAD:m) &&
 	tree=$(printf "100644 blob %s\td\n" "$blob" | git --git-dir=log-del mktree) &&
-	del=$(echo delete | git --git-dir=log-del commit-tree -p HEAD "$tree") &&
+	del=$(echo "post-receive: pub/scm/x" | git --git-dir=log-del commit-tree -p HEAD "$tree") &&
 	git --git-dir=log-del update-ref refs/heads/master "$del" &&
 	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-del" \
 		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
