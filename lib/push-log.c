@@ -442,11 +442,13 @@ static int read_object(git_odb_object **object, struct reader *rd, const git_oid
 	return 0;
 }
 
-/* The tree, first parent and committer date of a raw commit. */
+/* The tree, first parent, committer date and message of a raw commit. */
 struct raw_commit {
 	git_oid tree, parent;
 	int parents;
 	long long time;
+	const char *message;         /* into the object read, not NUL-terminated */
+	size_t message_size;
 };
 
 static int parse_commit(struct raw_commit *c, const char *data, size_t size)
@@ -479,6 +481,11 @@ static int parse_commit(struct raw_commit *c, const char *data, size_t size)
 				c->time = strtoll(gt + 1, NULL, 10);
 		}
 		line = nl + 1;
+	}
+	/* After the blank line; a commit without one has no message. */
+	if (line < end) {
+		c->message = line + 1;
+		c->message_size = (size_t)(end - line - 1);
 	}
 	return 0;
 }
@@ -665,6 +672,23 @@ static int read_record(struct rolling_push_record *record, git_odb_object **data
 			   rd->what, hex);
 		goto out;
 	}
+	/*
+	 * The commit's message is the record's Subject, "post-receive:
+	 * <repo>" (public-inbox v2, kernel.org's log, contrib/hooks/push-log):
+	 * one that cannot name the repository, by the test the record's own
+	 * bytes get (push-record.h), skips the record unread, its tree and
+	 * blob (most of the cost of a log of every repository of a server,
+	 * p8000).  Sound: the message is covered by the commit's id as the
+	 * blob is, and the log's tamper-evidence is its commit history, read
+	 * in full still (parents, merges, the commit read last time); a
+	 * record skipped for a misleading subject is one the log left out,
+	 * which its writer can do anyway.  The record is then never evidence,
+	 * even when its blob names the repository, nor refused when malformed
+	 * (or not one message m); a merge is refused, read from the commit.
+	 */
+	if (rd->repo_core && *rd->repo_core &&
+	    !rolling_push_record_may_name(commit->message, commit->message_size, rd->repo_core))
+		goto out;
 	if ((err = read_object(&tree, rd, &commit->tree, GIT_OBJECT_TREE, MAX_LOG_OBJECT, res,
 			       refused)) < 0 || *refused)
 		goto out;
@@ -1058,6 +1082,7 @@ static int check_published(struct rolling_push_log_result *res, git_repository *
 	struct raw_commit commit;
 	char what[32], hex[GIT_OID_HEXSZ + 1], *pushee = NULL;
 	const char *why = NULL;
+	char *core = NULL;
 	size_t i;
 	int err, refused = 0;
 
@@ -1070,8 +1095,19 @@ static int check_published(struct rolling_push_log_result *res, git_repository *
 		*stale = 1;
 		return 0;
 	}
-	if ((err = open_epoch(&rd, &a->epochs[i], what, sizeof(what))) < 0 ||
-	    (err = read_record(&record, &data, &commit, &rd, &entry->commit, res, &refused)) < 0 ||
+	/*
+	 * Read as read_epoch() reads it: a record the log's walk skips (its
+	 * subject cannot name the repository) is not the tip's whatever an
+	 * index written by another version says.
+	 */
+	if (!(core = repo_core(o->repo_name))) {
+		err = rolling_error_nomem();
+		goto out;
+	}
+	if ((err = open_epoch(&rd, &a->epochs[i], what, sizeof(what))) < 0)
+		goto out;
+	rd.repo_core = core;
+	if ((err = read_record(&record, &data, &commit, &rd, &entry->commit, res, &refused)) < 0 ||
 	    refused)
 		goto out;
 	change = record_change(&record, o);
@@ -1146,6 +1182,7 @@ static int check_published(struct rolling_push_log_result *res, git_repository *
 	res->fingerprint = signer.fingerprint;
 	signer.signer = signer.fingerprint = NULL;
 out:
+	free(core);
 	free(pushee);
 	rolling_push_signer_release(&signer);
 	rolling_push_cert_release(&cert);

@@ -368,6 +368,11 @@ static int may_name(const char *yaml, size_t size, const char *repo)
 	return memmem(yaml, size, repo, strlen(repo)) || memchr(yaml, '\\', size);
 }
 
+int rolling_push_record_may_name(const char *text, size_t size, const char *repo)
+{
+	return may_name(text, size, repo);
+}
+
 static int parse_record(struct rolling_push_record *r, const char *data, size_t size,
 			const char *repo)
 {

@@ -118,6 +118,13 @@ int rolling_push_record_parse(struct rolling_push_record *record, const char *da
 int rolling_push_record_parse_for(struct rolling_push_record *record, const char *data,
 				  size_t size, const char *repo);
 
+/*
+ * The test rolling_push_record_parse_for() makes before reading a
+ * record, on any text: 0 when its bytes hold neither `repo` (non-empty)
+ * nor a backslash, so that a record spelled with them cannot name it.
+ */
+int rolling_push_record_may_name(const char *text, size_t size, const char *repo);
+
 /* The attachment called `name`, or NULL. */
 const struct rolling_push_attachment *rolling_push_record_attachment(
 	const struct rolling_push_record *record, const char *name);

@@ -128,7 +128,16 @@ test_expect_success 'a malformed record of another repository stops nobody' '
 	test $(grep -c "push log:" err) = 1 &&
 	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other" \
 		--push-log-repo=pub/scm/other --push-log-ref=refs/heads/main main 2>err &&
-	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err
+	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err &&
+	# A subject that may name it (a backslash) has the blob looked at: its
+	# bytes cannot, and it is skipped there.
+	CL_SUBJECT="post-receive: pub\\scm\\other" craft_log log-other-bs other.eml good.eml &&
+	git --git-dir=log-other-bs log -1 --format=%s HEAD^ >subject &&
+	grep "^post-receive: pub.scm.other$" subject && ! grep "pub/scm/other" subject &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other-bs" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err &&
+	test $(grep -c "push log:" err) = 1
 '
 
 test_expect_success 'a repository name spelled with YAML escapes is still read' '
@@ -137,6 +146,37 @@ test_expect_success 'a repository name spelled with YAML escapes is still read' 
 	record y >escaped.eml &&
 	craft_log log-escaped escaped.eml &&
 	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-escaped" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err
+'
+
+test_expect_success 'a record whose subject cannot name the repository is skipped unread' '
+	tip=$(git -C work rev-parse HEAD) &&
+	CL_SUBJECT="post-receive: pub/scm/other" craft_log log-misled good.eml &&
+	git --git-dir=log-misled cat-file blob HEAD:m >m &&
+	test_cmp good.eml m &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-misled" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: $(echo $tip | cut -c1-12) was never pushed to main of pub/scm/x: no record of the push log has it as new$" err &&
+	test $(grep -c "push log:" err) = 1 &&
+	sed "s/^Content-Transfer-Encoding: 7bit$/Content-Transfer-Encoding: base64/" good.eml \
+		>bad.eml &&
+	CL_SUBJECT="post-receive: pub/scm/other" craft_log log-misled-bad bad.eml &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-misled-bad" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: published: $(echo $tip | cut -c1-12) was never pushed" err &&
+	test $(grep -c "push log:" err) = 1
+'
+
+test_expect_success 'a subject that names the repository, or holds a backslash, is read in full' '
+	CL_SUBJECT="post-receive: pub/scm/x" craft_log log-named-bad bad.eml &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-named-bad" \
+		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err &&
+	CL_SUBJECT="post-receive: pub\\scm\\x" craft_log log-backslash good.eml &&
+	git --git-dir=log-backslash log -1 --format=%s >subject &&
+	grep "^post-receive: pub.scm.x$" subject && ! grep "pub/scm/x" subject &&
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-backslash" \
 		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err
 '
