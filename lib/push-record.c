@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "strbuf.h"
+#include "signature.h"
 
 /* The most header bytes of the message or of a part, continuation lines included. */
 #define MAX_HEADER (64u << 10)
@@ -722,26 +723,6 @@ static int parse_yaml(struct rolling_push_record *r, const char *data, size_t si
 
 /* --- push certificates ------------------------------------------------- */
 
-static const char *const signature_armours[] = {
-	"-----BEGIN PGP SIGNATURE-----\n",
-	"-----BEGIN PGP MESSAGE-----\n",
-	"-----BEGIN SIGNED MESSAGE-----\n",
-	"-----BEGIN SSH SIGNATURE-----\n",
-};
-
-static int is_signature_line(const char *line, const char *end)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(signature_armours) / sizeof(signature_armours[0]); i++) {
-		size_t n = strlen(signature_armours[i]);
-
-		if ((size_t)(end - line) >= n && !memcmp(line, signature_armours[i], n))
-			return 1;
-	}
-	return 0;
-}
-
 static int cert_header(char **field, const char *line, size_t len, const char *name)
 {
 	size_t n = strlen(name);
@@ -805,7 +786,8 @@ int rolling_push_cert_parse(struct rolling_push_cert *c, const char *data, size_
 
 		if (!nl)
 			return rolling_error("push certificate: truncated: no signature");
-		if (!in_header && is_signature_line(line, end)) {
+		/* The signature begins at a line that is an armour line and nothing else. */
+		if (!in_header && len && rolling_signature_armour(line, len) == len) {
 			c->payload_size = (size_t)(line - data);
 			break;
 		}

@@ -47,7 +47,7 @@ const char *rolling_signature_status_name(enum rolling_signature_status status)
 	return "bad signature";
 }
 
-static int starts_signature(const char *line, size_t len)
+size_t rolling_signature_armour(const char *line, size_t len)
 {
 	size_t i;
 
@@ -55,7 +55,7 @@ static int starts_signature(const char *line, size_t len)
 		size_t n = strlen(signature_starts[i]);
 
 		if (len >= n && !memcmp(line, signature_starts[i], n))
-			return 1;
+			return n;
 	}
 	return 0;
 }
@@ -67,7 +67,7 @@ int rolling_buffer_has_signature(const char *data, size_t size)
 	while (line < end) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 
-		if (starts_signature(line, (size_t)(end - line)))
+		if (rolling_signature_armour(line, (size_t)(end - line)))
 			return 1;
 		line = nl ? nl + 1 : end;
 	}
@@ -831,7 +831,7 @@ int rolling_push_cert_signature(struct rolling_push_signer *s, git_repository *r
 		err = rolling_error("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (starts_signature(signature, signature_size) &&
+	if (rolling_signature_armour(signature, signature_size) &&
 	    !strncmp(signature, "-----BEGIN SSH SIGNATURE-----", 29))
 		err = verify_ssh(s, repo, path, payload, payload_size);
 	else if (!strncmp(signature, "-----BEGIN SIGNED MESSAGE-----", 30))

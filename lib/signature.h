@@ -19,6 +19,13 @@ enum rolling_signature_status {
  */
 int rolling_buffer_has_signature(const char *data, size_t size);
 
+/*
+ * The length of the armour line git recognises ("-----BEGIN PGP
+ * SIGNATURE-----" and the others) that the `len` bytes at `line` begin
+ * with, without its newline; 0 when they begin with none.
+ */
+size_t rolling_signature_armour(const char *line, size_t len);
+
 /* A tag object that need not be in the repository: one embedded in a merge. */
 struct rolling_tag_bytes {
 	git_oid id;
