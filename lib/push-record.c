@@ -464,6 +464,16 @@ struct yaml_reader {
 	int has_event;
 };
 
+/* A node as the format writes every one: without an anchor or a tag. */
+static int plain_node(const yaml_char_t *anchor, const yaml_char_t *tag)
+{
+	if (anchor)
+		return rolling_error("YAML: anchor &%s refused", (const char *)anchor);
+	if (tag)
+		return rolling_error("YAML: tag %s refused", (const char *)tag);
+	return 0;
+}
+
 /*
  * The next event, refusing what the format never uses: an anchor or an
  * alias (a record whose meaning depends on references), a tag (a type
@@ -472,6 +482,7 @@ struct yaml_reader {
 static int next_event(struct yaml_reader *y)
 {
 	yaml_event_t *e = &y->event;
+	int err;
 
 	if (y->has_event)
 		yaml_event_delete(e);
@@ -485,31 +496,16 @@ static int next_event(struct yaml_reader *y)
 	case YAML_ALIAS_EVENT:
 		return rolling_error("YAML: alias *%s refused", (const char *)e->data.alias.anchor);
 	case YAML_SCALAR_EVENT:
-		if (e->data.scalar.anchor)
-			return rolling_error("YAML: anchor &%s refused",
-					     (const char *)e->data.scalar.anchor);
-		if (e->data.scalar.tag)
-			return rolling_error("YAML: tag %s refused", (const char *)e->data.scalar.tag);
+		if ((err = plain_node(e->data.scalar.anchor, e->data.scalar.tag)) < 0)
+			return err;
 		if (e->data.scalar.length > ROLLING_PUSH_RECORD_MAX_SCALAR)
 			return rolling_error("YAML: a scalar longer than %u bytes",
 					     ROLLING_PUSH_RECORD_MAX_SCALAR);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
-		if (e->data.sequence_start.anchor)
-			return rolling_error("YAML: anchor &%s refused",
-					     (const char *)e->data.sequence_start.anchor);
-		if (e->data.sequence_start.tag)
-			return rolling_error("YAML: tag %s refused",
-					     (const char *)e->data.sequence_start.tag);
-		break;
+		return plain_node(e->data.sequence_start.anchor, e->data.sequence_start.tag);
 	case YAML_MAPPING_START_EVENT:
-		if (e->data.mapping_start.anchor)
-			return rolling_error("YAML: anchor &%s refused",
-					     (const char *)e->data.mapping_start.anchor);
-		if (e->data.mapping_start.tag)
-			return rolling_error("YAML: tag %s refused",
-					     (const char *)e->data.mapping_start.tag);
-		break;
+		return plain_node(e->data.mapping_start.anchor, e->data.mapping_start.tag);
 	case YAML_DOCUMENT_START_EVENT:
 		if (e->data.document_start.tag_directives.start !=
 		    e->data.document_start.tag_directives.end ||
