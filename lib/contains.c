@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <git2/sys/odb_backend.h>
 #include "abbrev.h"
 #include "contains.h"
 #include "commit-header.h"
@@ -11,6 +10,7 @@
 #include "error.h"
 #include "alloc.h"
 #include "oidmap.h"
+#include "odb-raw.h"
 
 /*
  * Does the repository have a commit-graph file, of any version?  (Out of
@@ -161,52 +161,16 @@ static int parse_commit(struct walk *w, struct node *n, const char *data, size_t
 	return rolling_commit_header_read(&w->pool, &n->parents_nr, &n->time, data, size);
 }
 
-static void free_raw(void *data, git_odb_backend *from, git_odb_object *object)
+/* The raw commit, read once: odb-raw.h says why not through git_odb_read(). */
+static int read_raw(struct walk *w, struct rolling_raw_object *raw, const git_oid *id)
 {
-	if (object)
-		git_odb_object_free(object);
-	else if (data)
-		git_odb_backend_data_free(from, data);
-}
-
-/*
- * The raw commit, straight from the backends in their order: git_odb_read()
- * would hash every object again to check its id (libgit2's strict hash
- * verification, which git does not do when it walks) and keep it in the
- * object cache, together a third of a walk that reads each commit once.
- * What no backend has goes through git_odb_read(), which looks for new
- * packs first.  Returns 0 or a negative error; free *data with free_raw().
- */
-static int read_raw(struct walk *w, const void **buf, void **data, size_t *size,
-		    git_odb_backend **from, git_odb_object **object, const git_oid *id)
-{
-	size_t i, nr = git_odb_num_backends(w->odb);
-	git_object_t type = GIT_OBJECT_INVALID;
 	char hex[GIT_OID_HEXSZ + 1];
-	int err = GIT_ENOTFOUND;
+	int err;
 
-	*object = NULL;
-	*data = NULL;
-	for (i = 0; i < nr && err == GIT_ENOTFOUND; i++) {
-		git_odb_backend *b;
-
-		if (git_odb_get_backend(&b, w->odb, i) < 0 || !b->read)
-			continue;
-		err = b->read(data, size, &type, b, id);
-		if (err == GIT_PASSTHROUGH)
-			err = GIT_ENOTFOUND;
-		*from = b;
-		*buf = *data;
-	}
-	if (err == GIT_ENOTFOUND && !(err = git_odb_read(object, w->odb, id))) {
-		*buf = git_odb_object_data(*object);
-		*size = git_odb_object_size(*object);
-		type = git_odb_object_type(*object);
-	}
-	if (err < 0)
+	if ((err = rolling_odb_read_raw(raw, w->odb, id)) < 0)
 		return rolling_git_error(err, "cannot read %s", git_oid_tostr(hex, sizeof(hex), id));
-	if (type != GIT_OBJECT_COMMIT) {
-		free_raw(*data, *from, *object);
+	if (raw->type != GIT_OBJECT_COMMIT) {
+		rolling_raw_object_release(raw);
 		return rolling_error("%s is not a commit", git_oid_tostr(hex, sizeof(hex), id));
 	}
 	return 0;
@@ -216,12 +180,8 @@ static int read_raw(struct walk *w, const void **buf, void **data, size_t *size,
 static int node_of(struct walk *w, size_t *n, const git_oid *id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	git_odb_object *object;
-	git_odb_backend *from = NULL;
+	struct rolling_raw_object raw = ROLLING_RAW_OBJECT_INIT;
 	struct node *node;
-	const void *buf = NULL;
-	void *data;
-	size_t size;
 	int err;
 
 	if (rolling_oidmap_get(&w->seen, id, n))
@@ -232,12 +192,12 @@ static int node_of(struct walk *w, size_t *n, const git_oid *id)
 	memset(node, 0, sizeof(*node));
 	git_oid_cpy(&node->id, id);
 	node->label = NONE;
-	if ((err = read_raw(w, &buf, &data, &size, &from, &object, id)) < 0)
+	if ((err = read_raw(w, &raw, id)) < 0)
 		return err;
-	if ((err = parse_commit(w, node, buf, size)) < 0)
+	if ((err = parse_commit(w, node, raw.data, raw.size)) < 0)
 		err = rolling_error_prefix(err, "cannot parse commit %s",
 					   git_oid_tostr(hex, sizeof(hex), id));
-	free_raw(data, from, object);
+	rolling_raw_object_release(&raw);
 	if (err < 0 || (err = rolling_oidmap_put(&w->seen, id, w->nodes_nr)) < 0)
 		return err;
 	*n = w->nodes_nr++;
