@@ -75,9 +75,10 @@ GIT2_FEATURES := $(if $(PKG_MISSING),,\
 	$(call GIT2_PROBE,ROLLING_PROBED_LOOSE_OPTIONS,$(GIT2_PROBE_LOOSE_OPTIONS)) \
 	$(call GIT2_PROBE,ROLLING_PROBED_REFTABLE,$(GIT2_PROBE_REFTABLE)))
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) $(ZLIB_CFLAGS) \
-	$(GIT2_FEATURES)
-ALL_LDFLAGS = $(LDFLAGS)
+# -pthread: a push log's epochs are walked on threads (lib/push-log.c).
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(GIT2_CFLAGS) \
+	$(ZLIB_CFLAGS) $(GIT2_FEATURES)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
 LIBS = $(GIT2_LIBS) $(ZLIB_LIBS) $(YAML_LIBS)
 
 # git's reftable library, copied from git (lib/vendor/reftable/, refreshed

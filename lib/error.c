@@ -7,9 +7,11 @@
 
 /*
  * The message grows as needed: a list of files and the closing "nothing
- * was changed" must never be cut.
+ * was changed" must never be cut.  Each thread has its own, as libgit2's
+ * error is: a push log's epochs are walked on worker threads
+ * (push-log.c), which hand their message over with rolling_error_take().
  */
-static char *last_error;
+static _Thread_local char *last_error;
 
 static void set_message(char *message)
 {

@@ -4,10 +4,12 @@
 #include <stddef.h>
 #include <strings.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "push-log.h"
 #include "push-record.h"
 #include "signature.h"
@@ -18,14 +20,13 @@
 #include "error.h"
 #include "oidmap.h"
 #include "strbuf.h"
+#include "odb-raw.h"
 
 #define STATE_REF_PREFIX "refs/rolling/push-log/"
 #define STATE_MAGIC "git-rolling push-log 1"
 #define CERT_ATTACHMENT "git-push-certificate.txt"
 /* The most epochs a log may have (kernel.org's has a handful). */
 #define MAX_EPOCHS 10000
-/* Records read from one opening of an epoch (read_epoch()). */
-#define REOPEN_EVERY 4096
 /* The largest commit or tree object of a log read (each holds one message). */
 #define MAX_LOG_OBJECT (64u << 10)
 
@@ -411,8 +412,14 @@ struct reader {
 	const char *repo_core;
 };
 
-/* A raw object of `type`, at most `cap` bytes, its size read from the header first. */
-static int read_object(git_odb_object **object, struct reader *rd, const git_oid *id,
+/*
+ * A raw object of `type`, at most `cap` bytes, its size read from the
+ * header first, straight from the epoch's backends (odb-raw.h): the walk
+ * reads every commit of the log once, and most of them only for their
+ * subject and parent.  An object a record rests on has its id checked
+ * (check_ids()).
+ */
+static int read_object(struct rolling_raw_object *object, struct reader *rd, const git_oid *id,
 		       git_object_t type, size_t cap, struct rolling_push_log_result *res,
 		       int *refused)
 {
@@ -421,9 +428,9 @@ static int read_object(git_odb_object **object, struct reader *rd, const git_oid
 	size_t size;
 	int err;
 
-	*object = NULL;
+	memset(object, 0, sizeof(*object));
 	git_oid_tostr(hex, sizeof(hex), id);
-	if ((err = git_odb_read_header(&size, &found, rd->odb, id)) < 0)
+	if ((err = rolling_odb_read_header_raw(&size, &found, rd->odb, id)) < 0)
 		return rolling_git_error(err, "push log %s: cannot read %s", rd->what, hex);
 	if (found != type) {
 		*refused = 1;
@@ -437,8 +444,42 @@ static int read_object(git_odb_object **object, struct reader *rd, const git_oid
 			    "push log %s: %s is %zu bytes, more than the %zu a record may have",
 			    rd->what, hex, size, cap);
 	}
-	if ((err = git_odb_read(object, rd->odb, id)) < 0)
+	if ((err = rolling_odb_read_raw(object, rd->odb, id)) < 0)
 		return rolling_git_error(err, "push log %s: cannot read %s", rd->what, hex);
+	/* The header and the object disagree: a damaged pack, not a record. */
+	if (object->type != type || object->size != size) {
+		rolling_raw_object_release(object);
+		return rolling_error("push log %s: %s is not the %s of %zu bytes its header says",
+				     rd->what, hex, git_object_type2string(type), size);
+	}
+	return 0;
+}
+
+/*
+ * The objects a record rests on hash to their ids: git checked them when
+ * it fetched the log, but the record is evidence, and a pack changed in
+ * place since (the log is a clone on the user's disk) must not make it.
+ */
+static int check_ids(struct reader *rd, const struct rolling_raw_object *const *objects,
+		     const git_oid *const *ids, size_t nr, struct rolling_push_log_result *res,
+		     int *refused)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int ok;
+
+	for (i = 0; i < nr; i++) {
+		if ((ok = rolling_raw_object_check_id(objects[i], ids[i])) < 0)
+			return rolling_git_error(ok, "push log %s: cannot hash %s", rd->what,
+						 git_oid_tostr(hex, sizeof(hex), ids[i]));
+		if (!ok) {
+			*refused = 1;
+			return fail(res, ROLLING_PUSH_LOG_RECORD,
+				    "push log %s: %s does not hash to its id: the log's objects"
+				    " were changed on disk", rd->what,
+				    git_oid_tostr(hex, sizeof(hex), ids[i]));
+		}
+	}
 	return 0;
 }
 
@@ -643,23 +684,23 @@ static int check_log_attachments(const struct rolling_push_record *record, struc
  * bytes), with *commit its parsed header.  A malformed one is a failure
  * (*refused set), not an error.
  */
-static int read_record(struct rolling_push_record *record, git_odb_object **data,
+static int read_record(struct rolling_push_record *record, struct rolling_raw_object *data,
 		       struct raw_commit *commit, struct reader *rd, const git_oid *id,
 		       struct rolling_push_log_result *res, int *refused)
 {
-	git_odb_object *object = NULL, *tree = NULL;
+	struct rolling_raw_object object = ROLLING_RAW_OBJECT_INIT, tree = ROLLING_RAW_OBJECT_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	struct strbuf why = STRBUF_INIT;
 	git_oid blob;
 	int err, entries;
 
-	*data = NULL;
+	memset(data, 0, sizeof(*data));
 	memset(record, 0, sizeof(*record));
 	git_oid_tostr(hex, sizeof(hex), id);
 	if ((err = read_object(&object, rd, id, GIT_OBJECT_COMMIT, MAX_LOG_OBJECT, res,
 			       refused)) < 0 || *refused)
 		goto out;
-	if (parse_commit(commit, git_odb_object_data(object), git_odb_object_size(object)) < 0) {
+	if (parse_commit(commit, object.data, object.size) < 0) {
 		*refused = 1;
 		err = fail(res, ROLLING_PUSH_LOG_RECORD, "push log %s: commit %.12s does not parse",
 			   rd->what, hex);
@@ -692,7 +733,7 @@ static int read_record(struct rolling_push_record *record, git_odb_object **data
 	if ((err = read_object(&tree, rd, &commit->tree, GIT_OBJECT_TREE, MAX_LOG_OBJECT, res,
 			       refused)) < 0 || *refused)
 		goto out;
-	err = tree_message(&blob, git_odb_object_data(tree), git_odb_object_size(tree), &entries);
+	err = tree_message(&blob, tree.data, tree.size, &entries);
 	if (err <= 0 || entries != 1) {
 		*refused = 1;
 		err = fail(res, ROLLING_PUSH_LOG_RECORD,
@@ -703,8 +744,14 @@ static int read_record(struct rolling_push_record *record, git_odb_object **data
 	if ((err = read_object(data, rd, &blob, GIT_OBJECT_BLOB, ROLLING_PUSH_RECORD_MAX_SIZE, res,
 			       refused)) < 0 || *refused)
 		goto out;
-	err = rolling_push_record_parse_for(record, git_odb_object_data(*data),
-					    git_odb_object_size(*data), rd->repo_core);
+	{
+		const struct rolling_raw_object *objects[] = { &object, &tree, data };
+		const git_oid *ids[] = { id, &commit->tree, &blob };
+
+		if ((err = check_ids(rd, objects, ids, 3, res, refused)) < 0 || *refused)
+			goto out;
+	}
+	err = rolling_push_record_parse_for(record, data->data, data->size, rd->repo_core);
 	if (err > 0) {
 		err = 0;        /* MIME checked; it cannot be the repository's */
 	} else if (err < 0 || (err = check_log_attachments(record, &why)) > 0) {
@@ -714,8 +761,8 @@ static int read_record(struct rolling_push_record *record, git_odb_object **data
 	}
 out:
 	strbuf_release(&why);
-	git_odb_object_free(object);
-	git_odb_object_free(tree);
+	rolling_raw_object_release(&object);
+	rolling_raw_object_release(&tree);
 	return err;
 }
 
@@ -801,76 +848,127 @@ static void close_epoch(struct reader *rd)
 }
 
 /*
- * Read one epoch from its HEAD back to the commit read last time (or
- * its root), keeping the records for the repository and ref in *found
- * (newest first).  When the remembered commit is not on the chain, the
- * log was rewritten.
+ * One epoch's read.  The caller opens the epoch and reads its HEAD (which
+ * may run git, epoch_head()); the walk back from there, the most of a
+ * first check's time on a log of a whole server (p8000), runs on a worker
+ * thread, each epoch its own repository handle and its own results, so
+ * that they are taken in the log's order afterwards whatever order the
+ * threads finished in (read_log()).
  */
-static int read_epoch(struct state *s, struct rolling_push_log_entry **found, size_t *found_nr,
-		      size_t *found_alloc, const struct epoch *e,
-		      const struct rolling_push_log_options *o, struct rolling_push_log_result *res,
-		      int full, int *refused)
+struct epoch_job {
+	const struct epoch *e;
+	struct epoch_state before;
+	int has_before;
+	const struct rolling_push_log_options *o;
+	int full;
+	struct reader rd;
+	char what[32];
+	char *core;
+	git_oid head;
+	int empty;                   /* no HEAD: nothing to read */
+
+	/* What the walk found: the records for the repository and ref, newest first. */
+	struct rolling_push_log_entry *found;
+	size_t found_nr, found_alloc;
+	struct rolling_push_log_result res;     /* failures and records_read only */
+	int refused;
+	int err;
+	char *error;                 /* err's message, taken from the thread that had it */
+	int read_any;
+	long long head_time;
+};
+
+static void epoch_job_release(struct epoch_job *job)
+{
+	close_epoch(&job->rd);
+	free(job->core);
+	free(job->found);
+	free(job->error);
+	rolling_push_log_result_release(&job->res);
+	memset(job, 0, sizeof(*job));
+}
+
+/* Open the epoch and read its HEAD: in the calling thread, as it may run git. */
+static int epoch_job_start(struct epoch_job *job, const struct state *s, const struct epoch *e,
+			   const struct rolling_push_log_options *o, int full)
 {
 	const struct epoch_state *before = state_epoch(s, e->epoch);
-	int met = 0;
-	char *core = NULL;
-	size_t read_here = 0;
-	struct reader rd = { NULL, NULL, NULL, NULL };
-	char what[32], date[32], hex[GIT_OID_HEXSZ + 1];
-	git_oid head, id;
-	long long head_time = -1;
-	int err, first = 1;
+	char date[32];
+	int err;
 
-	if (!(core = repo_core(o->repo_name))) {
-		err = rolling_error_nomem();
-		goto out;
+	job->e = e;
+	job->o = o;
+	job->full = full;
+	job->head_time = -1;
+	if (before) {
+		job->before = *before;
+		job->has_before = 1;
 	}
-	rd.repo_core = core;
-	if ((err = open_epoch(&rd, e, what, sizeof(what))) < 0)
-		goto out;
-	err = epoch_head(&head, &rd, e);
+	if (!(job->core = repo_core(o->repo_name)))
+		return rolling_error_nomem();
+	job->rd.repo_core = job->core;
+	if ((err = open_epoch(&job->rd, e, job->what, sizeof(job->what))) < 0)
+		return err;
+	err = epoch_head(&job->head, &job->rd, e);
 	if (err == GIT_ENOTFOUND || err == GIT_EUNBORNBRANCH) {
-		err = 0;
-		if (before) {
-			*refused = 1;
-			err = fail(res, ROLLING_PUSH_LOG_GROWS,
-				   "the push log was rewritten since %s: %s is empty",
-				   rolling_push_log_date(date, sizeof(date), before->time), what);
-		}
-		goto out;
+		job->empty = 1;
+		if (!before)
+			return 0;
+		job->refused = 1;
+		return fail(&job->res, ROLLING_PUSH_LOG_GROWS,
+			    "the push log was rewritten since %s: %s is empty",
+			    rolling_push_log_date(date, sizeof(date), before->time), job->what);
 	}
 	if (err == ROLLING_ERROR)
-		goto out;
-	if (err < 0) {
-		err = rolling_git_error(err, "push log %s: cannot read HEAD", what);
-		goto out;
-	}
-	for (id = head; !*refused;) {
+		return err;
+	if (err < 0)
+		return rolling_git_error(err, "push log %s: cannot read HEAD", job->what);
+	return 0;
+}
+
+/*
+ * Walk the epoch from its HEAD back to the commit read last time (or its
+ * root), keeping the records for the repository and ref.  When the
+ * remembered commit is not on the chain, the log was rewritten.  Runs on
+ * a worker thread: touches nothing but the job (error.h's message is the
+ * thread's own).
+ */
+static int walk_epoch(struct epoch_job *job)
+{
+	const struct epoch_state *before = job->has_before ? &job->before : NULL;
+	struct rolling_push_log_result *res = &job->res;
+	char date[32], hex[GIT_OID_HEXSZ + 1];
+	int err = 0, met = 0;
+	git_oid id;
+
+	if (job->empty)
+		return 0;
+	for (id = job->head; !job->refused;) {
 		struct rolling_push_record record;
 		const struct rolling_push_change *change;
-		git_odb_object *data = NULL;
+		struct rolling_raw_object data = ROLLING_RAW_OBJECT_INIT;
 		struct raw_commit commit;
 
 		/* Read in full, the commit read before must still be met on the way. */
 		if (before && git_oid_equal(&id, &before->last)) {
-			if (!full)
+			if (!job->full)
 				break;
 			met = 1;
 		}
-		err = read_record(&record, &data, &commit, &rd, &id, res, refused);
-		if (!err && !*refused) {
-			if (first)
-				head_time = commit.time;
-			first = 0;
+		err = read_record(&record, &data, &commit, &job->rd, &id, res, &job->refused);
+		if (!err && !job->refused) {
+			if (!job->read_any)
+				job->head_time = commit.time;
+			job->read_any = 1;
 			res->records_read++;
-			if ((change = record_change(&record, o))) {
+			if ((change = record_change(&record, job->o))) {
 				struct rolling_push_log_entry *entry;
 
-				if (ALLOC_GROW(*found, *found_nr + 1, *found_alloc) < 0) {
+				if (ALLOC_GROW(job->found, job->found_nr + 1, job->found_alloc) < 0) {
 					err = ROLLING_ERROR;
 				} else {
-					entry = &(*found)[(*found_nr)++];
-					entry->epoch = e->epoch;
+					entry = &job->found[job->found_nr++];
+					entry->epoch = job->e->epoch;
 					entry->commit = id;
 					entry->old_id = change->old_id;
 					entry->new_id = change->new_id;
@@ -879,67 +977,165 @@ static int read_epoch(struct state *s, struct rolling_push_log_entry **found, si
 			}
 		}
 		rolling_push_record_release(&record);
-		git_odb_object_free(data);
-		if (err < 0 || *refused)
-			goto out;
+		rolling_raw_object_release(&data);
+		if (err < 0 || job->refused)
+			break;
 		if (!commit.parents) {
 			if (before && !met) {
-				*refused = 1;
+				job->refused = 1;
 				err = fail(res, ROLLING_PUSH_LOG_GROWS,
 					   "the push log was rewritten since %s: %s no longer holds"
 					   " %.12s, read before",
 					   rolling_push_log_date(date, sizeof(date), before->time),
-					   what, git_oid_tostr(hex, sizeof(hex), &before->last));
+					   job->what, git_oid_tostr(hex, sizeof(hex), &before->last));
 			}
 			break;
 		}
 		id = commit.parent;
-		/*
-		 * libgit2 keeps every commit and tree read in its object cache
-		 * (up to 256 MiB, process-wide by default): the epoch is opened
-		 * afresh now and then, so that memory stays bounded whatever the
-		 * length of the log.
-		 */
-		if (++read_here % REOPEN_EVERY == 0) {
-			close_epoch(&rd);
-			rd.repo_core = core;
-			if ((err = open_epoch(&rd, e, what, sizeof(what))) < 0)
-				goto out;
-		}
 	}
-	if (!err && !*refused) {
-		struct epoch_state *es = NULL;
-		size_t k;
-
-		for (k = 0; k < s->epochs_nr && !es; k++)
-			if (s->epochs[k].epoch == e->epoch)
-				es = &s->epochs[k];
-		if (!es) {
-			if (ALLOC_GROW(s->epochs, s->epochs_nr + 1, s->epochs_alloc) < 0) {
-				err = ROLLING_ERROR;
-				goto out;
-			}
-			es = &s->epochs[s->epochs_nr++];
-			es->epoch = e->epoch;
-			es->time = -1;
-		}
-		es->last = head;
-		if (!first)
-			es->time = head_time;
-	}
-out:
-	free(core);
-	close_epoch(&rd);
 	return err;
 }
 
-/* Read what is new in every epoch, appending the records found to the state's index. */
+/* The jobs the workers share: each takes the next one not yet taken. */
+struct epoch_jobs {
+	struct epoch_job *jobs;
+	size_t nr;
+	size_t next;
+	/* The first job (in the log's order) that failed: later ones need not run. */
+	size_t first_failed;
+	pthread_mutex_t lock;
+};
+
+static void *epoch_worker(void *arg)
+{
+	struct epoch_jobs *all = arg;
+
+	for (;;) {
+		struct epoch_job *job;
+		size_t i;
+
+		pthread_mutex_lock(&all->lock);
+		i = all->next < all->first_failed ? all->next++ : all->nr;
+		pthread_mutex_unlock(&all->lock);
+		if (i >= all->nr)
+			break;
+		job = &all->jobs[i];
+		if ((job->err = walk_epoch(job)) < 0)
+			job->error = rolling_error_take();
+		/* Its pack's pages go with it: memory held is the open epochs', not the log's. */
+		close_epoch(&job->rd);
+		if (job->err < 0 || job->refused) {
+			pthread_mutex_lock(&all->lock);
+			if (i < all->first_failed)
+				all->first_failed = i;
+			pthread_mutex_unlock(&all->lock);
+		}
+	}
+	/* The thread's own message (error.h), when some call left one. */
+	free(rolling_error_take());
+	return NULL;
+}
+
+/*
+ * How many threads walk the epochs: one per processor, at most one per
+ * epoch with something new (GIT_ROLLING_TEST_PUSH_LOG_THREADS sets it
+ * for the tests, which check that the answer does not depend on it).
+ */
+static size_t worker_count(size_t jobs)
+{
+	const char *forced = getenv("GIT_ROLLING_TEST_PUSH_LOG_THREADS");
+	long n = forced && *forced ? strtol(forced, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	return (size_t)n < jobs ? (size_t)n : jobs;
+}
+
+/* Walk every job, on up to worker_count() threads, the calling one among them. */
+static void walk_epochs(struct epoch_job *jobs, size_t nr)
+{
+	struct epoch_jobs all;
+	pthread_t *threads = NULL;
+	size_t workers = worker_count(nr), started = 0, i;
+
+	all.jobs = jobs;
+	all.nr = nr;
+	all.next = 0;
+	all.first_failed = nr;
+	pthread_mutex_init(&all.lock, NULL);
+	if (workers > 1 && (threads = calloc(workers - 1, sizeof(*threads))))
+		/* A thread that cannot be started leaves its share to the others. */
+		for (i = 0; i + 1 < workers; i++)
+			if (!pthread_create(&threads[started], NULL, epoch_worker, &all))
+				started++;
+	{
+		/* The calling thread's message is its caller's: keep it apart. */
+		char *mine = rolling_error_take();
+
+		epoch_worker(&all);
+		rolling_error_restore(0, mine);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	pthread_mutex_destroy(&all.lock);
+}
+
+/* Take what one walked epoch found into the state: its records, oldest first, and its HEAD. */
+static int take_epoch(struct state *s, struct epoch_job *job)
+{
+	struct epoch_state *es = NULL;
+	size_t k;
+
+	for (k = job->found_nr; k-- > 0;) {
+		if (ALLOC_GROW(s->entries, s->entries_nr + 1, s->entries_alloc) < 0)
+			return ROLLING_ERROR;
+		s->entries[s->entries_nr++] = job->found[k];
+	}
+	if (job->empty)
+		return 0;
+	for (k = 0; k < s->epochs_nr && !es; k++)
+		if (s->epochs[k].epoch == job->e->epoch)
+			es = &s->epochs[k];
+	if (!es) {
+		if (ALLOC_GROW(s->epochs, s->epochs_nr + 1, s->epochs_alloc) < 0)
+			return ROLLING_ERROR;
+		es = &s->epochs[s->epochs_nr++];
+		es->epoch = job->e->epoch;
+		es->time = -1;
+	}
+	es->last = job->head;
+	if (job->read_any)
+		es->time = job->head_time;
+	return 0;
+}
+
+/* A job's failures (fail()) and count, moved into the caller's result. */
+static int take_result(struct rolling_push_log_result *res, struct rolling_push_log_result *from)
+{
+	size_t i;
+
+	res->records_read += from->records_read;
+	for (i = 0; i < from->failures_nr; i++) {
+		if (ALLOC_GROW(res->failures, res->failures_nr + 1, res->failures_alloc) < 0)
+			return ROLLING_ERROR;
+		res->failures[res->failures_nr++] = from->failures[i];
+		from->failures[i].message = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Read what is new in every epoch, appending the records found to the
+ * state's index: as if one epoch after the other, the first failure or
+ * error in the log's order the one reported.
+ */
 static int read_log(struct state *s, const struct archive *a,
 		    const struct rolling_push_log_options *o, struct rolling_push_log_result *res,
 		    int full, int *refused)
 {
-	struct rolling_push_log_entry *found = NULL;
-	size_t found_nr = 0, found_alloc = 0, i;
+	struct epoch_job *jobs;
+	size_t i, started = 0;
 	char date[32];
 	int err = 0;
 
@@ -957,24 +1153,48 @@ static int read_log(struct state *s, const struct archive *a,
 				    s->epochs[i].epoch);
 		}
 	}
-	for (i = 0; i < a->epochs_nr && !err && !*refused; i++) {
-		size_t k;
+	if (!a->epochs_nr)
+		return 0;
+	if (!(jobs = calloc(a->epochs_nr, sizeof(*jobs))))
+		return rolling_error_nomem();
+	/* Opened in order; the first that fails ends the read there. */
+	for (started = 0; started < a->epochs_nr; started++) {
+		struct epoch_job *job = &jobs[started];
 
-		found_nr = 0;
-		err = read_epoch(s, &found, &found_nr, &found_alloc, &a->epochs[i], o, res, full,
-				 refused);
-		if (err < 0 || *refused)
+		if ((job->err = epoch_job_start(job, s, &a->epochs[started], o, full)) < 0)
+			job->error = rolling_error_take();
+		if (job->err < 0 || job->refused) {
+			started++;
 			break;
-		/* Oldest first: the log's order. */
-		for (k = found_nr; k-- > 0;) {
-			if (ALLOC_GROW(s->entries, s->entries_nr + 1, s->entries_alloc) < 0) {
-				err = ROLLING_ERROR;
-				break;
-			}
-			s->entries[s->entries_nr++] = found[k];
 		}
 	}
-	free(found);
+	{
+		/* The jobs with a walk to do: before any that failed to start. */
+		size_t walk = started;
+
+		if (walk && (jobs[walk - 1].err < 0 || jobs[walk - 1].refused))
+			walk--;
+		walk_epochs(jobs, walk);
+	}
+	for (i = 0; i < started && !err; i++) {
+		struct epoch_job *job = &jobs[i];
+
+		if ((err = take_result(res, &job->res)) < 0)
+			break;
+		if (job->err < 0) {
+			err = rolling_error_restore(job->err, job->error);
+			job->error = NULL;
+			break;
+		}
+		if (job->refused) {
+			*refused = 1;
+			break;
+		}
+		err = take_epoch(s, job);
+	}
+	for (i = 0; i < a->epochs_nr; i++)
+		epoch_job_release(&jobs[i]);
+	free(jobs);
 	return err;
 }
 
@@ -1078,7 +1298,7 @@ static int check_published(struct rolling_push_log_result *res, git_repository *
 	const struct rolling_push_change *change;
 	const struct rolling_push_attachment *att;
 	struct reader rd = { NULL, NULL, NULL, NULL };
-	git_odb_object *data = NULL;
+	struct rolling_raw_object data = ROLLING_RAW_OBJECT_INIT;
 	struct raw_commit commit;
 	char what[32], hex[GIT_OID_HEXSZ + 1], *pushee = NULL;
 	const char *why = NULL;
@@ -1187,7 +1407,7 @@ out:
 	rolling_push_signer_release(&signer);
 	rolling_push_cert_release(&cert);
 	rolling_push_record_release(&record);
-	git_odb_object_free(data);
+	rolling_raw_object_release(&data);
 	close_epoch(&rd);
 	return err;
 }
