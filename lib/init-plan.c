@@ -153,47 +153,6 @@ int rolling_init_follow_patterns(const char **release_re, const char **mainline_
 	return 0;
 }
 
-/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
-static size_t remote_prefix(const char *config_name, const char *followed)
-{
-	const char *name = config_name + strlen("remote.");
-	size_t len = strlen(config_name);
-
-	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
-	    strcmp(config_name + len - strlen(".url"), ".url"))
-		return 0;
-	len = (size_t)(config_name + len - strlen(".url") - name);
-	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
-}
-
-/*
- * The remotes are read as config keys: git_remote_list() matches them
- * with a regex, which leaks before libgit2 1.6.1 (lib/git2-compat.h).
- */
-static int longest_remote(size_t *best, git_repository *repo, const char *followed)
-{
-	git_config *config;
-	git_config_iterator *iter;
-	git_config_entry *entry;
-
-	*best = 0;
-	if (git_repository_config_snapshot(&config, repo) < 0)
-		return rolling_error("cannot read the configuration");
-	if (git_config_iterator_new(&iter, config) < 0) {
-		git_config_free(config);
-		return rolling_error("cannot read the configuration");
-	}
-	while (!git_config_next(&entry, iter)) {
-		size_t len = remote_prefix(entry->name, followed);
-
-		if (len > *best)
-			*best = len;
-	}
-	git_config_iterator_free(iter);
-	git_config_free(config);
-	return 0;
-}
-
 /*
  * The longest ref a followed branch gets is its verified tip's (its
  * remote-tracking ref is shorter): it must fit libgit2 1.5's limit on
@@ -225,7 +184,7 @@ int rolling_init_split_followed(char **remote, const char **branch, git_reposito
 	int err;
 
 	*remote = NULL;
-	if ((err = longest_remote(&best, repo, followed)) < 0)
+	if ((err = rolling_remote_longest_prefix(&best, repo, followed)) < 0)
 		return err;
 	if (!best)
 		return rolling_error("'%s' is not <remote>/<branch> of a configured remote"

@@ -57,23 +57,20 @@ static int remote_of_ref(struct rolling_push_log_config *cfg, git_repository *re
 			 const char *refname)
 {
 	static const char verified[] = "refs/rolling/verified/";
-	git_buf remote = GIT_BUF_INIT;
 	const char *rest;
 	char **remotes = NULL;
 	size_t nr = 0, i, len;
 	int err;
 
 	if (!strncmp(refname, "refs/remotes/", 13)) {
-		if (git_branch_remote_name(&remote, repo, refname) < 0)
-			return 0;
-		len = strlen(remote.ptr);
-		if (!(cfg->remote = strdup(remote.ptr)) ||
-		    !(cfg->remote_branch = strdup(refname + 13 + len + 1)))
-			err = rolling_error_nomem();
-		else
-			err = 0;
-		git_buf_dispose(&remote);
-		return err;
+		/* As init names a followed branch: the longest remote that prefixes it. */
+		rest = refname + 13;
+		if ((err = rolling_remote_longest_prefix(&len, repo, rest)) < 0 || !len)
+			return err;
+		if (!(cfg->remote = strndup(rest, len)) ||
+		    !(cfg->remote_branch = strdup(rest + len + 1)))
+			return rolling_error_nomem();
+		return 0;
 	}
 	if (strncmp(refname, verified, sizeof(verified) - 1))
 		return 0;

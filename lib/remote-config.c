@@ -221,3 +221,41 @@ void rolling_remote_followed_free(char **remotes, size_t nr)
 {
 	rolling_config_free_branches(remotes, nr);
 }
+
+/* The length of a remote named by "remote.<name>.url" that `followed` starts with. */
+static size_t remote_prefix(const char *config_name, const char *followed)
+{
+	const char *name = config_name + strlen("remote.");
+	size_t len = strlen(config_name);
+
+	if (strncmp(config_name, "remote.", strlen("remote.")) || len < strlen("remote..url") ||
+	    strcmp(config_name + len - strlen(".url"), ".url"))
+		return 0;
+	len = (size_t)(config_name + len - strlen(".url") - name);
+	return !strncmp(followed, name, len) && followed[len] == '/' && followed[len + 1] ? len : 0;
+}
+
+/* The remotes are read as config keys: remote-config.h says why. */
+int rolling_remote_longest_prefix(size_t *best, git_repository *repo, const char *followed)
+{
+	git_config *config;
+	git_config_iterator *iter;
+	git_config_entry *entry;
+
+	*best = 0;
+	if (git_repository_config_snapshot(&config, repo) < 0)
+		return rolling_error("cannot read the configuration");
+	if (git_config_iterator_new(&iter, config) < 0) {
+		git_config_free(config);
+		return rolling_error("cannot read the configuration");
+	}
+	while (!git_config_next(&entry, iter)) {
+		size_t len = remote_prefix(entry->name, followed);
+
+		if (len > *best)
+			*best = len;
+	}
+	git_config_iterator_free(iter);
+	git_config_free(config);
+	return 0;
+}

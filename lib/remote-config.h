@@ -40,6 +40,16 @@ int rolling_remote_followed(char ***remotes, size_t *nr, git_repository *repo);
 void rolling_remote_followed_free(char **remotes, size_t nr);
 
 /*
+ * In *best, the length of the longest configured remote (one with a
+ * remote.<name>.url) that `followed`, "<remote>/<branch>", starts with,
+ * 0 when none.  git_remote_list() and git_branch_remote_name() would
+ * match the remotes with a regex, which leaks before libgit2 1.6.1
+ * (lib/git2-compat.h): the keys are read here.  Returns 0 or a negative
+ * error.
+ */
+int rolling_remote_longest_prefix(size_t *best, git_repository *repo, const char *followed);
+
+/*
  * The ref where fetch keeps the tip of <remote>'s <branch> it verified
  * last, and pull reads it: a format for the remote and the branch, in
  * that order.
