@@ -222,25 +222,55 @@ static int underivable(const struct rolling_push_log_config *cfg, const char *op
 	return err;
 }
 
+/*
+ * The URL git fetches the remote from, url.<base>.insteadOf applied, as
+ * git says it: git_remote_lookup() would read the remote through config
+ * regexes that leak before libgit2 1.6.1 (lib/git2-compat.h).  NULL in
+ * *url when git knows no such remote or no URL for it.
+ */
+static int remote_url(char **url, git_repository *repo, const char *remote)
+{
+	struct rolling_child git = ROLLING_CHILD_INIT;
+	int err;
+
+	*url = NULL;
+	if (remote[0] == '-')
+		return 0;
+	rolling_strvec_pushl(&git.args, "--git-dir", git_repository_path(repo), "remote", "get-url",
+			     remote, NULL);
+	git.out = ROLLING_CHILD_CAPTURE;
+	git.err = ROLLING_CHILD_ERR_DISCARD;
+	err = rolling_child_run(&git);
+	if (err > 0) {
+		err = 0;
+	} else if (!err) {
+		size_t len = strcspn(git.captured.buf, "\n");
+
+		if (len && !(*url = strndup(git.captured.buf, len)))
+			err = rolling_error_nomem();
+	}
+	rolling_child_release(&git);
+	return err;
+}
+
 int rolling_push_log_config_defaults(struct rolling_push_log_config *cfg, git_repository *repo,
 				     const char *repo_option, const char *ref_option)
 {
-	git_remote *remote = NULL;
 	int err = 0;
 
 	if (!cfg->repo_name) {
+		char *url = NULL;
+
 		if (!cfg->remote)
 			return underivable(cfg, repo_option, "pushLogRepo",
 					   "no remote to name the push log's repository");
-		if ((err = git_remote_lookup(&remote, repo, cfg->remote)) < 0 ||
-		    !git_remote_url(remote) ||
-		    !(cfg->repo_name = rolling_push_log_repo_of_url(git_remote_url(remote)))) {
-			git_remote_free(remote);
-			git_error_clear();
+		if ((err = remote_url(&url, repo, cfg->remote)) < 0)
+			return err;
+		cfg->repo_name = url ? rolling_push_log_repo_of_url(url) : NULL;
+		free(url);
+		if (!cfg->repo_name)
 			return underivable(cfg, repo_option, "pushLogRepo",
 					   "the remote's URL names no repository path");
-		}
-		git_remote_free(remote);
 	}
 	if (!cfg->ref) {
 		if (!cfg->remote_branch)
