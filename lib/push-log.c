@@ -1037,10 +1037,14 @@ static void *epoch_worker(void *arg)
 }
 
 /*
- * How many threads walk the epochs: one per processor, at most one per
- * epoch with something new (GIT_ROLLING_TEST_PUSH_LOG_THREADS sets it
- * for the tests, which check that the answer does not depend on it).
+ * How many threads walk the epochs: one per processor, at most
+ * MAX_WORKERS (as git grep's default; each holds an epoch's pack windows
+ * and delta base cache, so memory stays bounded on a large machine) and
+ * at most one per epoch.  GIT_ROLLING_TEST_PUSH_LOG_THREADS sets it for
+ * the tests, which check that the answer does not depend on it.
  */
+#define MAX_WORKERS 8
+
 static size_t worker_count(size_t jobs)
 {
 	const char *forced = getenv("GIT_ROLLING_TEST_PUSH_LOG_THREADS");
@@ -1048,6 +1052,8 @@ static size_t worker_count(size_t jobs)
 
 	if (n < 1)
 		n = 1;
+	if (n > MAX_WORKERS && !(forced && *forced))
+		n = MAX_WORKERS;
 	return (size_t)n < jobs ? (size_t)n : jobs;
 }
 
