@@ -346,10 +346,34 @@ static int reopen_bare(git_repository **repo)
 	return rolling_config_worktree_add(*repo) < 0 ? -1 : 0;
 }
 
+/* Is `dir` the work tree libgit2 has, "<real path>/" (as its set_workdir compares)? */
+static int is_workdir(git_repository *repo, const char *dir)
+{
+	const char *current = git_repository_workdir(repo);
+	char *real = current ? realpath(dir, NULL) : NULL;
+	size_t len;
+	int same;
+
+	if (!real)
+		return 0;
+	len = strlen(real);
+	same = !strncmp(current, real, len) &&
+	       (!strcmp(current + len, "/") || (len && real[len - 1] == '/' && !current[len]));
+	free(real);
+	return same;
+}
+
 static int set_workdir(git_repository *repo, const char *dir, const char *what)
 {
-	int err = git_repository_set_workdir(repo, dir, 0);
+	int err;
 
+	/*
+	 * libgit2 (1.5 to 1.9) leaks its copy of the path when it is the
+	 * work tree the repository has already: that case is told here.
+	 */
+	if (is_workdir(repo, dir))
+		return 0;
+	err = git_repository_set_workdir(repo, dir, 0);
 	return err < 0 ? rolling_git_error(err, "cannot use %s '%s' as the work tree", what, dir) : 0;
 }
 
