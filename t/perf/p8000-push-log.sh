@@ -52,8 +52,14 @@ ln -s "$base/git/0.git" "$small/git/0.git" || die "cannot link $small/git/0.git"
 # What every check runs: the repository's own rolling branch is not
 # configured here, so the repository and ref are named.
 pl_opts="--push-log-repo=$PUSH_LOG_BENCH_REPO --push-log-ref=$PUSH_LOG_BENCH_REF"
-git config gpg.ssh.allowedSignersFile "$PUSH_LOG_BENCH_ALLOWED_SIGNERS"
-trap 'git config --unset gpg.ssh.allowedSignersFile; rm -rf "$work"' EXIT
+# The pushers' key, for this script's gits alone: the cached repository's
+# own gpg.ssh.allowedSignersFile (its release tags' key, which p3000
+# verifies) is left as it is.
+GIT_CONFIG_COUNT=1
+GIT_CONFIG_KEY_0=gpg.ssh.allowedSignersFile
+GIT_CONFIG_VALUE_0=$PUSH_LOG_BENCH_ALLOWED_SIGNERS
+export GIT_CONFIG_COUNT GIT_CONFIG_KEY_0 GIT_CONFIG_VALUE_0
+trap 'rm -rf "$work"' EXIT
 
 # forget: no push log state, as before a first check.
 cat >"$work/forget" <<-EOF
