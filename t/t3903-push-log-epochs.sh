@@ -99,14 +99,7 @@ bad () {
 }
 
 test_expect_success 'setup: a rolling branch and a log of 600 pushes in three epochs' '
-	stable_tree_linux tree &&
-	stable_tree_replay tree 40 &&
-	git -C tree rolling init -q linux-rolling-stable &&
-	for w in 41 42 43 44 45 46 47 48 49 50 51 52 53 54
-	do
-		stable_tree_replay tree $w &&
-		git -C tree rolling advance -q || return 1
-	done &&
+	push_log_small_tree tree &&
 	archive=$(push_log_archive "$TRASH_DIRECTORY/tree") &&
 	. "$archive/bench-info" &&
 	push_log_epochs "$archive" >epochs &&

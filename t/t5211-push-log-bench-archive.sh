@@ -60,14 +60,7 @@ records () {
 }
 
 test_expect_success 'setup: a stable tree whose rolling branch took a dozen steps' '
-	stable_tree_linux tree &&
-	stable_tree_replay tree 40 &&
-	git -C tree rolling init -q linux-rolling-stable &&
-	for w in 41 42 43 44 45 46 47 48 49 50 51 52 53 54
-	do
-		stable_tree_replay tree $w &&
-		git -C tree rolling advance -q || return 1
-	done &&
+	push_log_small_tree tree &&
 	git -C tree rev-list --first-parent --merges linux-rolling-stable >merges &&
 	test_line_count -ge 12 merges
 '

@@ -15,6 +15,10 @@
 #       (cached too).  Its epochs hold the base archive's commits, as a
 #       fetch of the published log would: a reader that remembers what
 #       it read in the base reads only the new records.
+#   push_log_small_tree DIR
+#       for the tests that generate the archive at a small size (t5211,
+#       t3903; they source t/lib-stable-tree.sh): in DIR a stable tree
+#       whose rolling branch, linux-rolling-stable, took a dozen steps.
 #
 # Sizes (PERF_* variables, in the cache directory's name):
 #   PERF_PUSH_LOG_RECORDS       records of the base archive (200000)
@@ -411,4 +415,15 @@ push_log_archive_weekly () {
 		touch "$plw_dir/bench-complete" || return 1
 	fi &&
 	echo "$plw_dir"
+}
+
+push_log_small_tree () {
+	stable_tree_linux "$1" &&
+	stable_tree_replay "$1" 40 &&
+	git -C "$1" rolling init -q linux-rolling-stable &&
+	for plst_week in 41 42 43 44 45 46 47 48 49 50 51 52 53 54
+	do
+		stable_tree_replay "$1" $plst_week &&
+		git -C "$1" rolling advance -q || return 1
+	done
 }
