@@ -124,11 +124,12 @@ kill_advance_at () {
 			cd killed &&
 			env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed/.git/*" \
 				GIT_ROLLING_TEST_SEAM_NTH=$1 \
-				GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
+				GIT_ROLLING_TEST_BEFORE_UPDATE="$(test_kill_group_command)" \
 				setsid -w git rolling advance -q 2>../kill.err
 		)
 		status=$?
-	}
+	} &&
+	test_wait_group_gone
 }
 
 # finished TAG: the next advance left the branch, index and files at the

@@ -121,10 +121,11 @@ kill_fetch_at () {
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/consumer-k/.git/refs/*.lock" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="$(test_kill_group_command)" \
 			setsid -w git -C consumer-k rolling fetch -q origin 2>kill.err
 		status=$?
-	}
+	} &&
+	test_wait_group_gone
 }
 
 # finish_fetch: the next fetch completes, or refuses naming the lock

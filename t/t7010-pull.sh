@@ -150,10 +150,11 @@ kill_pull_at () {
 	{
 		env LD_PRELOAD="$TEST_SEAM" GIT_ROLLING_TEST_SEAM_PATH="*/killed-k/.git/[!o]*" \
 			GIT_ROLLING_TEST_SEAM_NTH=$1 \
-			GIT_ROLLING_TEST_BEFORE_UPDATE="kill -9 0" \
+			GIT_ROLLING_TEST_BEFORE_UPDATE="$(test_kill_group_command)" \
 			setsid -w git -C killed-k rolling pull -q 2>kill.err
 		status=$?
-	}
+	} &&
+	test_wait_group_gone
 }
 
 # next_pull: the next pull completes, or refuses naming the lock files

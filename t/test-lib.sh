@@ -556,6 +556,50 @@ test_done () {
 
 # --- helpers for test bodies --------------------------------------------
 
+# test_kill_group_command: a GIT_ROLLING_TEST_BEFORE_UPDATE command that
+# kills its whole process group with kill -9 (a session of its own, as
+# setsid makes it: a power cut), writing the group's id down first for
+# test_wait_group_gone.  kill -9 0 kills every process of the group at
+# once, but the shell waits only for the one it started, the git wrapper:
+# its child git-rolling-<cmd> may still be exiting, its flocks held (a
+# quarantine's, a journal's owner file), when the wrapper is reaped, and
+# the next run would take it for a run still going.
+test_kill_group_command () {
+	printf '%s' 'read -r s </proc/$$/stat && set -- ${s##*) } && echo $3 >' \
+		"'$TRASH_DIRECTORY/killed.pgrp'" ' && kill -9 0'
+}
+
+# test_wait_group_gone: return once no process of the group that
+# test_kill_group_command's command killed is left (a zombie holds
+# nothing); at once when none was killed.  Fails after 30 s.
+test_wait_group_gone () {
+	test -f "$TRASH_DIRECTORY/killed.pgrp" || return 0
+	twg_pgrp=$(cat "$TRASH_DIRECTORY/killed.pgrp") &&
+	rm -f "$TRASH_DIRECTORY/killed.pgrp" &&
+	twg_tries=0 &&
+	while test_group_alive_ "$twg_pgrp"
+	do
+		twg_tries=$((twg_tries + 1)) &&
+		if test $twg_tries -ge 300
+		then
+			echo >&2 "test_wait_group_gone: process group $twg_pgrp still alive after 30 s"
+			return 1
+		fi &&
+		sleep 0.1 || return 1
+	done
+}
+
+test_group_alive_ () {
+	for tga_stat in /proc/[0-9]*/stat
+	do
+		read -r tga_line <"$tga_stat" 2>/dev/null || continue
+		# after the command name, in parentheses: state, ppid, pgrp
+		set -- ${tga_line##*) }
+		test "$1" != Z && test "$3" = "$twg_pgrp" && return 0
+	done
+	return 1
+}
+
 # Succeed iff the command fails in a controlled way: not by a signal,
 # and not because it could not be run at all.
 test_must_fail () {
