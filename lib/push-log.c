@@ -66,17 +66,12 @@ static int fail(struct rolling_push_log_result *r, enum rolling_push_log_check c
 	struct rolling_push_log_failure *f;
 	va_list ap;
 	char *message;
-	int n;
 
-	/* Measured, then written: the library's strbuf has no va_list form. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	message = rolling_vstrfmt(fmt, ap);
 	va_end(ap);
-	if (n < 0 || !(message = malloc((size_t)n + 1)))
+	if (!message)
 		return rolling_error_nomem();
-	va_start(ap, fmt);
-	vsnprintf(message, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	if (ALLOC_GROW(r->failures, r->failures_nr + 1, r->failures_alloc) < 0) {
 		free(message);
 		return ROLLING_ERROR;
@@ -1141,7 +1136,7 @@ static int read_log(struct state *s, const struct archive *a,
 		    int full, int *refused)
 {
 	struct epoch_job *jobs;
-	size_t i, started = 0;
+	size_t i, opened;
 	char date[32];
 	int err = 0;
 
@@ -1163,26 +1158,18 @@ static int read_log(struct state *s, const struct archive *a,
 		return 0;
 	if (!(jobs = calloc(a->epochs_nr, sizeof(*jobs))))
 		return rolling_error_nomem();
-	/* Opened in order; the first that fails ends the read there. */
-	for (started = 0; started < a->epochs_nr; started++) {
-		struct epoch_job *job = &jobs[started];
+	/* Opened in order: the first that fails ends the read there, the epochs before it walked. */
+	for (opened = 0; opened < a->epochs_nr; opened++) {
+		struct epoch_job *job = &jobs[opened];
 
-		if ((job->err = epoch_job_start(job, s, &a->epochs[started], o, full)) < 0)
+		if ((job->err = epoch_job_start(job, s, &a->epochs[opened], o, full)) < 0)
 			job->error = rolling_error_take();
-		if (job->err < 0 || job->refused) {
-			started++;
+		if (job->err < 0 || job->refused)
 			break;
-		}
 	}
-	{
-		/* The jobs with a walk to do: before any that failed to start. */
-		size_t walk = started;
-
-		if (walk && (jobs[walk - 1].err < 0 || jobs[walk - 1].refused))
-			walk--;
-		walk_epochs(jobs, walk);
-	}
-	for (i = 0; i < started && !err; i++) {
+	walk_epochs(jobs, opened);
+	/* Their results, and the failure of the one that did not open. */
+	for (i = 0; i <= opened && i < a->epochs_nr && !err; i++) {
 		struct epoch_job *job = &jobs[i];
 
 		if ((err = take_result(res, &job->res)) < 0)
