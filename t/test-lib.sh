@@ -589,13 +589,15 @@ test_wait_group_gone () {
 	done
 }
 
+# test_group_alive_ PGRP: is a process of the group left, not a zombie?
 test_group_alive_ () {
+	tga_pgrp=$1
 	for tga_stat in /proc/[0-9]*/stat
 	do
 		read -r tga_line <"$tga_stat" 2>/dev/null || continue
 		# after the command name, in parentheses: state, ppid, pgrp
 		set -- ${tga_line##*) }
-		test "$1" != Z && test "$3" = "$twg_pgrp" && return 0
+		test "$1" != Z && test "$3" = "$tga_pgrp" && return 0
 	done
 	return 1
 }
