@@ -34,6 +34,14 @@ craft_log () {
 	git --git-dir="$cl_dir" update-ref refs/heads/master "$cl_parent"
 }
 
+# fails_against LOG [REPO]: git rolling verify main against the log LOG
+# (for the repository pub/scm/x, or REPO) exits 1; its report in out,
+# its errors in err.
+fails_against () {
+	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/$1" \
+		--push-log-repo="${2:-pub/scm/x}" --push-log-ref=refs/heads/main main >out 2>err
+}
+
 # record [YAML-FILE [CERT-FILE]]: a multipart record on stdout, as
 # contrib/hooks/push-log and kernel.org write it.
 record () {
@@ -69,8 +77,7 @@ refused () {
 	rm -rf "log-$1" &&
 	craft_log "log-$1" "$1.eml" &&
 	rf_commit=$(git --git-dir="log-$1" rev-parse HEAD | cut -c1-12) &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-$1" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main >out 2>err &&
+	fails_against log-$1 &&
 	grep "^error: main: push log: record: push log 0.git: record $rf_commit: $2" err &&
 	test $(grep -c "push log:" err) = 1 &&
 	! grep "published by" out
@@ -110,8 +117,7 @@ test_expect_success 'setup' '
 
 test_expect_success 'a well-formed record is read: only its signature fails' '
 	craft_log log-good good.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-good" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-good &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key: gpg.ssh.allowedSignersFile needs to be configured$" err &&
 	test $(grep -c "push log:" err) = 1
 '
@@ -122,20 +128,17 @@ test_expect_success 'a malformed record of another repository stops nobody' '
 	    good.eml >other.eml &&
 	! grep "pub/scm/x" other.eml &&
 	craft_log log-other other.eml good.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-other &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err &&
 	test $(grep -c "push log:" err) = 1 &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other" \
-		--push-log-repo=pub/scm/other --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-other pub/scm/other &&
 	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err &&
 	# A subject that may name it (a backslash) has the blob looked at: its
 	# bytes cannot, and it is skipped there.
 	CL_SUBJECT="post-receive: pub\\scm\\other" craft_log log-other-bs other.eml good.eml &&
 	git --git-dir=log-other-bs log -1 --format=%s HEAD^ >subject &&
 	grep "^post-receive: pub.scm.other$" subject && ! grep "pub/scm/other" subject &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-other-bs" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-other-bs &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err &&
 	test $(grep -c "push log:" err) = 1
 '
@@ -145,8 +148,7 @@ test_expect_success 'a repository name spelled with YAML escapes is still read' 
 	grep "^repo: \"pub/scm/\\\\x78\"$" y &&
 	record y >escaped.eml &&
 	craft_log log-escaped escaped.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-escaped" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-escaped &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err
 '
 
@@ -155,29 +157,25 @@ test_expect_success 'a record whose subject cannot name the repository is skippe
 	CL_SUBJECT="post-receive: pub/scm/other" craft_log log-misled good.eml &&
 	git --git-dir=log-misled cat-file blob HEAD:m >m &&
 	test_cmp good.eml m &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-misled" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-misled &&
 	grep "^error: main: push log: published: $(echo $tip | cut -c1-12) was never pushed to main of pub/scm/x: no record of the push log has it as new$" err &&
 	test $(grep -c "push log:" err) = 1 &&
 	sed "s/^Content-Transfer-Encoding: 7bit$/Content-Transfer-Encoding: base64/" good.eml \
 		>bad.eml &&
 	CL_SUBJECT="post-receive: pub/scm/other" craft_log log-misled-bad bad.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-misled-bad" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-misled-bad &&
 	grep "^error: main: push log: published: $(echo $tip | cut -c1-12) was never pushed" err &&
 	test $(grep -c "push log:" err) = 1
 '
 
 test_expect_success 'a subject that names the repository, or holds a backslash, is read in full' '
 	CL_SUBJECT="post-receive: pub/scm/x" craft_log log-named-bad bad.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-named-bad" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-named-bad &&
 	grep "^error: main: push log: record: push log 0.git: record [0-9a-f]\{12\}: part 1: Content-Transfer-Encoding base64 refused" err &&
 	CL_SUBJECT="post-receive: pub\\scm\\x" craft_log log-backslash good.eml &&
 	git --git-dir=log-backslash log -1 --format=%s >subject &&
 	grep "^post-receive: pub.scm.x$" subject && ! grep "pub/scm/x" subject &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-backslash" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-backslash &&
 	grep "^error: main: push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate.s signature: no public key" err
 '
 
@@ -260,8 +258,7 @@ test_expect_success 'two records claiming the same new' '
 	craft_log log-twice good.eml good.eml &&
 	first=$(git --git-dir=log-twice rev-parse HEAD^ | cut -c1-12) &&
 	second=$(git --git-dir=log-twice rev-parse HEAD | cut -c1-12) &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-twice" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-twice &&
 	grep "^error: main: push log: record: two records claim the push of $tip: 0.git $first and 0.git $second (a replayed push cannot be told from a real one)$" err
 '
 
@@ -269,8 +266,7 @@ test_expect_success 'a record too large is refused before it is read' '
 	test_python3 -c "import sys; sys.stdout.write(\"x\" * (33 << 20))" >big.eml &&
 	big=$(git hash-object big.eml | cut -c1-40) &&
 	rm -rf log-big && craft_log log-big big.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-big" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-big &&
 	grep "^error: main: push log: record: push log 0.git: $big is 34603008 bytes, more than the 33554432 a record may have$" err
 '
 
@@ -280,13 +276,11 @@ test_expect_success 'a deletion or a merge in the log: it only appends' '
 	tree=$(printf "100644 blob %s\td\n" "$blob" | git --git-dir=log-del mktree) &&
 	del=$(echo "post-receive: pub/scm/x" | git --git-dir=log-del commit-tree -p HEAD "$tree") &&
 	git --git-dir=log-del update-ref refs/heads/master "$del" &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-del" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-del &&
 	grep "push log: record: push log 0.git: commit $(echo $del | cut -c1-12) does not add one message m (a deletion?): a push log only appends$" err &&
 	merge=$(echo merge | git --git-dir=log-del commit-tree -p HEAD^ -p HEAD HEAD^^{tree}) &&
 	git --git-dir=log-del update-ref refs/heads/master "$merge" &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-del" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-del &&
 	grep "push log: record: push log 0.git: commit $(echo $merge | cut -c1-12) is a merge: a push log only appends$" err
 '
 
@@ -297,13 +291,11 @@ test_expect_success 'a record without its certificate, or with a status other th
 		printf "%s\n" "         $tip one" "" "--===============1234==--"
 	} >nocert.eml &&
 	craft_log log-nocert nocert.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-nocert" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-nocert &&
 	grep "push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: it has no push certificate$" err &&
 	sed "s/^git_push_cert_status: G/git_push_cert_status: B/" yaml >y && record y >bad.eml &&
 	craft_log log-bad bad.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-bad" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-bad &&
 	grep "push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: git_push_cert_status is B, not G (good)$" err
 '
 
@@ -311,18 +303,15 @@ test_expect_success 'a certificate that disagrees with its YAML' '
 	tip=$(git -C work rev-parse HEAD) &&
 	sed "s/^$ZERO $tip /$tip $tip /" cert >c && record yaml c >disagree.eml &&
 	craft_log log-disagree disagree.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-disagree" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-disagree &&
 	grep "push log: published: the record 0.git [0-9a-f]\{12\} of the push is not evidence: its certificate disagrees with its YAML: it certifies another <old> <new> for the ref than the YAML records$" err &&
 	sed "s| refs/heads/main$| refs/heads/other|" cert >c && record yaml c >otherref.eml &&
 	craft_log log-otherref otherref.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-otherref" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-otherref &&
 	grep "push log: published: .*: its certificate disagrees with its YAML: it does not name the ref$" err &&
 	sed "s|^pushee .*|pushee example.org:/pub/scm/y.git|" cert >c && record yaml c >otherrepo.eml &&
 	craft_log log-otherrepo otherrepo.eml &&
-	test_expect_code 1 git -C work rolling verify --push-log="$TRASH_DIRECTORY/log-otherrepo" \
-		--push-log-repo=pub/scm/x --push-log-ref=refs/heads/main main 2>err &&
+	fails_against log-otherrepo &&
 	grep "push log: published: .*: its certificate is for another repository (pushee example.org:/pub/scm/y.git, not pub/scm/x)$" err
 '
 
