@@ -61,22 +61,31 @@ same_refs () {
 	test_cmp expect actual
 }
 
+# git_ref_lines DIR NAME...: each NAME as git resolves it in DIR, in the
+# format of test-rolling ref: a symbolic ref's own target, not the end
+# of its chain.
+git_ref_lines () {
+	gr_dir=$1 &&
+	shift &&
+	for gr_name
+	do
+		if gr_target=$(git -C "$gr_dir" symbolic-ref --no-recurse -q "$gr_name")
+		then
+			echo "$gr_name -> $gr_target"
+		elif gr_oid=$(git -C "$gr_dir" rev-parse -q --verify "$gr_name")
+		then
+			echo "$gr_name $gr_oid"
+		else
+			echo "$gr_name missing"
+		fi
+	done
+}
+
 # same_ref DIR NAME...: each NAME as git reads it and as test-rolling does.
 same_ref () {
 	sr_dir=$1 &&
 	shift &&
-	for sr_name
-	do
-		if sr_target=$(git -C "$sr_dir" symbolic-ref -q "$sr_name")
-		then
-			echo "$sr_name -> $sr_target"
-		elif sr_oid=$(git -C "$sr_dir" rev-parse -q --verify "$sr_name")
-		then
-			echo "$sr_name $sr_oid"
-		else
-			echo "$sr_name missing"
-		fi
-	done >expect &&
+	git_ref_lines "$sr_dir" "$@" >expect &&
 	rt_ref "$sr_dir" "$@" >actual &&
 	test_cmp expect actual
 }

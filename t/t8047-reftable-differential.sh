@@ -127,14 +127,8 @@ git_names () {
 		if test "$gn_name" != "?"
 		then
 			echo "$gn_name $gn_rest"
-		elif gn_target=$(git -C "$gn_dir" symbolic-ref --no-recurse -q "$gn_rest")
-		then
-			echo "$gn_rest -> $gn_target"
-		elif gn_oid=$(git -C "$gn_dir" rev-parse -q --verify "$gn_rest")
-		then
-			echo "$gn_rest $gn_oid"
 		else
-			echo "$gn_rest missing"
+			git_ref_lines "$gn_dir" "$gn_rest"
 		fi || return 1
 	done <names
 }

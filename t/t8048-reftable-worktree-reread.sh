@@ -24,25 +24,6 @@ then
 fi
 rm -rf probe-migrate
 
-# git_ref_lines DIR NAME...: each NAME as git resolves it in DIR, in the
-# format of test-rolling ref.
-git_ref_lines () {
-	gr_dir=$1 &&
-	shift &&
-	for gr_name
-	do
-		if gr_target=$(git -C "$gr_dir" symbolic-ref --no-recurse -q "$gr_name")
-		then
-			echo "$gr_name -> $gr_target"
-		elif gr_oid=$(git -C "$gr_dir" rev-parse -q --verify "$gr_name")
-		then
-			echo "$gr_name $gr_oid"
-		else
-			echo "$gr_name missing"
-		fi
-	done
-}
-
 # reread_after DIR COMMAND NAME...: test-rolling reread COMMAND NAME...
 # in DIR (its output in "reread"), and what it read after COMMAND (in
 # "actual") is what git reads then: each NAME as git resolves it, and
