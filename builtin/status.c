@@ -540,18 +540,18 @@ static void print_push_log_human(const struct rolling_push_log_result *r)
 }
 
 /*
- * "pushlog <remote>/<branch> <published 0|1> <signer> <date> <later pushes>",
- * "-" for what is not known.
+ * "pushlog <remote>/<branch> <published 0|1> <date> <later pushes> <signer>",
+ * "-" for what is not known.  The signer is the rest of the line, as a
+ * problem's message is: a GnuPG identity holds spaces ("Name <email>").
  */
 static void print_push_log_porcelain(const struct rolling_fetch_branch *f,
 				     const struct rolling_push_log_result *r)
 {
 	char date[32];
 
-	printf("pushlog %s %d %s %s %zu\n", f->name, r->published,
-	       r->published ? r->signer : "-",
+	printf("pushlog %s %d %s %zu %s\n", f->name, r->published,
 	       r->published ? rolling_push_log_date(date, sizeof(date), r->tip_entry.time) : "-",
-	       r->later);
+	       r->later, r->published ? qtext(r->signer) : "-");
 }
 
 /* The branches followed from `remote`, as git rolling fetch <remote> reads them. */

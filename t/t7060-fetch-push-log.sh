@@ -94,7 +94,7 @@ test_expect_success SSH_SIGN 'status shows who published the verified tip, and w
 	grep "^  push log: published by stable@example.org (SHA256:.*) on [0-9-]*$" out &&
 	grep "^  push log: the newest push it records$" out &&
 	git -C consumer rolling status --porcelain >out &&
-	grep "^pushlog origin/$BRANCH 1 stable@example.org [0-9-]* 0$" out &&
+	grep "^pushlog origin/$BRANCH 1 [0-9-]* 0 stable@example.org$" out &&
 	git -C consumer rolling status --json >out.json &&
 	test_python3 - <<-\EOF &&
 	import json
@@ -106,7 +106,7 @@ test_expect_success SSH_SIGN 'status shows who published the verified tip, and w
 	git -C consumer rolling status >out &&
 	grep "^  push log: 1 later push, newest [0-9a-f]\{12\} on [0-9-]*: this copy is behind$" out &&
 	git -C consumer rolling status --porcelain >out &&
-	grep "^pushlog origin/$BRANCH 1 stable@example.org [0-9-]* 1$" out
+	grep "^pushlog origin/$BRANCH 1 [0-9-]* 1 stable@example.org$" out
 '
 
 test_expect_success 'init --follow: the push log options need --push-log, a default needs a remote path' '
